@@ -1,0 +1,72 @@
+"""Engines that find tours, behind one interface.
+
+Each engine module has ``NAME`` and ``solve(request, **options) -> Result``; the
+registry below maps names to modules, imported only when used (cold start stays
+fast). :func:`find_tour` is the entry point.
+
+>>> from kt_formal.board import Board
+>>> find_tour(Board(5, 6), engine="cpsat").tour.check() is None
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from kt_formal.board import Board
+from kt_formal.engines.base import Result, Status, TourRequest
+from kt_formal.exceptions import InvalidInput
+
+__all__ = ["find_tour", "get_engine", "ENGINES", "Result", "Status", "TourRequest"]
+
+#: engine name -> module implementing it
+ENGINES: dict[str, str] = {
+    "cpsat": "kt_formal.engines.cpsat",
+}
+
+
+def get_engine(name: str):
+    """The module of an engine by name."""
+    try:
+        return importlib.import_module(ENGINES[name])
+    except KeyError:
+        raise InvalidInput(
+            f"unknown engine {name!r}; choose from {', '.join(['auto', *ENGINES])}"
+        ) from None
+
+
+def choose_engine(request: TourRequest) -> str:
+    """The engine ``auto`` picks for a request."""
+    return "cpsat"
+
+
+def find_tour(
+    board: Board,
+    closed: bool = True,
+    start=None,
+    end=None,
+    *,
+    forced=(),
+    forbidden=(),
+    engine: str = "auto",
+    **options,
+) -> Result:
+    """Find a tour of ``board``; the tour in a FOUND result is already verified.
+
+    Parameters
+    ----------
+    board : Board
+    closed : bool
+        A closed tour (a cycle) or an open one (a path).
+    start, end : (row, col) or str, optional
+        Fixed first / last squares (``"a1"`` or ``"r,c"`` accepted).
+    forced, forbidden : sequences of (square, square)
+        Moves the tour must contain / must not contain.
+    engine : str
+        ``auto`` or a name in :data:`ENGINES`.
+    **options
+        Passed to the engine (``time_limit``, ``seed``, ``workers``, ...).
+    """
+    request = TourRequest(board, closed=closed, start=start, end=end, forced=forced, forbidden=forbidden)
+    name = choose_engine(request) if engine == "auto" else engine
+    return get_engine(name).solve(request, **options)
