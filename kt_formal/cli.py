@@ -195,8 +195,57 @@ def _run_graph(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- models
+def _add_models(sub) -> None:
+    p = sub.add_parser("models", help="check or rebuild the library of certified pieces",
+                       description="The certified base and element tours in models/.",
+                       epilog="examples:\n  kt-formal models check\n  kt-formal models build --only structured-6x6",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("action", choices=["check", "build", "list"],
+                   help="check: verify every piece; build: regenerate with CP-SAT; list: show pieces")
+    p.add_argument("--only", action="append", default=[], metavar="NAME",
+                   help="with build: only these pieces (repeatable)")
+    p.add_argument("--dir", metavar="DIR", help="library folder (default: the installed models/)")
+    p.set_defaults(run=_run_models)
+
+
+def _run_models(args) -> int:
+    from pathlib import Path
+
+    from kt_formal import library
+
+    directory = Path(args.dir) if args.dir else None
+    if args.action == "check":
+        report = library.check_library(directory)
+        bad = [(n, r) for n, r in report if r is not None]
+        for name, reason in report:
+            print(f"{'ok' if reason is None else 'BAD'}  {name}" + (f": {reason}" if reason else ""))
+        print(f"{len(report) - len(bad)} of {len(report)} pieces verified")
+        return 1 if bad else 0
+    specs = library.all_specs()
+    if args.action == "list":
+        for s in specs:
+            ends = f" {s.start}->{s.end}" if (s.start or s.end) else ""
+            print(f"{s.name:32} {s.rows}x{s.cols} {'closed' if s.closed else 'open'}{ends} "
+                  f"[{s.kind}] {len(s.forced)} forced moves")
+        return 0
+    if args.only:
+        names = {s.name for s in specs}
+        unknown = [n for n in args.only if n not in names]
+        if unknown:
+            raise InvalidInput(f"no piece named {unknown[0]!r} (see 'kt-formal models list')")
+        specs = [s for s in specs if s.name in args.only]
+
+    def progress(done, total, text):
+        _note(args, f"[{done}/{total}] {text}")
+
+    pieces = library.build_library(specs, directory, progress=progress)
+    print(f"built and verified {len(pieces)} pieces")
+    return 0
+
+
 # ---------------------------------------------------------------------- main
-COMMANDS = [_add_tour, _add_verify, _add_graph]
+COMMANDS = [_add_tour, _add_verify, _add_graph, _add_models]
 
 
 def build_parser() -> argparse.ArgumentParser:
