@@ -51,7 +51,11 @@ __all__ = [
 ]
 
 #: Modules whose ``PIECE_SPECS`` lists make up the library.
-SPEC_SOURCES: tuple[str, ...] = ("kt_formal.combine.divide", "kt_formal.combine.frame")
+SPEC_SOURCES: tuple[str, ...] = (
+    "kt_formal.combine.divide",
+    "kt_formal.combine.strips",
+    "kt_formal.combine.frame",
+)
 
 MANIFEST = "manifest.json"
 
