@@ -118,20 +118,21 @@ def check_tour(board: Board, tour, closed: bool | None = None) -> str | None:
     if n > live:
         return f"the tour has {n} squares but the board has only {live}"
     holes = board.hole_mask.ravel() if board.has_holes else None
-    # The first violation of each kind, as (position, message); the earliest is reported.
-    found: list[tuple[int, str]] = []
+    # Violations as (position, precedence, message); the earliest is reported, and at one
+    # position: off the board, then a hole, then a repeat, then a bad step from it.
+    found: list[tuple[int, int, str]] = []
     for lo in range(0, n, _CHUNK):
         a = order[lo : lo + _CHUNK]
         out = (a < 0) | (a >= total)
         if out.any():
             i = lo + int(np.argmax(out))
-            found.append((i, f"square {i + 1}: index {int(order[i])} lies outside the {rows}x{cols} board"))
+            found.append((i, 0, f"square {i + 1}: index {int(order[i])} lies outside the {rows}x{cols} board"))
             break  # indices past here cannot be looked up
         if holes is not None:
             on_hole = holes[a]
             if on_hole.any():
                 i = lo + int(np.argmax(on_hole))
-                found.append((i, f"square {i + 1}: {_square_text(order[i], cols)} is a hole"))
+                found.append((i, 1, f"square {i + 1}: {_square_text(order[i], cols)} is a hole"))
         # a knight move changes (row, col) by (±1, ±2) or (±2, ±1): dr² + dc² == 5
         b = order[lo : lo + _CHUNK + 1]
         if b.size > 1:
@@ -145,7 +146,7 @@ def check_tour(board: Board, tour, closed: bool | None = None) -> str | None:
             bad = (dr * dr + dc * dc) != 5
             if bad.any():
                 i = lo + int(np.argmax(bad))
-                found.append((i, (
+                found.append((i, 3, (
                     f"step {i + 1}: {_square_text(order[i], cols)} -> "
                     f"{_square_text(order[i + 1], cols)} is not a knight move"
                 )))
@@ -161,12 +162,12 @@ def check_tour(board: Board, tour, closed: bool | None = None) -> str | None:
         repeat[first] = False
         i = int(np.argmax(repeat))
         j = int(np.argmax(order[:i] == order[i]))
-        found.append((i, (
+        found.append((i, 2, (
             f"square {i + 1}: {_square_text(order[i], cols)} was already visited "
             f"as square {j + 1}"
         )))
     if found:
-        return min(found)[1]
+        return min(found)[2]
     if n < live:
         unvisited = ~seen
         if holes is not None:
