@@ -45,7 +45,7 @@ KNIGHT_MOVES: tuple[tuple[int, int], ...] = (
 )
 
 #: Largest side accepted; a board also has to fit in memory for the work asked.
-MAX_SIDE = 1_000_000
+MAX_SIDE = 1_000_000_000
 
 _RECT_RE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 _PAIR_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*$")

@@ -81,6 +81,11 @@ def test_degenerate_boards():
     r = find_tour(pair, closed=False)
     assert r.found and r.tour.check() is None
     assert find_tour(Board(2, 2), closed=False).status is Status.IMPOSSIBLE
+    # an isolated square (no knight move at all) must not be skipped by the circuit
+    for board in (Board(3, 3), Board(1, 2), Board(2, 2)):
+        for closed in (True, False):
+            r = find_tour(board, closed=closed, engine="cpsat")
+            assert r.status is Status.IMPOSSIBLE and r.tour is None, (board, closed)
 
 
 def test_limit_reached_is_unknown_not_impossible():

@@ -78,6 +78,12 @@ def solve(
     if k == 1:
         sq = int(nt.squares[0])
         return found(request, np.array([sq]), NAME, clock())
+    isolated = np.flatnonzero(nt.degree == 0)
+    if isolated.size:  # add_circuit would silently leave a square with no arcs out
+        r, c = board.square(nt.squares[int(isolated[0])])
+        return impossible(request, NAME, clock(),
+                          f"square ({r}, {c}) has no knight move to another square, "
+                          f"so no tour of {k} squares can visit it")
     if not closed and request.start is not None and request.start == request.end:
         return impossible(request, NAME, clock(), "an open tour of 2 or more squares cannot start and end on the same square")
 
