@@ -274,11 +274,18 @@ def plan(rows: int, n: int, closed: bool) -> list[tuple[str, int]] | None:
             (f"strip4-open-right-4x{t}", 1)]
 
 
-def _stamp(path, n: int, offsets: np.ndarray, dtype) -> np.ndarray:
-    """Indices of ``path`` placed at every column offset, copies in the order of ``offsets``."""
+def _stamp_into(out: np.ndarray, pos: int, path, n: int, offsets: np.ndarray) -> int:
+    """Write ``path`` placed at every column offset into ``out[pos:]``; return the new position.
+
+    One broadcast ``offsets[:, None] + base[None, :]`` written straight into ``out``
+    (copies in the order of ``offsets``): no loop per square or per piece.
+    """
     pr, pc = path
-    base = (pr * n + pc).astype(dtype)
-    return (offsets.astype(dtype)[:, None] + base[None, :]).ravel()
+    base = (pr * n + pc).astype(out.dtype)
+    size = len(offsets) * len(base)
+    block = out[pos : pos + size].reshape(len(offsets), len(base))
+    np.add(offsets.astype(out.dtype)[:, None], base[None, :], out=block)
+    return pos + size
 
 
 def _strip_order(rows: int, n: int, closed: bool) -> np.ndarray | None:
@@ -288,30 +295,34 @@ def _strip_order(rows: int, n: int, closed: bool) -> np.ndarray | None:
     if rows == 1:
         return np.zeros(1, dtype=np.int64)
     dtype = np.int32 if rows * n < 2**31 - 1 else np.int64
-    ensure_memory(rows * n * (np.dtype(dtype).itemsize * 3 + 16),
-                  f"the tour of the {rows}x{n} board")
-    one = np.zeros(1, dtype=np.int64)
+    ensure_memory(rows * n * np.dtype(dtype).itemsize * 3, f"the tour of the {rows}x{n} board")
+    out = np.empty(rows * n, dtype=dtype)
+    at = lambda col: np.array([col], dtype=np.int64)  # noqa: E731
     if len(steps) == 1:  # a whole-board piece (or a lone cap)
         (name, _), = steps
-        return _stamp(piece_paths(name)[0], n, one, dtype)
-    if rows == 3 and not closed:
+        _stamp_into(out, 0, piece_paths(name)[0], n, at(0))
+        return out
+    if rows == 3 and not closed:  # one-way chain: elements, then the cap
         (elem, k), (cap, _) = steps
         w = STRIP_PIECES[elem].cols
-        parts = [_stamp(piece_paths(elem)[0], n, np.arange(k, dtype=np.int64) * w, dtype),
-                 _stamp(piece_paths(cap)[0], n, one + k * w, dtype)]
-        return np.concatenate(parts)
+        pos = _stamp_into(out, 0, piece_paths(elem)[0], n, np.arange(k, dtype=np.int64) * w)
+        pos = _stamp_into(out, pos, piece_paths(cap)[0], n, at(k * w))
+        assert pos == out.size
+        return out
+    # out and back: left cap, A through every middle piece, right cap, B back through them
     (left, _), (mid, k), (right, _) = steps
     wl, w = STRIP_PIECES[left].cols, STRIP_PIECES[mid].cols
     offs = wl + np.arange(k, dtype=np.int64) * w
     a_path, b_path = piece_paths(mid)
-    out = _stamp(a_path, n, offs, dtype)
-    back = _stamp(b_path, n, offs[::-1], dtype)
-    cap = _stamp(piece_paths(right)[0], n, one + wl + k * w, dtype)
     lp = piece_paths(left)
-    if closed:  # left cap: one path from the returning B to the outgoing A
-        return np.concatenate([_stamp(lp[0], n, one, dtype), out, cap, back])
-    first, last = lp  # open: tour start -> A ... B -> tour end
-    return np.concatenate([_stamp(first, n, one, dtype), out, cap, back, _stamp(last, n, one, dtype)])
+    pos = _stamp_into(out, 0, lp[0], n, at(0))  # closed: B's return joined to A; open: tour start -> A
+    pos = _stamp_into(out, pos, a_path, n, offs)
+    pos = _stamp_into(out, pos, piece_paths(right)[0], n, at(wl + k * w))
+    pos = _stamp_into(out, pos, b_path, n, offs[::-1])
+    if not closed:
+        pos = _stamp_into(out, pos, lp[1], n, at(0))  # B -> tour end
+    assert pos == out.size
+    return out
 
 
 def strip_construct(rows: int, cols: int, closed: bool, progress=None) -> Tour | None:
