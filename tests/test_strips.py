@@ -163,3 +163,69 @@ def test_cli_narrow(cli):
 def test_refuses_wide_boards():
     with pytest.raises(ValueError):
         strip_construct(5, 5, closed=True)
+
+
+def test_random_lengths_verify():
+    rng = np.random.default_rng(4)
+    for n in rng.integers(61, 5000, size=40).tolist():
+        for rows, closed in ((3, True), (3, False), (4, False)):
+            tour = strip_construct(rows, n, closed)
+            assert (tour is not None) == (theorem_closed if closed else theorem_open)(rows, n)
+            if tour is not None:
+                assert check_tour(Board(rows, n), tour.order, closed=closed) is None, (rows, n)
+            t = strip_construct(n, rows, closed)
+            assert t is None if tour is None else t.check() is None
+
+
+def test_corrupted_piece_is_refused(tmp_path, monkeypatch):
+    import shutil
+
+    from kt_formal.exceptions import CertificateRejected
+
+    for path in library.models_dir().glob("strip3-*.json"):
+        shutil.copy(path, tmp_path / path.name)
+    victim = tmp_path / "strip3-open-element-3x4.json"
+    victim.write_text(victim.read_text().replace("[0,0]", "[0,1]", 1))
+    monkeypatch.setattr(library, "models_dir", lambda: tmp_path)
+    strips.piece_paths.cache_clear()
+    try:
+        with pytest.raises(CertificateRejected):
+            strip_construct(3, 101, closed=False)
+    finally:
+        strips.piece_paths.cache_clear()
+
+
+def test_cli_too_long_is_refused(cli_proc):
+    run = cli_proc("tour", "3", "2000001", "--engine", "narrow")
+    assert run.code == 2 and run.err.count("\n") == 1 and "Traceback" not in run.err
+
+
+def test_port_conditions_of_the_chains():
+    """Every joint between two consecutive pieces is a knight move (the design, spelled out)."""
+    def ends(name):
+        return [((int(r[0]), int(c[0])), (int(r[-1]), int(c[-1]))) for r, c in strips.piece_paths(name)]
+
+    def knight(a, b):
+        return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 == 5
+
+    # open 3 rows: element -> element, element -> every cap
+    (s, e), = ends("strip3-open-element-3x4")
+    assert knight(e, (s[0], s[1] + 4))
+    for t in (7, 8, 9, 10):
+        (cs, _), = ends(f"strip3-open-cap-3x{t}")
+        assert knight(e, (cs[0], cs[1] + 4))
+    # out and back: left -> middle -> middle -> right and back
+    for left, mid, right, rights in (
+            ("strip3-closed-left-3x4", "strip3-closed-middle-3x8", "strip3-closed-right-3x", (8, 10, 12, 14)),
+            ("strip4-open-left-4x3", "strip4-open-middle-4x4", "strip4-open-right-4x", (5, 6, 7, 8))):
+        wl, w = STRIP_PIECES[left].cols, STRIP_PIECES[mid].cols
+        (sa, ea), (sb, eb) = ends(mid)
+        shift = lambda sq, d: (sq[0], sq[1] + d)  # noqa: E731
+        assert knight(ea, shift(sa, w)) and knight(shift(eb, w), sb)
+        lp = ends(left)
+        l_out, l_in = (lp[0][1], lp[0][0]) if len(lp) == 1 else (lp[0][1], lp[1][0])
+        assert knight(l_out, shift(sa, wl)) and knight(shift(eb, wl), l_in)
+        for t in rights:
+            (rs, re), = ends(f"{right}{t}")
+            assert knight(ea, shift(rs, w)) and knight(shift(re, w), sb)
+            assert knight(l_out, shift(rs, wl)) and knight(shift(re, wl), l_in)  # no middle piece
