@@ -22,8 +22,11 @@ A piece covered by two paths is stored in the library as one tour of a slightly 
 board with holes: pad columns on both sides are holes except a few *link* squares that
 join the end of one path to the start of the next, and the link moves are forced. The
 tour of that holed board is a valid, independently checkable certificate; cutting out
-the link squares gives the paths back, and the pairing of their ends is fixed by the
-forced links, so no orientation is left to chance.
+the link squares gives the paths back. The links fix which ends are joined outside the
+piece, but a cycle through them could also join the ends the other way round inside
+(start of A to start of B); :func:`decode_paths` checks the pairing and refuses a piece
+that pairs them wrongly, and the spec carries a solver seed for which CP-SAT pairs
+them right (``strip3-closed-middle-3x8`` uses seed 2; seed 0 pairs them wrongly).
 
 Pieces are found by CP-SAT from :data:`PIECE_SPECS` (``kt-formal models build``) and
 verified when loaded. The order of a board of any length is built with one
