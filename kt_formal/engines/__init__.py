@@ -22,6 +22,7 @@ __all__ = ["find_tour", "get_engine", "ENGINES", "Result", "Status", "TourReques
 #: engine name -> module implementing it
 ENGINES: dict[str, str] = {
     "cpsat": "kt_formal.engines.cpsat",
+    "narrow": "kt_formal.engines.narrow",
 }
 
 
