@@ -196,7 +196,7 @@ def test_corrupted_piece_is_refused(tmp_path, monkeypatch):
 
 
 def test_cli_too_long_is_refused(cli_proc):
-    run = cli_proc("tour", "3", "2000001", "--engine", "narrow")
+    run = cli_proc("tour", "3", "2000000001", "--engine", "narrow")
     assert run.code == 2 and run.err.count("\n") == 1 and "Traceback" not in run.err
 
 
