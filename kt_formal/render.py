@@ -25,7 +25,7 @@ functions raise :class:`~kt_formal.exceptions.InvalidInput` before drawing anyth
 (1, True)
 >>> png = tour_png(t)
 >>> png[:8] == PNG_SIGNATURE, png_size(png)
-(True, (180, 180))
+(True, (192, 192))
 """
 
 from __future__ import annotations
