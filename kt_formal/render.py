@@ -83,7 +83,7 @@ def _check_side(board: Board, cap: int, what: str) -> None:
     side = max(board.rows, board.cols)
     if side > cap:
         raise InvalidInput(
-            f"the {board.rows}x{board.cols} board is too large for a {what} picture "
+            f"the {board.rows}x{board.cols} board is too large for {'an' if what == 'SVG' else 'a'} {what} picture "
             f"(at most {cap} squares a side{'; try PNG' if what == 'SVG' else ''})"
         )
 
