@@ -88,14 +88,15 @@ def grid_to_tour(numbers: np.ndarray, closed: bool = False, source: str = "grid"
     sorted_vals = vals[order]
     expected = np.arange(1, k + 1, dtype=np.int64)
     if not np.array_equal(sorted_vals, expected):
-        bad = int(np.flatnonzero(sorted_vals != expected)[0])
-        got = int(sorted_vals[bad])
-        if bad > 0 and got == sorted_vals[bad - 1]:
-            raise CertificateRejected(f"number {got} appears more than once")
-        if got > k:
+        dup = np.flatnonzero(sorted_vals[1:] == sorted_vals[:-1])
+        if dup.size:
+            raise CertificateRejected(f"number {int(sorted_vals[dup[0]])} appears more than once")
+        if sorted_vals[-1] > k:
+            missing = int(np.flatnonzero(sorted_vals != expected)[0]) + 1
             raise CertificateRejected(
-                f"number {got} is larger than the {k} numbered squares; {bad + 1} is missing")
-        raise CertificateRejected(f"number {bad + 1} is missing")
+                f"number {int(sorted_vals[-1])} is larger than the {k} numbered squares; "
+                f"{missing} is missing")
+        raise CertificateRejected("the numbers are not 1 to the number of squares")  # pragma: no cover
     tour_order = idx[order]
     reason = check_tour(board, tour_order, closed=closed)
     if reason is not None:
