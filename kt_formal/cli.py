@@ -134,6 +134,7 @@ def add_picture_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
     p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
+    p.add_argument("--cell", type=int, metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
 
 
 def _check_pictures(args, board) -> None:
@@ -155,7 +156,7 @@ def _write_pictures(args, tour) -> list[str]:
         path = getattr(args, fmt, None)
         if path:
             data = (render.tour_svg(tour, numbers=args.numbers).encode() if fmt == "svg"
-                    else render.tour_png(tour, numbers=args.numbers))
+                    else render.tour_png(tour, numbers=args.numbers, cell=args.cell))
             try:
                 with open(path, "wb") as fh:
                     fh.write(data)
@@ -281,6 +282,7 @@ def _add_render(sub) -> None:
     p.add_argument("file", help="tour to draw: certificate (.json), numbered grid (text) or .npy grid")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write (.svg or .png)")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
+    p.add_argument("--cell", type=int, metavar="PX", help="pixels per square of a PNG (default: automatic)")
     p.add_argument("--closed", action="store_true", help="read a grid as a closed tour")
     p.set_defaults(run=_run_render)
 
@@ -296,7 +298,7 @@ def _run_render(args) -> int:
     except CertificateRejected as exc:
         print(f"REJECTED: {exc}")
         return 1
-    save_picture(tour, args.output, numbers=args.numbers)
+    save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
     kind = "closed" if tour.closed else "open"
     _note(args, f"drew the {kind} tour of the {tour.board.describe()} board to {args.output}")
     return 0

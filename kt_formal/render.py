@@ -51,6 +51,7 @@ __all__ = [
     "MAX_SVG_SIDE",
     "MAX_PNG_SIDE",
     "PICTURE_SUFFIXES",
+    "MIN_LINE_CELL",
     "check_picture_path",
     "check_picture_size",
 ]
@@ -73,6 +74,11 @@ LINE = (20, 40, 120)
 START = (30, 160, 60)
 END = (210, 40, 40)
 TEXT = (0, 0, 0)
+#: Colours of the step-number gradient used when squares are too small for lines.
+GRADIENT = ((48, 18, 100), (33, 120, 160), (60, 180, 110), (250, 225, 40))
+#: Fewest pixels a square for the tour to be drawn as a line; below, squares are
+#: coloured by step number instead.
+MIN_LINE_CELL = 3
 
 
 def _hex(rgb) -> str:
@@ -216,7 +222,10 @@ def _png_cell(board: Board, cell: int | None) -> int:
         if cell < 1:
             raise InvalidInput(f"a square must be at least 1 pixel, got {cell}")
         return int(cell)
-    return int(min(64, max(1, 3000 // max(board.rows, board.cols))))
+    side = max(board.rows, board.cols)
+    # about 1600 pixels a side, up to 64 a square; big boards keep 3 pixels a square
+    # (a knight move stays visible) until 3000 pixels, then shrink to 1
+    return int(max(1, min(64, 1600 // side), min(3, 3000 // side)))
 
 
 def _board_image(board: Board, cell: int) -> np.ndarray:
@@ -226,53 +235,99 @@ def _board_image(board: Board, cell: int) -> np.ndarray:
     kind = _dark_mask(board).astype(np.uint8)  # 0 light, 1 dark, 2 hole
     if board.has_holes:
         kind[board.hole_mask] = 2
-    palette = np.array([LIGHT, DARK, HOLE], dtype=np.uint8)
+    dark = np.array(DARK, dtype=np.float64)
+    if cell < 24:  # small squares: a faint chequer so the tour line stands out
+        dark = 0.55 * np.array(LIGHT) + 0.45 * dark
+    palette = np.array([LIGHT, dark.round(), HOLE], dtype=np.uint8)
     img = palette[np.repeat(np.repeat(kind, cell, axis=0), cell, axis=1)]
     return img
 
 
-def _draw_segments(img: np.ndarray, x0, y0, x1, y1, width: float, colour, chunk: int = 1 << 16) -> None:
+def _draw_segments(img: np.ndarray, x0, y0, x1, y1, width: float, colour,
+                   budget: int = 1 << 21) -> None:
     """Blend anti-aliased segments (pixel coordinates, arrays) of ``width`` pixels into ``img``.
 
-    Each segment is rasterised in a fixed box around it from its distance field; the
-    coverages are summed per pixel with :func:`numpy.bincount` (clipped at 1), then
-    blended with ``colour``. Segments are processed in chunks to bound memory.
+    Each segment is rasterised from its distance field in a small box around it (long
+    along the segment's major axis); the coverages are summed per pixel with
+    :func:`numpy.bincount` (clipped at 1), then blended with ``colour``. Segments go
+    through in chunks of about ``budget`` box pixels to bound memory.
     """
     hgt, wid = img.shape[:2]
-    x0, y0, x1, y1 = (np.asarray(a, dtype=np.float32) for a in (x0, y0, x1, y1))
+    x0, y0, x1, y1 = (np.asarray(a, dtype=np.float32).ravel() for a in (x0, y0, x1, y1))
     n = x0.size
     if n == 0:
         return
     half = width / 2.0
     pad = half + 1.0
-    span = int(np.ceil(max(np.abs(x1 - x0).max(), np.abs(y1 - y0).max()) + 2 * pad)) + 1
-    off = np.arange(span, dtype=np.float32)
+    # long segments (not knight moves: a tour that was never checked) are cut into
+    # pieces no longer than the typical move, so the boxes stay small
+    lengths = np.maximum(np.abs(x1 - x0), np.abs(y1 - y0))
+    limit = max(4.0, float(np.median(lengths)))
+    pieces = np.maximum(1, np.ceil(lengths / limit - 1e-6).astype(np.int64))
+    if pieces.max() > 1:
+        seg = np.repeat(np.arange(n), pieces)
+        first = np.cumsum(pieces) - pieces
+        k = (np.arange(seg.size) - first[seg]).astype(np.float32)
+        f0 = k / pieces[seg]
+        f1 = (k + 1) / pieces[seg]
+        dx, dy = x1 - x0, y1 - y0
+        x0, y0, x1, y1 = (x0[seg] + f0 * dx[seg], y0[seg] + f0 * dy[seg],
+                          x0[seg] + f1 * dx[seg], y0[seg] + f1 * dy[seg])
+        n = x0.size
+    # work in (u, v) coordinates where u is each segment's major axis
+    swap = np.abs(y1 - y0) > np.abs(x1 - x0)
+    u0, v0 = np.where(swap, y0, x0), np.where(swap, x0, y0)
+    u1, v1 = np.where(swap, y1, x1), np.where(swap, x1, y1)
+    span_u = int(np.ceil(float(np.abs(u1 - u0).max()) + 2 * pad)) + 1
+    span_v = int(np.ceil(float(np.abs(v1 - v0).max()) + 2 * pad)) + 1
+    off_u = np.arange(span_u, dtype=np.int32)
+    off_v = np.arange(span_v, dtype=np.int32)
+    chunk = max(1, budget // (span_u * span_v))
     cover = np.zeros(hgt * wid, dtype=np.float32)
+    idx_parts, w_parts, pending = [], [], 0
+
+    def flush():
+        nonlocal idx_parts, w_parts, pending
+        if idx_parts:
+            cover[:] += np.bincount(np.concatenate(idx_parts), weights=np.concatenate(w_parts),
+                                    minlength=hgt * wid).astype(np.float32)
+        idx_parts, w_parts, pending = [], [], 0
+
     for s in range(0, n, chunk):
-        a0, b0, a1, b1 = x0[s:s + chunk], y0[s:s + chunk], x1[s:s + chunk], y1[s:s + chunk]
-        bx = np.floor(np.minimum(a0, a1) - pad)
-        by = np.floor(np.minimum(b0, b1) - pad)
-        px = bx[:, None, None] + off[None, None, :] + 0.5   # pixel centres
-        py = by[:, None, None] + off[None, :, None] + 0.5
-        dx, dy = (a1 - a0)[:, None, None], (b1 - b0)[:, None, None]
-        len2 = np.maximum(dx * dx + dy * dy, 1e-12)
-        t = np.clip(((px - a0[:, None, None]) * dx + (py - b0[:, None, None]) * dy) / len2, 0.0, 1.0)
-        ex = px - (a0[:, None, None] + t * dx)
-        ey = py - (b0[:, None, None] + t * dy)
-        cov = np.clip(half + 0.5 - np.sqrt(ex * ex + ey * ey), 0.0, 1.0)
-        ix = np.broadcast_to(px - 0.5, cov.shape).astype(np.int64)
-        iy = np.broadcast_to(py - 0.5, cov.shape).astype(np.int64)
+        a0, b0, a1, b1 = u0[s:s + chunk], v0[s:s + chunk], u1[s:s + chunk], v1[s:s + chunk]
+        sw = swap[s:s + chunk][:, None, None]
+        bu = np.floor(np.minimum(a0, a1) - pad).astype(np.int32)
+        bv = np.floor(np.minimum(b0, b1) - pad).astype(np.int32)
+        iu = bu[:, None, None] + off_u[None, None, :]           # (m, 1, su)
+        iv = bv[:, None, None] + off_v[None, :, None]           # (m, sv, 1)
+        pu = iu.astype(np.float32) + 0.5 - a0[:, None, None]   # pixel centre minus segment start
+        pv = iv.astype(np.float32) + 0.5 - b0[:, None, None]
+        du, dv = (a1 - a0)[:, None, None], (b1 - b0)[:, None, None]
+        len2 = np.maximum(du * du + dv * dv, np.float32(1e-12))
+        t = np.clip((pu * du + pv * dv) / len2, 0.0, 1.0)
+        eu = pu - t * du
+        ev = pv - t * dv
+        cov = np.clip(np.float32(half + 0.5) - np.sqrt(eu * eu + ev * ev), 0.0, 1.0)
+        ix = np.where(sw, iv, iu)
+        iy = np.where(sw, iu, iv)
         keep = (cov > 0) & (ix >= 0) & (ix < wid) & (iy >= 0) & (iy < hgt)
-        cover += np.bincount((iy[keep] * wid + ix[keep]), weights=cov[keep],
-                             minlength=hgt * wid).astype(np.float32)
+        flat = iy.astype(np.int64) * wid + ix
+        idx_parts.append(flat[keep])
+        w_parts.append(cov[keep])
+        pending += idx_parts[-1].size
+        if pending > (1 << 23):
+            flush()
+    flush()
     _blend(img, cover.reshape(hgt, wid), colour)
 
 
 def _blend(img: np.ndarray, cover: np.ndarray, colour) -> None:
-    alpha = np.minimum(cover, 1.0)
-    hit = alpha > 0
-    a = alpha[hit][:, None]
-    img[hit] = (img[hit] * (1.0 - a) + np.asarray(colour, dtype=np.float32) * a + 0.5).astype(np.uint8)
+    """``img = img * (1 - a) + colour * a`` with ``a = min(cover, 1)``, in place."""
+    alpha = np.minimum(cover, np.float32(1.0)).astype(np.float32, copy=False)
+    for ch in range(3):
+        plane = img[..., ch].astype(np.float32)
+        plane += (np.float32(colour[ch]) - plane) * alpha
+        img[..., ch] = (plane + np.float32(0.5)).astype(np.uint8)
 
 
 def _draw_discs(img: np.ndarray, cx, cy, radius: float, colour, ring=None) -> None:
@@ -344,6 +399,26 @@ def _board_raster(board: Board, cell: int) -> np.ndarray:
     return img
 
 
+def _step_colours(tour, cell: int) -> np.ndarray:
+    """Squares coloured by step number (start dark blue, end yellow), holes dark grey."""
+    board = tour.board
+    ensure_memory(board.rows * board.cols * cell * cell * 3 * 4, "a picture of the tour")
+    n = len(tour)
+    frac = np.zeros(board.rows * board.cols, dtype=np.float32)
+    frac[tour.order] = np.arange(n, dtype=np.float32) / max(1, n - 1)
+    stops = np.array(GRADIENT, dtype=np.float32)
+    pos = frac * (len(stops) - 1)
+    lo = np.minimum(pos.astype(np.int64), len(stops) - 2)
+    w = (pos - lo)[:, None]
+    rgb = (stops[lo] * (1 - w) + stops[lo + 1] * w + 0.5).astype(np.uint8)
+    if board.has_holes:
+        rgb[board.hole_mask.ravel()] = HOLE
+    img = rgb.reshape(board.rows, board.cols, 3)
+    if cell > 1:
+        img = np.repeat(np.repeat(img, cell, axis=0), cell, axis=1)
+    return img
+
+
 def board_png(board: Board, *, cell: int | None = None) -> bytes:
     """PNG of a board (see :func:`tour_png` for ``cell``)."""
     _check_side(board, MAX_PNG_SIDE, "PNG")
@@ -360,12 +435,17 @@ def tour_png(tour, *, numbers: bool = False, cell: int | None = None) -> bytes:
         Step numbers in a small bitmap font (only drawn when squares are at least
         12 pixels, i.e. on boards up to a few dozen squares a side).
     cell : int, optional
-        Pixels per square (default: 60 on small boards, shrinking so the long side
-        is about 3000 pixels, at least 1).
+        Pixels per square (default: 64 on small boards, shrinking so the long side
+        is about 1600 pixels; 3 pixels a square up to 1000 squares a side, then less,
+        at least 1). Below :data:`MIN_LINE_CELL` pixels a line would be a blur, so
+        the squares are coloured by step number instead (dark blue at the start,
+        yellow at the end) and no line, discs or numbers are drawn.
     """
     board = tour.board
     _check_side(board, MAX_PNG_SIDE, "PNG")
     cell = _png_cell(board, cell)
+    if cell < MIN_LINE_CELL:
+        return encode_png(_step_colours(tour, cell))
     img = _board_raster(board, cell)
     r, c = tour.coords()
     x = (c.astype(np.float64) + 0.5) * cell
@@ -378,7 +458,7 @@ def tour_png(tour, *, numbers: bool = False, cell: int | None = None) -> bytes:
     if cell >= 16:  # a dot on every visited square helps the eye at the turns
         n = len(tour)
         _draw_discs(img, x[:n], y[:n], 1.6 * width, LINE)
-    rad = max(1.5, min(cell * 0.22, 4 * width))
+    rad = max(4.0 if cell >= 4 else 2.5, min(cell * 0.22, 4 * width))
     ring = (255, 255, 255) if cell >= 8 else None
     k = len(tour) - 1
     _draw_discs(img, [x[k]], [y[k]], rad, END, ring)
@@ -440,8 +520,10 @@ def check_picture_size(board: Board, fmt: str) -> None:
         _check_side(board, MAX_PNG_SIDE, "PNG")
 
 
-def save_picture(obj, path, *, numbers: bool = False) -> Path:
+def save_picture(obj, path, *, numbers: bool = False, cell: int | None = None) -> Path:
     """Write a Tour or a Board as SVG or PNG, by the suffix of ``path``.
+
+    ``numbers`` writes step numbers; ``cell`` sets the pixels per square of a PNG.
 
     Raises
     ------
@@ -452,9 +534,10 @@ def save_picture(obj, path, *, numbers: bool = False) -> Path:
 
     fmt = check_picture_path(path)
     if isinstance(obj, Tour):
-        data = tour_svg(obj, numbers=numbers).encode() if fmt == "svg" else tour_png(obj, numbers=numbers)
+        data = (tour_svg(obj, numbers=numbers).encode() if fmt == "svg"
+                else tour_png(obj, numbers=numbers, cell=cell))
     elif isinstance(obj, Board):
-        data = board_svg(obj).encode() if fmt == "svg" else board_png(obj)
+        data = board_svg(obj).encode() if fmt == "svg" else board_png(obj, cell=cell)
     else:
         raise InvalidInput(f"cannot draw a {type(obj).__name__}")
     p = Path(path)

@@ -173,9 +173,26 @@ def test_png_numbers_change_the_picture(tour8):
 def test_png_default_cell_is_thin_on_big_boards():
     b = Board(500, 300)
     w, h = png_size(board_png(b))
-    assert (w, h) == (300 * 6, 500 * 6)
+    assert (w, h) == (300 * 3, 500 * 3)
+    assert png_size(board_png(Board(1000, 20))) == (60, 3000)
     with pytest.raises(InvalidInput, match="too large"):
         board_png(Board(MAX_PNG_SIDE + 1, 2))
+
+
+def test_png_tiny_squares_colour_by_step(holed):
+    from kt_formal.render import GRADIENT, MIN_LINE_CELL
+
+    cell = MIN_LINE_CELL - 1
+    img = decode_png(tour_png(holed, cell=cell))
+    assert img.shape == (10 * cell, 10 * cell, 3)
+    squares = img[::cell, ::cell]
+    (sr, sc), (er, ec) = holed.start, holed.end
+    assert tuple(squares[sr, sc]) == GRADIENT[0] and tuple(squares[er, ec]) == GRADIENT[-1]
+    assert (squares[holed.board.hole_mask] == HOLE).all()
+    # later steps are never darker blue-to-yellow: green+red grow along the tour
+    r, c = holed.coords()
+    warmth = squares[r, c, :2].astype(int).sum(axis=1)
+    assert warmth[-1] > warmth[len(warmth) // 2] > warmth[0]
 
 
 def test_encode_png_exact_pixels():
