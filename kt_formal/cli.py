@@ -250,7 +250,6 @@ def _run_verify(args) -> int:
             obj, summary = verify_certificate(data)
             if args.closed and getattr(obj, "closed", True) is False:
                 raise CertificateRejected("the certificate is of an open tour; --closed was asked")
-            summary += " (JSON certificate)"
         else:
             tour, how = read_tour_file(args.file, closed=args.closed)
             kind = "closed" if tour.closed else "open"
