@@ -179,7 +179,8 @@ def _run_tour(args) -> int:
     engine_label = args.engine if args.engine != "auto" else "search"
     with progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
         result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
-                           engine=args.engine, progress=progress, **options)
+                           engine=args.engine, progress=progress if progress.active else None,
+                           **options)
     if result.found:
         tour = result.tour
         if args.format == "npy":

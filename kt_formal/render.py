@@ -192,9 +192,9 @@ def tour_svg(tour, *, numbers: bool = False, pixels: float | None = None) -> str
     if side <= 40:
         rr0, cc0 = tour.coords()
         dots = "".join(f"M{x + 0.5:g} {y + 0.5:g}h0" for y, x in zip(rr0.tolist(), cc0.tolist()))
-        body.append(f'<path class="squares-visited" stroke="{_hex(LINE)}" stroke-width="{3.2 * lw:.3g}" '
+        body.append(f'<path class="squares-visited" stroke="{_hex(LINE)}" stroke-width="{2.4 * lw:.3g}" '
                     f'stroke-linecap="round" d="{dots}"/>')
-    radius = min(0.3, max(0.12, 3.0 * lw))
+    radius = min(0.24, max(0.12, 3.0 * lw))
     (sr, sc), (er, ec) = tour.start, tour.end
     body.append(f'<circle class="end" cx="{ec + 0.5:g}" cy="{er + 0.5:g}" r="{radius:.3g}" '
                 f'fill="{_hex(END)}" stroke="#ffffff" stroke-width="{lw / 2:.3g}"/>')
@@ -231,7 +231,7 @@ def _png_cell(board: Board, cell: int | None) -> int:
 def _board_image(board: Board, cell: int) -> np.ndarray:
     """(H, W, 3) uint8 image of the board with ``cell`` pixels a square."""
     h, w = board.rows * cell, board.cols * cell
-    ensure_memory(h * w * 3 * 6, f"a {w}x{h} pixel picture")
+    ensure_memory(h * w * 24, f"a {w}x{h} pixel picture")
     kind = _dark_mask(board).astype(np.uint8)  # 0 light, 1 dark, 2 hole
     if board.has_holes:
         kind[board.hole_mask] = 2
