@@ -120,8 +120,9 @@ def _add_tour(sub) -> None:
     p.add_argument("--end", metavar="SQ", help="last square")
     p.add_argument("--engine", default="auto", choices=["auto", *ENGINES],
                    help="search engine (default auto)")
-    p.add_argument("--format", default="grid", choices=["grid", "coords", "chess", "json", "npy"],
-                   help="output format (default grid: numbered squares, 1 at the start; "
+    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy"],
+                   help="output format (default: json or npy when --out ends in .json or .npy, "
+                        "else grid: numbered squares, 1 at the start; "
                         "npy: the numbered grid as a numpy array, needs --out)")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
@@ -150,13 +151,16 @@ def _check_pictures(args, board) -> None:
 def _write_pictures(args, tour) -> list[str]:
     """Write the ``--svg`` / ``--png`` pictures of a tour; return the paths written."""
     from kt_formal import render
+    from kt_formal.progress import progress_for
 
     written = []
     for fmt in ("svg", "png"):
         path = getattr(args, fmt, None)
         if path:
-            data = (render.tour_svg(tour, numbers=args.numbers).encode() if fmt == "svg"
-                    else render.tour_png(tour, numbers=args.numbers, cell=args.cell))
+            with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+                p(0, None, f"drawing {path}")
+                data = (render.tour_svg(tour, numbers=args.numbers).encode() if fmt == "svg"
+                        else render.tour_png(tour, numbers=args.numbers, cell=args.cell))
             try:
                 with open(path, "wb") as fh:
                     fh.write(data)
@@ -172,6 +176,9 @@ def _run_tour(args) -> int:
     from kt_formal.progress import progress_for
 
     board = board_from_args(args)
+    if args.format is None:
+        suffix = os.path.splitext(args.out or "")[1].lower()
+        args.format = {".json": "json", ".npy": "npy"}.get(suffix, "grid")
     if args.format == "npy" and not args.out:
         raise InvalidInput("--format npy writes a binary file: give --out FILE.npy")
     _check_pictures(args, board)
@@ -298,7 +305,11 @@ def _run_render(args) -> int:
     except CertificateRejected as exc:
         print(f"REJECTED: {exc}")
         return 1
-    save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
+    from kt_formal.progress import progress_for
+
+    with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+        p(0, None, f"drawing {args.output}")
+        save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
     kind = "closed" if tour.closed else "open"
     _note(args, f"drew the {kind} tour of the {tour.board.describe()} board to {args.output}")
     return 0

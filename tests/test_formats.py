@@ -169,3 +169,24 @@ def test_cli_verify_bad_npy_and_missing_file(cli_proc, tmp_path):
     assert r.code == 2 and r.err.count("\n") == 1
     r = cli_proc("verify", tmp_path / "nothing.txt")
     assert r.code == 2 and "does not exist" in r.err
+
+
+@pytest.mark.parametrize("sym", ["identity", "rot90", "rot180", "rot270", "flip_lr", "flip_ud",
+                                 "transpose", "antitranspose"])
+def test_grid_round_trip_under_symmetries(holed, open5, sym):
+    for t in (holed, open5):
+        image = t.transformed(sym)
+        assert image.check() is None
+        assert read_grid_text(image.to_grid(), closed=t.closed) == image
+
+
+def test_cli_out_suffix_picks_the_format(cli, tmp_path):
+    j, n = tmp_path / "a.json", tmp_path / "a.npy"
+    assert cli("tour", "6", "6", "--out", j).code == 0
+    assert j.read_text().startswith("{")
+    assert cli("verify", j).code == 0
+    assert cli("tour", "6", "6", "--out", n).code == 0
+    assert read_npy(n, closed=True).check() is None
+    g = tmp_path / "a.txt"
+    assert cli("tour", "6", "6", "--out", g).code == 0
+    assert read_grid_text(g.read_text(), closed=True).check() is None
