@@ -114,7 +114,7 @@ def _svg_board(board: Board) -> list[str]:
     rr, cc = np.nonzero(dark)
     if rr.size:
         d = "".join(f"M{c} {r}h1v1h-1z" for r, c in zip(rr.tolist(), cc.tolist()))
-        parts.append(f'<path class="dark" fill="{_hex(DARK)}" d="{d}"/>')
+        parts.append(f'<path class="dark" fill="{_hex(DARK)}" shape-rendering="crispEdges" d="{d}"/>')
     holes = board.holes()
     if holes:
         cross = max(0.03, min(0.08, 0.5 / max(rows, cols) ** 0.5))
@@ -124,7 +124,7 @@ def _svg_board(board: Board) -> list[str]:
         marks = "".join(
             f"M{c + 0.25} {r + 0.25}l0.5 0.5M{c + 0.75} {r + 0.25}l-0.5 0.5" for r, c in holes
         )
-        parts.append(f'<g class="holes" fill="{_hex(HOLE)}">{rects}</g>')
+        parts.append(f'<g class="holes" fill="{_hex(HOLE)}" shape-rendering="crispEdges">{rects}</g>')
         parts.append(f'<path class="hole-marks" fill="none" stroke="{_hex(HOLE_MARK)}" '
                      f'stroke-width="{cross:.3g}" stroke-linecap="round" d="{marks}"/>')
     return parts
