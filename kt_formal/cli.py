@@ -103,6 +103,8 @@ examples:
   kt-formal tour 8 8 --open --start a1 --end h1
   kt-formal tour 10 10 --hole 3,3,4x4        a 10x10 board minus its centre 4x4
   kt-formal tour 6 6 --format json --out t.json && kt-formal verify t.json
+  kt-formal tour 8 8 --svg tour.svg --png tour.png --numbers    pictures too
+  kt-formal tour 12 12 --format npy --out t.npy && kt-formal verify t.npy --closed
 """
 
 
@@ -118,52 +120,198 @@ def _add_tour(sub) -> None:
     p.add_argument("--end", metavar="SQ", help="last square")
     p.add_argument("--engine", default="auto", choices=["auto", *ENGINES],
                    help="search engine (default auto)")
-    p.add_argument("--format", default="grid", choices=["grid", "coords", "chess", "json"],
-                   help="output format (default grid: numbered squares, 1 at the start)")
+    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy"],
+                   help="output format (default: json or npy when --out ends in .json or .npy, "
+                        "else grid: numbered squares, 1 at the start; "
+                        "npy: the numbered grid as a numpy array, needs --out)")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
+    add_picture_arguments(p)
     add_search_arguments(p)
     p.set_defaults(run=_run_tour)
+
+
+def add_picture_arguments(p: argparse.ArgumentParser) -> None:
+    """``--svg FILE --png FILE --numbers`` (pictures, see :mod:`kt_formal.render`)."""
+    p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
+    p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
+    p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
+    p.add_argument("--cell", type=int, metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
+
+
+def _check_pictures(args, board) -> None:
+    """Refuse picture sizes above the caps before any search starts."""
+    from kt_formal.render import check_picture_size
+
+    if getattr(args, "svg", None):
+        check_picture_size(board, "svg")
+    if getattr(args, "png", None):
+        check_picture_size(board, "png")
+
+
+def _write_pictures(args, tour) -> list[str]:
+    """Write the ``--svg`` / ``--png`` pictures of a tour; return the paths written."""
+    from kt_formal import render
+    from kt_formal.progress import progress_for
+
+    written = []
+    for fmt in ("svg", "png"):
+        path = getattr(args, fmt, None)
+        if path:
+            with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+                p(0, None, f"drawing {path}")
+                data = (render.tour_svg(tour, numbers=args.numbers).encode() if fmt == "svg"
+                        else render.tour_png(tour, numbers=args.numbers, cell=args.cell))
+            try:
+                with open(path, "wb") as fh:
+                    fh.write(data)
+            except OSError as exc:
+                raise InvalidInput(f"cannot write {path}: {exc.strerror}") from None
+            written.append(path)
+    return written
 
 
 def _run_tour(args) -> int:
     from kt_formal.engines import find_tour
 
+    from kt_formal.progress import progress_for
+
     board = board_from_args(args)
+    if args.format is None:
+        suffix = os.path.splitext(args.out or "")[1].lower()
+        args.format = {".json": "json", ".npy": "npy"}.get(suffix, "grid")
+    if args.format == "npy" and not args.out:
+        raise InvalidInput("--format npy writes a binary file: give --out FILE.npy")
+    _check_pictures(args, board)
     options = {"time_limit": args.time_limit, "seed": args.seed, "workers": args.workers}
-    result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
-                       engine=args.engine, **options)
+    engine_label = args.engine if args.engine != "auto" else "search"
+    with progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
+        result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
+                           engine=args.engine, progress=progress if progress.active else None,
+                           **options)
     if result.found:
         tour = result.tour
-        text = tour.format(args.format) if args.format != "json" else tour.to_json(engine=result.engine)
-        _write_output(text, args.out)
+        if args.format == "npy":
+            _save_npy(tour, args.out)
+        else:
+            text = tour.format(args.format) if args.format != "json" else tour.to_json(engine=result.engine)
+            _write_output(text, args.out)
+        pictures = _write_pictures(args, tour)
         _note(args, f"{result.message} by {result.engine} in {result.wall_time:.2f} s; verified"
-              + (f"; written to {args.out}" if args.out else ""))
+              + (f"; written to {args.out}" if args.out else "")
+              + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
     _note(args, f"{result.status.value}: {result.message}")
     return result.status.exit_code
 
 
+def _save_npy(tour, out: str) -> None:
+    import numpy as np
+
+    try:
+        with open(out, "wb") as fh:
+            np.save(fh, tour.numbering())
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+
+
 # ---------------------------------------------------------------------- verify
+VERIFY_EXAMPLES = """\
+examples:
+  kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json
+  kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt --closed
+  kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
+
+A JSON certificate says whether its tour is closed. A numbered grid (text: rows of
+step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on holes) is
+checked as an open tour unless --closed is given.
+"""
+
+
 def _add_verify(sub) -> None:
-    p = sub.add_parser("verify", help="check a certificate file independently",
-                       description="Re-check a certificate (JSON) from the board and the knight rule alone.",
-                       epilog="example:\n  kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="certificate to check")
+    p = sub.add_parser("verify", help="check a certificate or a numbered grid independently",
+                       description="Re-check a certificate (JSON) or a numbered grid (text or .npy) "
+                                   "from the board and the knight rule alone.",
+                       epilog=VERIFY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", help="certificate (.json), numbered grid (text) or .npy grid to check")
+    p.add_argument("--closed", action="store_true",
+                   help="check a grid as a closed tour (the last square a knight move from the first)")
     p.set_defaults(run=_run_verify)
+
+
+def _is_json_file(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False  # the reader reports the error
+    return head.lstrip().startswith(b"{")
 
 
 def _run_verify(args) -> int:
     from kt_formal.certificate import read_certificate, verify_certificate
     from kt_formal.exceptions import CertificateRejected
+    from kt_formal.formats import read_tour_file
 
-    data = read_certificate(args.file)
     try:
-        _, summary = verify_certificate(data)
+        if _is_json_file(args.file):
+            data = read_certificate(args.file)
+            obj, summary = verify_certificate(data)
+            if args.closed and getattr(obj, "closed", True) is False:
+                raise CertificateRejected("the certificate is of an open tour; --closed was asked")
+        else:
+            tour, how = read_tour_file(args.file, closed=args.closed)
+            kind = "closed" if tour.closed else "open"
+            summary = f"valid {kind} tour of the {tour.board.describe()} board ({len(tour)} squares); read as a {how}"
     except CertificateRejected as exc:
         print(f"REJECTED: {exc}")
         return 1
     print(f"OK: {summary}")
+    return 0
+
+
+# ---------------------------------------------------------------------- render
+RENDER_EXAMPLES = """\
+examples:
+  kt-formal tour 8 8 --format json --out t.json && kt-formal render t.json -o t.svg
+  kt-formal render t.json -o t.png --numbers
+  kt-formal render grid.txt --closed -o grid.png
+
+The picture format follows the suffix of -o (.svg or .png). SVG is limited to boards
+of 200 squares a side, PNG to 4000.
+"""
+
+
+def _add_render(sub) -> None:
+    p = sub.add_parser("render", help="draw a tour file as an SVG or PNG picture",
+                       description="Draw a tour (JSON certificate, numbered grid or .npy grid), "
+                                   "checked first by the independent verifier.",
+                       epilog=RENDER_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", help="tour to draw: certificate (.json), numbered grid (text) or .npy grid")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write (.svg or .png)")
+    p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
+    p.add_argument("--cell", type=int, metavar="PX", help="pixels per square of a PNG (default: automatic)")
+    p.add_argument("--closed", action="store_true", help="read a grid as a closed tour")
+    p.set_defaults(run=_run_render)
+
+
+def _run_render(args) -> int:
+    from kt_formal.exceptions import CertificateRejected
+    from kt_formal.formats import read_tour_file
+    from kt_formal.render import check_picture_path, save_picture
+
+    check_picture_path(args.output)
+    try:
+        tour, _ = read_tour_file(args.file, closed=True if args.closed else None)
+    except CertificateRejected as exc:
+        print(f"REJECTED: {exc}")
+        return 1
+    from kt_formal.progress import progress_for
+
+    with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+        p(0, None, f"drawing {args.output}")
+        save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
+    kind = "closed" if tour.closed else "open"
+    _note(args, f"drew the {kind} tour of the {tour.board.describe()} board to {args.output}")
     return 0
 
 
@@ -245,7 +393,7 @@ def _run_models(args) -> int:
 
 
 # ---------------------------------------------------------------------- main
-COMMANDS = [_add_tour, _add_verify, _add_graph, _add_models]
+COMMANDS = [_add_tour, _add_verify, _add_graph, _add_render, _add_models]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -253,10 +401,24 @@ def build_parser() -> argparse.ArgumentParser:
                      epilog="example:\n  kt-formal tour 8 8\nrun 'kt-formal COMMAND --help' for each command's options",
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no notes and no progress line on standard error "
+                             "(also accepted after the command: 'kt-formal tour 8 8 --quiet')")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in COMMANDS:
         add(sub)
+    _add_quiet_everywhere(sub)
     return parser
+
+
+def _add_quiet_everywhere(sub) -> None:
+    """Let ``--quiet`` also follow the command (its default does not reset the global one)."""
+    for p in set(sub.choices.values()):
+        try:
+            p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                           help="no notes and no progress line on standard error")
+        except argparse.ArgumentError:  # the command defines its own
+            pass
 
 
 def main(argv=None) -> int:

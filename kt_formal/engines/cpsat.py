@@ -57,7 +57,9 @@ def solve(
     log : bool
         Print the solver's search log.
     progress : callable, optional
-        Called as ``progress(seconds_elapsed)`` from the solver's log callback.
+        The progress contract of :mod:`kt_formal.progress`: called as
+        ``progress(seconds_elapsed, time_limit, text)`` while the model is built and from
+        the solver's log callback during the search.
 
     Returns
     -------
@@ -87,6 +89,8 @@ def solve(
     if not closed and request.start is not None and request.start == request.end:
         return impossible(request, NAME, clock(), "an open tour of 2 or more squares cannot start and end on the same square")
 
+    if progress is not None:
+        progress(clock(), time_limit, "building the model")
     model = cp_model.CpModel()
     arcs = []
     lit_of: dict[tuple[int, int], object] = {}
@@ -136,7 +140,7 @@ def solve(
     if progress is not None:
         solver.parameters.log_search_progress = True
         solver.parameters.log_to_stdout = bool(log)
-        solver.log_callback = lambda _line: progress(clock())
+        solver.log_callback = lambda _line: progress(clock(), time_limit, "searching")
     status = solver.solve(model)
     stats = {
         "arcs": len(arcs),
