@@ -103,6 +103,8 @@ examples:
   kt-formal tour 8 8 --open --start a1 --end h1
   kt-formal tour 10 10 --hole 3,3,4x4        a 10x10 board minus its centre 4x4
   kt-formal tour 6 6 --format json --out t.json && kt-formal verify t.json
+  kt-formal tour 10000 10000 --out t.npy     divide and conquer; numbered grid as .npy
+  kt-formal tour 1000 1001 --format succ --out s.npy   successor array (next square index, -1 = none)
 """
 
 
@@ -118,24 +120,74 @@ def _add_tour(sub) -> None:
     p.add_argument("--end", metavar="SQ", help="last square")
     p.add_argument("--engine", default="auto", choices=["auto", *ENGINES],
                    help="search engine (default auto)")
-    p.add_argument("--format", default="grid", choices=["grid", "coords", "chess", "json"],
-                   help="output format (default grid: numbered squares, 1 at the start)")
+    p.add_argument("--format", default="grid", choices=["grid", "coords", "chess", "json", "npy", "succ"],
+                   help="output format (default grid: numbered squares, 1 at the start; npy: the "
+                        "numbered grid as a .npy array, also chosen by --out FILE.npy; succ: .npy "
+                        "array over square indices row*cols+col of the next square's index, -1 "
+                        "on holes and after an open tour's last square; json up to 1e6 squares)")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_search_arguments(p)
     p.set_defaults(run=_run_tour)
+
+
+def _check_tour_output(args, board) -> str:
+    """The output format, refusing what cannot be written for this board size (before any work)."""
+    from kt_formal.gridio import JSON_MAX_SQUARES, TEXT_SLOW_SQUARES
+
+    fmt = args.format
+    if fmt == "grid" and args.out and args.out.lower().endswith(".npy"):
+        fmt = "npy"
+    if fmt in ("npy", "succ") and not args.out:
+        raise InvalidInput(f"--format {fmt} writes a .npy file: give --out FILE.npy")
+    if fmt == "json" and board.size > JSON_MAX_SQUARES:
+        raise InvalidInput(f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; "
+                           f"this board has {board.size:,}: use --out FILE.npy or --format succ")
+    if fmt in ("coords", "chess") and board.size > TEXT_SLOW_SQUARES:
+        raise InvalidInput(f"--format {fmt} is limited to {TEXT_SLOW_SQUARES:,} squares; "
+                           "use grid, npy or succ")
+    return fmt
+
+
+def _write_tour(tour, fmt: str, out, engine: str) -> None:
+    import numpy as np
+
+    if fmt in ("npy", "succ"):
+        try:
+            if fmt == "npy":
+                tour.save(out, fmt="npy")
+            else:
+                np.save(out, tour.successor())
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+        return
+    if fmt == "grid" and tour.board.size > 100_000:
+        from kt_formal.gridio import write_grid
+
+        if out:
+            try:
+                with open(out, "wb") as fh:
+                    write_grid(tour, fh)
+            except OSError as exc:
+                raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+        else:
+            sys.stdout.flush()
+            write_grid(tour, sys.stdout.buffer)
+        return
+    text = tour.format(fmt) if fmt != "json" else tour.to_json(engine=engine)
+    _write_output(text, out)
 
 
 def _run_tour(args) -> int:
     from kt_formal.engines import find_tour
 
     board = board_from_args(args)
+    fmt = _check_tour_output(args, board)
     options = {"time_limit": args.time_limit, "seed": args.seed, "workers": args.workers}
     result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
                        engine=args.engine, **options)
     if result.found:
         tour = result.tour
-        text = tour.format(args.format) if args.format != "json" else tour.to_json(engine=result.engine)
-        _write_output(text, args.out)
+        _write_tour(tour, fmt, args.out, result.engine)
         _note(args, f"{result.message} by {result.engine} in {result.wall_time:.2f} s; verified"
               + (f"; written to {args.out}" if args.out else ""))
         return 0
