@@ -212,3 +212,25 @@ def test_memory_estimate_refuses_before_allocating():
     with pytest.raises(ResourceLimit):
         construct(1_000_000, 999_999)
     assert divide.estimate_bytes(10000, 10000) < 4 * 2**30
+
+
+def test_seed000_scheme_through_the_engine():
+    r = find_tour(Board(18, 20), engine="divide", scheme="seed000")
+    assert r.found and r.stats["scheme"] == "seed000" and r.tour.check() is None
+    r = find_tour(Board(18, 20), closed=False, engine="divide", scheme="seed000")
+    assert r.found and not r.tour.closed and r.tour.check() is None
+
+
+def test_strip_sizes_up_to_40_when_the_strip_construction_is_installed():
+    from kt_formal.engines.divide import _strip_construct
+
+    if _strip_construct() is None:
+        pytest.skip("kt_formal.combine.strips (sides 1..4) is not part of this build")
+    for m in range(1, 5):
+        for n in range(m, 41):
+            for closed in (True, False):
+                exists = schwenk_closed(m, n) if closed else open_exists(m, n)
+                r = find_tour(Board(m, n), closed=closed, engine="divide")
+                assert r.found == exists, (m, n, closed)
+                if exists:
+                    assert r.tour.check() is None and r.tour.closed == closed

@@ -57,7 +57,8 @@ def _strip_construct():
     return strips.strip_construct
 
 
-def solve(request: TourRequest, *, progress=None, **options):
+def solve(request: TourRequest, *, progress=None, scheme: str = "general", base: str = "library",
+          base_path=None, **options):
     """Build a tour of a plain rectangle by divide and conquer.
 
     Parameters
@@ -65,6 +66,10 @@ def solve(request: TourRequest, *, progress=None, **options):
     request : TourRequest
     progress : callable, optional
         ``progress(done, total, text)`` during the construction.
+    scheme : {"general", "seed000"}
+        ``seed000`` runs seed 000's exact scheme (even sizes >= 6, ``|m - n| <= 2``)
+        with base tours from ``base`` (``library`` or ``peers`` with ``base_path``,
+        seed 000's board_path.txt).
     **options
         Passed to CP-SAT when falling back (``time_limit``, ``seed``, ``workers``).
     """
@@ -80,6 +85,16 @@ def solve(request: TourRequest, *, progress=None, **options):
         return _fallback(request, clock, "the construction builds plain rectangles only "
                          "(no holes, forced or forbidden moves, fixed ends)", options)
     m, n = b.rows, b.cols
+    if scheme == "seed000":
+        from kt_formal.combine.divide import seed000_construct
+
+        tour = seed000_construct(m, n, base, base_path, progress=progress)
+        return found(request, tour.order, NAME, clock(), {"scheme": "seed000", "base": base},
+                     f"built a {request.describe()} by seed 000's quadrant scheme")
+    if scheme != "general":
+        from kt_formal.exceptions import InvalidInput
+
+        raise InvalidInput(f"unknown divide scheme {scheme!r}; choose general or seed000")
     if min(m, n) >= 5:
         tour = construct(m, n, closed=request.closed, progress=progress)
         built = clock()
