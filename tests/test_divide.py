@@ -234,3 +234,28 @@ def test_strip_sizes_up_to_40_when_the_strip_construction_is_installed():
                 assert r.found == exists, (m, n, closed)
                 if exists:
                     assert r.tour.check() is None and r.tour.closed == closed
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([6, 8, 10]), min_size=1, max_size=5),
+       st.lists(st.sampled_from(PART_SIZES), min_size=1, max_size=5),
+       st.sets(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=6),
+       st.booleans())
+def test_assembler_property(row_parts, col_parts, missing, odd_row):
+    """Any layout either assembles into a verified tour or is refused for a stated reason."""
+    if odd_row:
+        row_parts = [7] + row_parts  # at most one odd band: odd column parts make odd x odd blocks
+    p, q = len(row_parts), len(col_parts)
+    missing = {(i, j) for i, j in missing if i < p and j < q}
+    try:
+        t = assemble_tour(row_parts, col_parts, missing)
+    except InvalidInput as exc:
+        assert any(s in str(exc) for s in ("not connected", "odd x odd", "every block is missing"))
+        return
+    assert t.check() is None
+    n_odd = sum(1 for i, h in enumerate(row_parts) for j, w in enumerate(col_parts)
+                if h * w % 2 and (i, j) not in missing)
+    assert t.closed == (n_odd == 0)
