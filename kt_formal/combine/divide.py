@@ -713,12 +713,17 @@ def is_structured(tour: Tour) -> bool:
 def seed000_base_tours(source: str = "library", path=None) -> dict:
     """The nine structured base tours: ``library`` (CP-SAT made) or ``peers`` (board_path.txt)."""
     if source == "library":
-        return {(h, w): load_piece(f"structured-{h}x{w}").tour for h, w in SEED_SIZES}
+        return dict(_library_structured())
     if source == "peers":
         if path is None:
             raise InvalidInput("the peers source needs the path of board_path.txt")
         return parse_board_path(path)
     raise InvalidInput(f"unknown base-tour source {source!r}; choose library or peers")
+
+
+@lru_cache(maxsize=1)
+def _library_structured() -> tuple:
+    return tuple(((h, w), load_piece(f"structured-{h}x{w}").tour) for h, w in SEED_SIZES)
 
 
 def _seed_split(s: int) -> tuple[int, int]:
