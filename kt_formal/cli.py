@@ -105,6 +105,8 @@ examples:
   kt-formal tour 6 6 --format json --out t.json && kt-formal verify t.json
   kt-formal tour 8 8 --svg tour.svg --png tour.png --numbers    pictures too
   kt-formal tour 12 12 --format npy --out t.npy && kt-formal verify t.npy --closed
+  kt-formal tour 10000 10000 --out t.npy     divide and conquer; numbered grid as .npy
+  kt-formal tour 1000 1001 --format succ --out s.npy   successor array (next square index, -1 = none)
 """
 
 
@@ -120,10 +122,12 @@ def _add_tour(sub) -> None:
     p.add_argument("--end", metavar="SQ", help="last square")
     p.add_argument("--engine", default="auto", choices=["auto", *ENGINES],
                    help="search engine (default auto)")
-    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy"],
-                   help="output format (default: json or npy when --out ends in .json or .npy, "
-                        "else grid: numbered squares, 1 at the start; "
-                        "npy: the numbered grid as a numpy array, needs --out)")
+    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ"],
+                   help="output format (default: json or npy when --out ends in .json or .npy, else "
+                        "grid: numbered squares, 1 at the start; npy: the numbered grid as a .npy "
+                        "array; succ: .npy array over square indices row*cols+col of the next "
+                        "square's index, -1 on holes and after an open tour's last square; "
+                        "json up to 1e6 squares)")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
     add_search_arguments(p)
@@ -170,17 +174,55 @@ def _write_pictures(args, tour) -> list[str]:
     return written
 
 
+def _check_tour_output(args, board) -> str:
+    """The output format, refusing what cannot be written for this board size (before any work)."""
+    from kt_formal.gridio import JSON_MAX_SQUARES, TEXT_SLOW_SQUARES
+
+    fmt = args.format
+    if fmt is None:
+        suffix = os.path.splitext(args.out or "")[1].lower()
+        fmt = {".json": "json", ".npy": "npy"}.get(suffix, "grid")
+    if fmt in ("npy", "succ") and not args.out:
+        raise InvalidInput(f"--format {fmt} writes a .npy file: give --out FILE.npy")
+    if fmt == "json" and board.size > JSON_MAX_SQUARES:
+        raise InvalidInput(f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; "
+                           f"this board has {board.size:,}: use --out FILE.npy or --format succ")
+    if fmt in ("coords", "chess") and board.size > TEXT_SLOW_SQUARES:
+        raise InvalidInput(f"--format {fmt} is limited to {TEXT_SLOW_SQUARES:,} squares; "
+                           "use grid, npy or succ")
+    return fmt
+
+
+def _write_tour(tour, fmt: str, out, engine: str) -> None:
+    import numpy as np
+
+    if fmt in ("npy", "succ"):
+        _save_npy(tour.numbering() if fmt == "npy" else tour.successor(), out)
+        return
+    if fmt == "grid" and tour.board.size > 100_000:
+        from kt_formal.gridio import write_grid
+
+        if out:
+            try:
+                with open(out, "wb") as fh:
+                    write_grid(tour, fh)
+            except OSError as exc:
+                raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+        else:
+            sys.stdout.flush()
+            write_grid(tour, sys.stdout.buffer)
+        return
+    text = tour.format(fmt) if fmt != "json" else tour.to_json(engine=engine)
+    _write_output(text, out)
+
+
 def _run_tour(args) -> int:
     from kt_formal.engines import find_tour
 
     from kt_formal.progress import progress_for
 
     board = board_from_args(args)
-    if args.format is None:
-        suffix = os.path.splitext(args.out or "")[1].lower()
-        args.format = {".json": "json", ".npy": "npy"}.get(suffix, "grid")
-    if args.format == "npy" and not args.out:
-        raise InvalidInput("--format npy writes a binary file: give --out FILE.npy")
+    fmt = _check_tour_output(args, board)
     _check_pictures(args, board)
     options = {"time_limit": args.time_limit, "seed": args.seed, "workers": args.workers}
     engine_label = args.engine if args.engine != "auto" else "search"
@@ -190,11 +232,7 @@ def _run_tour(args) -> int:
                            **options)
     if result.found:
         tour = result.tour
-        if args.format == "npy":
-            _save_npy(tour, args.out)
-        else:
-            text = tour.format(args.format) if args.format != "json" else tour.to_json(engine=result.engine)
-            _write_output(text, args.out)
+        _write_tour(tour, fmt, args.out, result.engine)
         pictures = _write_pictures(args, tour)
         _note(args, f"{result.message} by {result.engine} in {result.wall_time:.2f} s; verified"
               + (f"; written to {args.out}" if args.out else "")
@@ -204,12 +242,13 @@ def _run_tour(args) -> int:
     return result.status.exit_code
 
 
-def _save_npy(tour, out: str) -> None:
+def _save_npy(array, out: str) -> None:
+    """Write an array to exactly ``out`` (np.save on a path would add '.npy')."""
     import numpy as np
 
     try:
         with open(out, "wb") as fh:
-            np.save(fh, tour.numbering())
+            np.save(fh, array)
     except OSError as exc:
         raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
 

@@ -133,7 +133,7 @@ def test_pty_shows_progress_and_pipe_does_not():
 
 # a CP-SAT search that lasts more than a second (model building alone is well over the
 # 0.3 s delay); found (0) or limit reached (3) are both fine here
-LONG_TOUR = ["tour", "60", "60", "--time-limit", "2", "--out", os.devnull]
+LONG_TOUR = ["tour", "60", "60", "--engine", "cpsat", "--time-limit", "2", "--out", os.devnull]
 
 
 @pytest.mark.parametrize("quiet", [None, "before", "after"])
@@ -148,7 +148,7 @@ def test_cli_tour_progress_on_a_terminal(quiet):
     if quiet:
         assert seen == b""
     else:
-        assert b"search:" in seen and (b"building the model" in seen or b"searching" in seen)
+        assert b"cpsat:" in seen and (b"building the model" in seen or b"searching" in seen)
 
 
 def test_cli_tour_no_progress_in_a_pipe():

@@ -1,0 +1,110 @@
+"""The divide engine: divide and conquer for plain rectangles (no holes or constraints).
+
+Boards with both sides >= 5 are built by :mod:`kt_formal.combine.divide`; boards with a
+side of 1..4 by :func:`kt_formal.combine.strips.strip_construct` when that module is
+installed. When Schwenk's theorem (closed) or the open-tour classification says no tour
+exists the answer is IMPOSSIBLE with the theorem as the reason. Requests the
+construction cannot honour (holes, forced or forbidden moves, a fixed end, the start of
+an open tour) fall back to CP-SAT on small boards and are UNKNOWN on big ones. A
+closed tour's start square is only a renumbering. Every tour passes the independent
+checker (``engines.base.found``) before it is returned.
+
+>>> from kt_formal.board import Board
+>>> solve(TourRequest(Board(14, 15))).tour.check() is None
+True
+>>> solve(TourRequest(Board(4, 9))).status.value
+'impossible'
+"""
+
+from __future__ import annotations
+
+from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown  # noqa: F401
+
+__all__ = ["solve", "is_plain", "CPSAT_FALLBACK_SQUARES"]
+
+NAME = "divide"
+
+#: Largest board (live squares) handed to CP-SAT when the construction does not apply.
+CPSAT_FALLBACK_SQUARES = 1600
+
+
+def is_plain(request: TourRequest) -> bool:
+    """A full rectangle with no forced/forbidden moves and no fixed end (closed start allowed)."""
+    return (not request.board.has_holes and not request.forced and not request.forbidden
+            and request.end is None and (request.closed or request.start is None))
+
+
+def _fallback(request, clock, why: str, options):
+    if request.board.n_squares <= CPSAT_FALLBACK_SQUARES:
+        from kt_formal.engines import cpsat
+
+        result = cpsat.solve(request, **options)
+        result.message = f"{result.message} (CP-SAT; {why})"
+        return result
+    return unknown(request, NAME, clock(), f"{why}; the board is too large for the CP-SAT fallback")
+
+
+def _strip_construct():
+    """strips.strip_construct, or None while that module is not part of this build."""
+    import importlib
+
+    try:
+        strips = importlib.import_module("kt_formal.combine.strips")
+    except ModuleNotFoundError as exc:
+        if exc.name == "kt_formal.combine.strips":
+            return None
+        raise
+    return strips.strip_construct
+
+
+def solve(request: TourRequest, *, progress=None, scheme: str = "general", base: str = "library",
+          base_path=None, **options):
+    """Build a tour of a plain rectangle by divide and conquer.
+
+    Parameters
+    ----------
+    request : TourRequest
+    progress : callable, optional
+        ``progress(done, total, text)`` during the construction.
+    scheme : {"general", "seed000"}
+        ``seed000`` runs seed 000's exact scheme (even sizes >= 6, ``|m - n| <= 2``)
+        with base tours from ``base`` (``library`` or ``peers`` with ``base_path``,
+        seed 000's board_path.txt).
+    **options
+        Passed to CP-SAT when falling back (``time_limit``, ``seed``, ``workers``).
+    """
+    from kt_formal.combine.divide import construct, tour_exists
+
+    clock = Stopwatch()
+    b = request.board
+    if not b.has_holes:
+        ok, reason = tour_exists(b.rows, b.cols, request.closed)
+        if not ok:
+            return impossible(request, NAME, clock(), reason)
+    if not is_plain(request):
+        return _fallback(request, clock, "the construction builds plain rectangles only "
+                         "(no holes, forced or forbidden moves, fixed ends)", options)
+    m, n = b.rows, b.cols
+    if scheme == "seed000":
+        from kt_formal.combine.divide import seed000_construct
+
+        tour = seed000_construct(m, n, base, base_path, progress=progress)
+        return found(request, tour.order, NAME, clock(), {"scheme": "seed000", "base": base},
+                     f"built a {request.describe()} by seed 000's quadrant scheme")
+    if scheme != "general":
+        from kt_formal.exceptions import InvalidInput
+
+        raise InvalidInput(f"unknown divide scheme {scheme!r}; choose general or seed000")
+    if min(m, n) >= 5:
+        tour = construct(m, n, closed=request.closed, progress=progress)
+        built = clock()
+        return found(request, tour.order, NAME, clock(), {"build_seconds": built},
+                     f"built a {request.describe()} by divide and conquer")
+    strip = _strip_construct()
+    if strip is None:
+        return _fallback(request, clock, "the strip construction for sides 1..4 is not installed", options)
+    tour = strip(m, n, request.closed)
+    if tour is None:
+        return _fallback(request, clock, "the strip construction has no tour for this size", options)
+    return found(request, tour.order, NAME, clock(), {},
+                 f"built a {request.describe()} from strips")
