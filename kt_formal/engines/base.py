@@ -176,10 +176,10 @@ def found(request: TourRequest, order, engine: str, wall_time: float, stats=None
     if reason is not None:
         raise RuntimeError(f"engine {engine} produced an invalid tour: {reason}")
     return Result(Status.FOUND, request, tour=tour, engine=engine, wall_time=wall_time,
-                  stats=dict(stats or {}), message=message or f"found {_article(request.describe())}")
+                  stats=dict(stats or {}), message=message or f"found {with_article(request.describe())}")
 
 
-def _article(text: str) -> str:
+def with_article(text: str) -> str:
     return ("an " if text[:1] in "aeiou" else "a ") + text
 
 

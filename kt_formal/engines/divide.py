@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown  # noqa: F401
+from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown, with_article  # noqa: F401
 
 __all__ = ["solve", "is_plain", "CPSAT_FALLBACK_SQUARES"]
 
@@ -90,7 +90,7 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
 
         tour = seed000_construct(m, n, base, base_path, progress=progress)
         return found(request, tour.order, NAME, clock(), {"scheme": "seed000", "base": base},
-                     f"built a {request.describe()} by seed 000's quadrant scheme")
+                     f"built {with_article(request.describe())} with seed 000's quadrant scheme")
     if scheme != "general":
         from kt_formal.exceptions import InvalidInput
 
@@ -99,7 +99,7 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
         tour = construct(m, n, closed=request.closed, progress=progress)
         built = clock()
         return found(request, tour.order, NAME, clock(), {"build_seconds": built},
-                     f"built a {request.describe()} by divide and conquer")
+                     f"built {with_article(request.describe())} from joined blocks")
     strip = _strip_construct()
     if strip is None:
         return _fallback(request, clock, "the strip construction for sides 1..4 is not installed", options)
@@ -107,4 +107,4 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
     if tour is None:
         return _fallback(request, clock, "the strip construction has no tour for this size", options)
     return found(request, tour.order, NAME, clock(), {},
-                 f"built a {request.describe()} from strips")
+                 f"built {with_article(request.describe())} from strip pieces")
