@@ -22,6 +22,7 @@ __all__ = ["find_tour", "get_engine", "ENGINES", "Result", "Status", "TourReques
 #: engine name -> module implementing it
 ENGINES: dict[str, str] = {
     "cpsat": "kt_formal.engines.cpsat",
+    "frame": "kt_formal.engines.frame",
 }
 
 
@@ -37,6 +38,8 @@ def get_engine(name: str):
 
 def choose_engine(request: TourRequest) -> str:
     """The engine ``auto`` picks for a request."""
+    if request.board.has_holes:
+        return "frame"
     return "cpsat"
 
 
