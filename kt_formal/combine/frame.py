@@ -128,6 +128,7 @@ PIECE_SPECS: list[PieceSpec] = _unique(
 
 # ---------------------------------------------------------------------- pieces
 _PATHS: dict[str, np.ndarray | None] = {}
+_TIMED_OUT: set[str] = set()
 
 
 def _colour_feasible(spec: PieceSpec) -> bool:
@@ -153,6 +154,8 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
     """
     if spec.name in _PATHS:
         return _PATHS[spec.name]
+    if spec.name in _TIMED_OUT:
+        raise NotApplicable(f"CP-SAT found no {spec.name} earlier within its time limit")
     from kt_formal import library
 
     path = None
@@ -169,6 +172,7 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
         result = find_tour(spec.board(), closed=False, start=spec.start, end=spec.end,
                            engine="cpsat", time_limit=time_limit, seed=spec.seed, workers=2)
         if result.status is Status.UNKNOWN:
+            _TIMED_OUT.add(spec.name)
             raise NotApplicable(f"CP-SAT found no {spec.name} within {time_limit:g} s")
         path = result.tour if result.found else None
     arr = None
@@ -177,6 +181,14 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
         arr = np.stack([r, c], axis=1).astype(np.int64)
     _PATHS[spec.name] = arr
     return arr
+
+
+def _exists(spec: PieceSpec) -> bool:
+    """Whether the piece is at hand (False also when CP-SAT ran out of time on it)."""
+    try:
+        return piece_path(spec, time_limit=20.0) is not None
+    except NotApplicable:
+        return False
 
 
 def _need(spec: PieceSpec) -> np.ndarray:
@@ -393,7 +405,7 @@ def _a_chain(H: int, W: int) -> np.ndarray:
     if W <= 16:
         widths = [(W, 1)]
     else:
-        cands = [w for w in (10, 12, 11, 9, 8, 13, 14, 7) if piece_path(element_a_spec(H, w)) is not None]
+        cands = [w for w in (10, 12, 11, 9, 8, 13, 14, 7) if _exists(element_a_spec(H, w))]
         widths = _compose_any(W, cands)
         if widths is None:
             raise NotApplicable(f"width {W} is not a sum of A-element widths {cands} of height {H}")
@@ -406,20 +418,20 @@ def _strip(H: int, w: int) -> np.ndarray:
     """A tall strip H x w from (0, 0) to (1, w-2): B's down, an A across, B's up, a cap."""
     u1, u2, bottoms, ups, caps = _STRIPS[w]
     for t in bottoms:
-        a = piece_path(element_a_spec(t, w))
-        if a is None:
+        if not _exists(element_a_spec(t, w)):
             continue
+        a = _need(element_a_spec(t, w))
         down = _compose(H - t, _DOWN_HEIGHTS)
         if down is None:
             continue
         for c in caps:
-            cap = piece_path(cap_spec(c, u2))
-            if cap is None:
+            if not _exists(cap_spec(c, u2)):
                 continue
+            cap = _need(cap_spec(c, u2))
             up = _compose(H - t - c, ups)
-            if up is None or any(piece_path(element_b_spec(b, u2)) is None for b, _ in up):
+            if up is None or not all(_exists(element_b_spec(b, u2)) for b, _ in up):
                 continue
-            if any(piece_path(element_b_spec(b, u1)) is None for b, _ in down):
+            if not all(_exists(element_b_spec(b, u1)) for b, _ in down):
                 continue
             down_part, _ = _chain([(_need(element_b_spec(b, u1)), b, k) for b, k in down], 0)
             bottom = a + np.array([H - t, 0])
