@@ -118,11 +118,19 @@ def _unique(specs):
     return list(seen.values())
 
 
-#: Library pieces of this module: the paper's elements and the pieces of tall strips.
+def _band_specs() -> list[PieceSpec]:
+    """A elements of every band height up to 40 (not 4: none exist) in widths 10, 12 (11 if odd)."""
+    return [element_a_spec(H, w) for H in range(3, 41) if H != 4
+            for w in ((10, 11, 12) if H % 2 else (10, 12))]
+
+
+#: Library pieces of this module: the paper's elements, the pieces of tall strips and the
+#: A elements of thin bands.
 PIECE_SPECS: list[PieceSpec] = _unique(
     [element_a_spec(n, m) for n, m in SEED_A]
     + [element_b_spec(n, m) for n, m in SEED_B]
     + _strip_specs()
+    + _band_specs()
 )
 
 
@@ -405,8 +413,11 @@ def _a_chain(H: int, W: int) -> np.ndarray:
     if W <= 16:
         widths = [(W, 1)]
     else:
-        cands = [w for w in (10, 12, 11, 9, 8, 13, 14, 7) if _exists(element_a_spec(H, w))]
-        widths = _compose_any(W, cands)
+        for pool in ((10, 12, 11), (10, 12, 11, 9, 8, 13, 14, 7)):  # library widths first
+            cands = [w for w in pool if (H % 2 == 1 or w % 2 == 0) and _exists(element_a_spec(H, w))]
+            widths = _compose_any(W, cands)
+            if widths is not None:
+                break
         if widths is None:
             raise NotApplicable(f"width {W} is not a sum of A-element widths {cands} of height {H}")
     groups = [(_need(element_a_spec(H, w)), w, k) for w, k in widths]
@@ -458,6 +469,9 @@ def band_path(H: int, W: int) -> np.ndarray:
     """
     if H < 3 or W < 5:
         raise NotApplicable(f"a band of {H}x{W} is too thin (the construction needs 3 rows and 5 columns)")
+    if H == 4:
+        raise NotApplicable(f"a {H}x{W} band has no tour between its ends: a path there must "
+                            "alternate outer and inner rows and colours at once (Posa)")
     if H % 2 == 0 and W % 2 == 1:
         raise NotApplicable(f"a {H}x{W} band has no tour between its ends (colour count)")
     if H <= 40:
