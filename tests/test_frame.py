@@ -259,6 +259,8 @@ def test_random_off_centre_holes_every_verdict_is_certified():
         verdicts[(R, C, holes)] = r.status
     found = sum(v is Status.FOUND for v in verdicts.values())
     assert found >= 10 and len(verdicts) == 30
+    for (R, C, holes), status in verdicts.items():  # the record (shown with -s)
+        print(f"{R}x{C} minus {' '.join(holes)}: {status.value}")
     print(f"random holes: {found} found, {len(verdicts) - found} proven impossible by CP-SAT")
 
 
@@ -326,6 +328,21 @@ def test_cli_tour_with_holes_exit_codes(cli_proc):
     assert run.code == 1 and "CP-SAT proved" in run.err
     run = cli_proc("tour", "300", "300", "--hole", "1,1,5x5")
     assert run.code == 3 and "does not apply" in run.err
+    run = cli_proc("tour", "60", "60", "--hole", "10,10,5x5", "--time-limit", "0.01")
+    assert run.code == 3 and "CP-SAT reached" in run.err
+
+
+def test_cli_tour_with_a_mask(cli, tmp_path):
+    board = Board.from_spec(12, 14, ["2,3,3x4", "8,9,2x2"])  # two holes: CP-SAT
+    mask = tmp_path / "m.txt"
+    mask.write_text(board.to_mask())
+    run = cli("tour", "--mask", mask, "--format", "json")
+    assert run.code == 0
+    from kt_formal.certificate import board_from_dict
+
+    data = json.loads(run.out)
+    assert board_from_dict(data["board"]) == board
+    assert cli("tour", "--mask", mask, "--engine", "frame", "--seed", "1").code == 0
 
 
 def test_random_single_holes_on_large_boards():
