@@ -214,7 +214,7 @@ def test_frame_construction_large_holed_boards(R, C, hole):
 
 @pytest.mark.parametrize("R, C, holes, reason", [
     (100, 100, ["1,1,5x5"], "margin under 3"),
-    (100, 100, ["10,10,5x5", "50,50,5x5"], "exactly one rectangular hole"),
+    (100, 100, ["10,10,30x6", "10,16,6x30"], "cuts can separate"),  # an L: no cut separates
     (100, 100, ["10,10,5x5"], "colour count"),
 ])
 def test_frame_says_when_it_does_not_apply(R, C, holes, reason):
@@ -223,6 +223,27 @@ def test_frame_says_when_it_does_not_apply(R, C, holes, reason):
         frame_tour(board)
     r = find_tour(board, engine="frame", method="construct")
     assert r.status is Status.UNKNOWN and reason in r.message
+
+
+@pytest.mark.parametrize("R, C, holes", [
+    (100, 100, ["10,10,20x30", "50,40,20x20"]),
+    (300, 200, ["20,20,50x50", "100,100,40x60", "200,30,60x100"]),
+    (100, 120, ["10,10,80x20", "10,60,80x30"]),   # side by side: vertical cuts
+    (400, 300, ["30,200,100x50", "150,20,120x60", "300,150,60x100"]),
+])
+def test_frame_construction_several_holes(R, C, holes):
+    board = Board.from_spec(R, C, holes)
+    t = frame_tour(board)
+    assert t.board == board and t.start == (0, 0)
+    _verified(t)
+
+
+def test_join_swaps_two_moves_into_one_cycle():
+    a = frame_tour(Board.from_spec(20, 30, ["5,5,10x20"])).order
+    b = frame_tour(Board.from_spec(20, 30, ["5,5,10x20"])).order + 20 * 30
+    joined = frame._join(a, b, 20, 30)
+    board = Board.from_spec(40, 30, ["5,5,10x20", "25,5,10x20"])
+    assert check_tour(board, joined, closed=True) is None
 
 
 # ---------------------------------------------------------------------- random holes, CP-SAT
