@@ -19,14 +19,16 @@ next B placed below it, so elements chain without limit.
 Both number the tour from the top-left square, in the paper's direction (down the left
 side first).
 
-Beyond the paper, :func:`frame_tour` builds a closed tour of a large board minus one
-rectangular hole anywhere (each margin at least 3 squares): the top band, the left
+Beyond the paper, :func:`frame_tour` builds a closed tour of a large board minus a
+rectangular hole anywhere (each margin at least 3 squares, not 4): the top band, the left
 side, the bottom band and the right side are each a *band*, a big element A built from
 small library pieces (:func:`band_path`), placed as in the rotation model. A band of
 height up to 40 is a chain of A elements of that height; a taller band is a row of
 vertical *strips*, each a column of B elements going down, one A across the bottom,
 B's rotated 180 degrees going up and a *cap* piece on top. Identical pieces are stamped
-with numpy, so a 2000 x 2000 board takes seconds.
+with numpy, so a 2000 x 2000 board takes well under a second. Several holes that
+horizontal (or vertical) cuts separate get one frame per slab, and neighbouring cycles
+are joined by swapping two moves across the cut.
 
 >>> t = rotation_model("3x8", 1, 1)
 >>> t.board.describe(), len(t), t.check() is None, t.start
