@@ -24,6 +24,7 @@ ENGINES: dict[str, str] = {
     "cpsat": "kt_formal.engines.cpsat",
     "narrow": "kt_formal.engines.narrow",
     "divide": "kt_formal.engines.divide",
+    "frame": "kt_formal.engines.frame",
 }
 
 
@@ -40,18 +41,21 @@ def get_engine(name: str):
 def choose_engine(request: TourRequest) -> str:
     """The engine ``auto`` picks for a request.
 
-    ``divide`` for plain rectangles above 12x12 squares or without any tour (the
-    theorem answers at once, where CP-SAT can take seconds), ``cpsat`` otherwise.
+    ``frame`` for boards with holes (CP-SAT on small ones, the frame construction on
+    large ones); ``divide`` for plain rectangles above 12x12 squares or without any
+    tour (the theorem answers at once, where CP-SAT can take seconds); ``cpsat``
+    otherwise.
     """
-    if "divide" in ENGINES:
-        from kt_formal.engines.divide import is_plain
+    if request.board.has_holes:
+        return "frame"
+    from kt_formal.engines.divide import is_plain
 
-        if is_plain(request):
-            from kt_formal.combine.divide import tour_exists
+    if is_plain(request):
+        from kt_formal.combine.divide import tour_exists
 
-            b = request.board
-            if b.size > 144 or not tour_exists(b.rows, b.cols, request.closed)[0]:
-                return "divide"
+        b = request.board
+        if b.size > 144 or not tour_exists(b.rows, b.cols, request.closed)[0]:
+            return "divide"
     return "cpsat"
 
 
