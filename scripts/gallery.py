@@ -5,8 +5,8 @@ Run from the repository root::
     python scripts/gallery.py            # writes docs/gallery/
     python scripts/gallery.py --out DIR  # somewhere else
 
-Each picture is what the command shown next to it in the README writes; the tours come
-from CP-SAT with one worker and a fixed seed, so a rerun gives the same pictures.
+Each picture is what the command shown next to it in the README writes; searches use one
+worker and a fixed seed and constructions are deterministic, so a rerun gives the same pictures.
 """
 
 from __future__ import annotations
@@ -21,20 +21,35 @@ sys.path.insert(0, str(ROOT))
 from kt_formal import Board, find_tour  # noqa: E402
 from kt_formal.render import save_picture  # noqa: E402
 
-OPTIONS = {"engine": "cpsat", "seed": 0, "workers": 1, "time_limit": 120}
+OPTIONS = {"seed": 0, "workers": 1, "time_limit": 120}
 
-# name, board, closed, numbers, PNG pixels per square, the command that draws the same picture
+
+def search(board: Board, closed: bool = True, engine: str = "auto"):
+    """A tour from an engine (CP-SAT with one worker and seed 0 repeats exactly)."""
+    def make():
+        result = find_tour(board, closed=closed, engine=engine, **OPTIONS)
+        if not result.found:
+            raise SystemExit(f"{board.describe()}: {result.status.value}: {result.message}")
+        return result.tour
+    return make
+
+
+def seed003_support():
+    from kt_formal.combine.frame import support_model
+
+    return support_model("3x10", "4x3", 1, 1)
+
+
+# name, how the tour is made, numbers, PNG pixels per square, the command that draws the same picture
 PICTURES = [
-    ("tour_8x8_closed", Board(8, 8), True, True, 64,
-     "kt-formal tour 8 8 --png tour_8x8_closed.png --cell 64 --svg tour_8x8_closed.svg --numbers"),
-    ("tour_14x14_holes", Board.from_spec(14, 14, ["2,2,3x4", "8,7,4x4", "6,0,2x1"]), True, False, 48,
-     "kt-formal tour 14 14 --hole 2,2,3x4 --hole 8,7,4x4 --hole 6,0,2x1 --png tour_14x14_holes.png --cell 48"),
-    # TODO(seed 003): switch to the binary support model of kt_formal/combine/frame.py
-    # (element B 4x3 around element A 3x10) once it is merged; CP-SAT draws the same board for now.
-    ("seed003_10x10_hole4x4", Board.from_spec(10, 10, ["3,3,4x4"]), True, False, 56,
-     "kt-formal tour 10 10 --hole 3,3,4x4 --png seed003_10x10_hole4x4.png --cell 56"),
-    ("tour_40x40_closed", Board(40, 40), True, False, 16,
-     "kt-formal tour 40 40 --png tour_40x40_closed.png --cell 16"),
+    ("tour_8x8_closed", search(Board(8, 8), engine="cpsat"), True, 64,
+     "kt-formal tour 8 8 --engine cpsat --workers 1 --png tour_8x8_closed.png --cell 64 --numbers"),
+    ("tour_14x14_holes", search(Board.from_spec(14, 14, ["2,2,3x4", "8,7,4x4", "6,0,2x1"])), False, 48,
+     "kt-formal tour 14 14 --hole 2,2,3x4 --hole 8,7,4x4 --hole 6,0,2x1 --workers 1 --png t.png --cell 48"),
+    ("seed003_10x10_hole4x4", seed003_support, True, 56,
+     "kt-formal frame support --a 3x10 --b 4x3 --wh 1 --wv 1 --png t.png --cell 56 --numbers"),
+    ("tour_60x60_divide", search(Board(60, 60)), False, 12,
+     "kt-formal tour 60 60 --png t.png --cell 12   (divide and conquer: joined library blocks)"),
 ]
 
 
@@ -44,12 +59,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, board, closed, numbers, cell, command in PICTURES:
-        result = find_tour(board, closed=closed, **OPTIONS)
-        if not result.found:
-            print(f"{name}: {result.status.value}: {result.message}", file=sys.stderr)
-            return 1
-        tour = result.tour.verify()  # the independent checker, again
+    for name, make, numbers, cell, command in PICTURES:
+        tour = make().verify()  # the independent checker, again
+        board = tour.board
         for suffix in (".png", ".svg"):
             if suffix == ".svg" and max(board.rows, board.cols) > 20:
                 continue  # big boards: PNG only, the SVG would be needlessly large
