@@ -22,6 +22,10 @@ __all__ = ["find_tour", "get_engine", "ENGINES", "Result", "Status", "TourReques
 #: engine name -> module implementing it
 ENGINES: dict[str, str] = {
     "cpsat": "kt_formal.engines.cpsat",
+    "warnsdorff": "kt_formal.engines.warnsdorff",
+    "backtrack": "kt_formal.engines.backtrack",
+    "dfs": "kt_formal.engines.dfs",
+    "exhaustive": "kt_formal.engines.exhaustive",
 }
 
 

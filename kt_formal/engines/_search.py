@@ -40,7 +40,7 @@ from kt_formal.board import KNIGHT_MOVES
 from kt_formal.exceptions import InvalidInput
 
 __all__ = ["PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "ORDERS", "parse_order",
-           "ordered_table", "centre_distance"]
+           "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for"]
 
 #: Named move orders as (d_row, d_col) sequences.
 ORDERS: dict[str, tuple[tuple[int, int], ...]] = {
@@ -596,3 +596,159 @@ class Limits:
     def finish(self, nodes: int) -> None:
         """Account a finished search's nodes."""
         self.base_nodes += nodes
+
+
+# ---------------------------------------------------------------------- requests
+class Outcome:
+    """What :func:`search_request` established.
+
+    ``status`` is ``"found"`` (``squares`` holds the board indices of one solution),
+    ``"exhausted"`` (the whole space the request allows was searched; ``count`` holds
+    the solutions found, undirected where both ends are free), ``"limit"`` or
+    ``"refuted"`` (a root-level rule, named in ``reason``, excludes every tour).
+    """
+
+    def __init__(self, status, nodes, count=0, squares=None, reason="", directed=None):
+        self.status = status
+        self.nodes = nodes
+        self.count = count
+        self.squares = squares
+        self.reason = reason
+        self.directed = directed
+
+
+def table_for(request, nt, order=None, engine="this engine") -> np.ndarray:
+    """The ordered table with the request's forbidden moves removed (forced moves refused)."""
+    if request.forced:
+        raise InvalidInput(f"the {engine} engine does not take forced moves; use --engine cpsat")
+    tab = ordered_table(nt, order)
+    for a, b in request.forbidden:
+        u, v = nt.node(a), nt.node(b)
+        tab[u][tab[u] == v] = -1
+        tab[v][tab[v] == u] = -1
+    return tab
+
+
+def _colour(nt) -> np.ndarray:
+    r, c = np.divmod(nt.squares, nt.board.cols)
+    return ((r + c) % 2).astype(np.int8)
+
+
+def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdorff", prune=True,
+                   parity=False, count=False, limits=None, on_solution=None) -> Outcome:
+    """Search for the tours a :class:`~kt_formal.engines.base.TourRequest` asks for.
+
+    Parameters
+    ----------
+    root_rule : {"start", "centre", "mindeg"}
+        Where a closed search starts when the request leaves it free: the user's start
+        (else the first square), the centre square (seed 000's rule 3), or a square of
+        least degree (with degree 2 the first move is fixed too, so each undirected
+        cycle is met once).
+    parity : bool
+        Apply the colour-count rules before searching (sound: a knight alternates colours).
+    count : bool
+        Count every solution instead of stopping at the first.
+    on_solution : callable, optional
+        With ``count``, called with the board indices of every solution (each undirected
+        tour once where the request leaves both ends free).
+    """
+    limits = limits or Limits()
+    k = len(nt)
+    closed = request.closed
+    node = nt.node
+    colour = _colour(nt)
+    n1 = int(colour.sum())
+    n0 = k - n1
+    plans = []  # (root, target, first, closing)
+    halve = False  # directed solutions counted twice
+    s = node(request.start) if request.start is not None else None
+    e = node(request.end) if request.end is not None else None
+    if closed:
+        if k < 3:
+            return Outcome("refuted", 0, reason=f"a closed tour needs at least 3 squares; the board has {k}")
+        if parity and n0 != n1:
+            return Outcome("refuted", 0, reason=f"colour count: a closed tour alternates colours, "
+                                                f"the board has {n0} and {n1} squares of the two colours")
+        degs = (table >= 0).sum(axis=1)
+        if parity and degs.min() < 2:
+            bad = int(np.argmin(degs))
+            sq = nt.board.square(nt.squares[bad])
+            return Outcome("refuted", 0, reason=f"square {sq} has {int(degs[bad])} neighbours; a closed tour needs 2")
+        if s is not None and e is not None:
+            if e not in table[s]:
+                return Outcome("refuted", 0, reason=f"the closing move {request.end} -> {request.start} "
+                                                    "is not a knight move")
+            plans.append((s, -1, -1, [e]))
+        else:
+            if e is not None:
+                root = e
+            elif root_rule == "centre":
+                dist = centre_distance(nt)
+                root = int(np.argmin(dist))
+            elif root_rule == "mindeg":
+                root = int(np.argmin(degs))
+            else:
+                root = s if s is not None else 0
+            nb = [int(x) for x in table[root] if x >= 0]
+            if root_rule == "mindeg" and len(nb) == 2:
+                plans.append((root, -1, nb[0], [nb[1]]))
+            else:
+                plans.append((root, -1, -1, None))
+                halve = True
+    else:
+        if s is not None and e is not None and s == e and k > 1:
+            return Outcome("refuted", 0, reason="an open tour of 2 or more squares cannot start and end "
+                                                "on the same square")
+        if parity:
+            if abs(n0 - n1) > 1:
+                return Outcome("refuted", 0, reason=f"colour count: a path alternates colours, the board has "
+                                                    f"{n0} and {n1} squares of the two colours")
+            major = -1 if n0 == n1 else (0 if n0 > n1 else 1)
+            for q, what in ((s, "start"), (e, "end")):
+                if q is not None and major >= 0 and colour[q] != major and k > 1:
+                    return Outcome("refuted", 0, reason=f"colour count: the {what} must be on the colour "
+                                                        f"with {max(n0, n1)} squares")
+            if s is not None and e is not None and major < 0 and colour[s] == colour[e]:
+                return Outcome("refuted", 0, reason="colour count: with equal colour counts the two ends "
+                                                    "must have different colours")
+        else:
+            major = -1
+        if s is not None:
+            plans.append((s, -1 if e is None else e, -1, None))
+        elif e is not None:
+            plans.append((e, -1, -1, None))
+        else:
+            halve = k > 1
+            roots = range(k) if major < 0 else np.flatnonzero(colour == major)
+            if root_rule == "centre":
+                roots = sorted(roots, key=lambda r: int((table[r] >= 0).sum()))
+            plans.extend((int(r), -1, -1, None) for r in roots)
+    total = 0
+    stop = (not count) or (on_solution is not None)
+    for root, target, first, closing in plans:
+        ps = PathSearch(nt, root, closed, target=target, first=first, closing=closing,
+                        heuristic=heuristic, prune=prune, stop_at_first=stop, table=table)
+        while True:
+            state = ps.run(limits)
+            if state != "found":
+                break
+            sol = ps.solution()
+            if not count:
+                limits.finish(ps.nodes)
+                return Outcome("found", limits.base_nodes, 1, nt.squares[sol])
+            if on_solution is not None:
+                keep = True
+                if halve:
+                    # each undirected tour once: a cycle by its root's two neighbours, a path by its ends
+                    keep = bool(sol[1] < sol[-1]) if closed else bool(sol[0] < sol[-1])
+                if keep:
+                    on_solution(nt.squares[sol])
+        limits.finish(ps.nodes)
+        total += ps.count
+        if state == "limit":
+            return Outcome("limit", limits.base_nodes, total // 2 if halve else total)
+    c = total // 2 if halve else total
+    free_ends = not closed and s is None and e is None
+    return Outcome("exhausted", limits.base_nodes, c, directed=(2 * c if free_ends and k > 1 else
+                                                                (c if free_ends else None)))
