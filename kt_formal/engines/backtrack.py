@@ -8,6 +8,12 @@ neighbours than the tour still needs, the root cut off (see
 :mod:`kt_formal.engines._search`). Open tours and fixed ends are searched from the
 given end (or from every square, least degree first).
 
+Restarts: the ties left after both rules are broken by the move order, and one order can
+be unlucky on a given board (18x20 from the knight order is). The search therefore runs
+in rounds: each round tries the eight rotations of the move order with a node cap
+(20,000 nodes, four times more each round). Every run is a complete search in itself,
+so a run that ends below its cap without a tour has proved that none exists.
+
 Node and time limits give UNKNOWN; a search that runs out of moves has proved that no
 tour exists (IMPOSSIBLE, with a proof record).
 
@@ -19,7 +25,8 @@ tour exists (IMPOSSIBLE, with a proof record).
 
 from __future__ import annotations
 
-from kt_formal.engines._search import Limits, search_request, table_for
+from kt_formal.board import KNIGHT_MOVES
+from kt_formal.engines._search import Limits, ordered_table, search_request, table_for
 from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
 from kt_formal.engines.exhaustive import proof_dict
 from kt_formal.graph import neighbour_table
@@ -28,6 +35,16 @@ __all__ = ["solve", "NAME", "PRUNING"]
 
 NAME = "backtrack"
 PRUNING = "colour-count, degree<2, dead-end degree, open-end count"
+#: Node cap of each run in the first round of restarts.
+FIRST_CAP = 20_000
+
+
+def _without_forbidden(request, nt, tab):
+    for a, b in request.forbidden:
+        u, v = nt.node(a), nt.node(b)
+        tab[u][tab[u] == v] = -1
+        tab[v][tab[v] == u] = -1
+    return tab
 
 
 def solve(
@@ -56,10 +73,35 @@ def solve(
     clock = Stopwatch()
     nt = neighbour_table(request.board)
     table = table_for(request, nt, None, NAME)
-    limits = Limits(node_limit, time_limit, progress, "backtrack")
-    out = search_request(request, nt, table, root_rule="centre", heuristic="warnsdorff", prune=True,
-                         parity=True, limits=limits)
-    stats = {"nodes": out.nodes}
+    table_for(request, nt, None, NAME)  # refuses forced moves
+    total = Limits(node_limit, time_limit, progress, "backtrack")
+    cap = FIRST_CAP
+    runs = 0
+    while True:
+        for rot in range(8):
+            order = KNIGHT_MOVES[rot:] + KNIGHT_MOVES[:rot]
+            table = _without_forbidden(request, nt, ordered_table(nt, order))
+            run_cap = cap if node_limit is None else min(cap, node_limit - total.base_nodes)
+            left = None if time_limit is None else time_limit - total.elapsed()
+            if run_cap <= 0 or (left is not None and left <= 0):
+                out = None
+                break
+            limits = Limits(run_cap, left, progress, "backtrack")
+            limits.base_nodes = 0
+            out = search_request(request, nt, table, root_rule="centre", heuristic="warnsdorff",
+                                 prune=True, parity=True, limits=limits)
+            runs += 1
+            total.base_nodes += out.nodes
+            if out.status != "limit":
+                break
+        if out is None or out.status != "limit":
+            break
+        cap *= 4
+    nodes = total.base_nodes
+    if out is None:
+        out = type("Stopped", (), {"status": "limit"})()
+    out.nodes = nodes
+    stats = {"nodes": out.nodes, "runs": runs}
     if out.status == "found":
         return found(request, out.squares, NAME, clock(), stats)
     if out.status == "limit":
