@@ -78,6 +78,11 @@ def solve(
     if k == 1:
         sq = int(nt.squares[0])
         return found(request, np.array([sq]), NAME, clock())
+    if (nt.degree == 0).any():
+        # add_circuit silently leaves out nodes without arcs: refuse them here
+        sq = board.square(nt.squares[int(np.argmin(nt.degree))])
+        return impossible(request, NAME, clock(),
+                          f"square {sq} has no knight moves, so no tour can visit it")
     if not closed and request.start is not None and request.start == request.end:
         return impossible(request, NAME, clock(), "an open tour of 2 or more squares cannot start and end on the same square")
 
