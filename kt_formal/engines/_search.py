@@ -235,6 +235,9 @@ def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand,
     d = st[0]
     budget = st[1] + chunk
     while True:
+        if st[1] >= budget:
+            st[0] = d
+            return 2
         if ci[d] < ncand[d]:
             v = cand[d, ci[d]]
             ci[d] += 1
@@ -288,9 +291,6 @@ def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand,
                     d -= 1
                     continue
             _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, d, v)
-            if st[1] >= budget:
-                st[0] = d
-                return 2
         else:
             if d == 0:
                 st[0] = 0
@@ -326,6 +326,9 @@ def plain_kernel(table, adjs, params, st, visited, path, ci, sol, chunk):
     budget = st[1] + chunk
     last = k - 1
     while True:
+        if st[1] >= budget:
+            st[0] = d
+            return 2
         j = ci[d]
         if j < 8:
             ci[d] = j + 1
@@ -352,9 +355,6 @@ def plain_kernel(table, adjs, params, st, visited, path, ci, sol, chunk):
             d += 1
             path[d] = w
             ci[d] = 0
-            if st[1] >= budget:
-                st[0] = d
-                return 2
         else:
             if d == 0:
                 st[0] = 0
