@@ -300,16 +300,18 @@ def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand,
 
 
 @njit(cache=True)
-def plain_kernel(table, adjs, params, st, visited, path, ci, sol, chunk):
+def plain_kernel(table, nn, adjs, params, st, visited, path, ci, sol, chunk):
     """Plain depth-first search in the table's move order, no pruning, no bookkeeping.
 
-    Same state layout and return codes as :func:`search_kernel` (``ci[d]`` is the next
-    move index to try at depth ``d``).
+    ``table`` is flat, 8 entries per node, the ``nn[v]`` neighbours first, in move order. Same state layout
+    and return codes as :func:`search_kernel` (``ci[d]`` is the next move index to try
+    at depth ``d``).
     """
     k = params[0]
     closed = params[5] != 0
     target = params[8]
     first = params[7]
+    stop = params[3] != 0
     if st[5] == 0:
         st[5] = 1
         root = params[6]
@@ -321,46 +323,68 @@ def plain_kernel(table, adjs, params, st, visited, path, ci, sol, chunk):
             sol[0] = root
             st[2] += 1
             ci[0] = 8
-            return 1 if params[3] != 0 else 0
+            return 1 if stop else 0
     d = st[0]
-    budget = st[1] + chunk
+    nodes = st[1]
+    count = st[2]
+    budget = nodes + chunk
     last = k - 1
+    v = path[d]
+    v8 = v * 8
+    j = ci[d]
+    n = nn[v]
     while True:
-        if st[1] >= budget:
-            st[0] = d
-            return 2
-        j = ci[d]
-        if j < 8:
-            ci[d] = j + 1
-            w = table[path[d], j]
-            if w < 0 or visited[w] != 0:
+        if j < n:
+            w = table[v8 + j]
+            j += 1
+            if visited[w] != 0:
                 continue
             if w == target and d + 1 != last:
                 continue
             if d == 0 and first >= 0 and w != first:
                 continue
-            st[1] += 1
+            nodes += 1
             if d + 1 == last:
                 if closed and adjs[w] == 0:
                     continue
-                st[2] += 1
-                if params[3] != 0:
+                count += 1
+                if stop:
                     for i in range(last):
                         sol[i] = path[i]
                     sol[last] = w
+                    ci[d] = j
                     st[0] = d
+                    st[1] = nodes
+                    st[2] = count
                     return 1
                 continue
+            ci[d] = j
             visited[w] = 1
             d += 1
             path[d] = w
-            ci[d] = 0
+            v = w
+            v8 = v * 8
+            j = 0
+            n = nn[v]
+            if nodes >= budget:
+                ci[d] = j
+                st[0] = d
+                st[1] = nodes
+                st[2] = count
+                return 2
         else:
             if d == 0:
+                ci[0] = j
                 st[0] = 0
+                st[1] = nodes
+                st[2] = count
                 return 0
-            visited[path[d]] = 0
+            visited[v] = 0
             d -= 1
+            v = path[d]
+            v8 = v * 8
+            j = ci[d]
+            n = nn[v]
 
 
 @njit(cache=True)
@@ -497,6 +521,11 @@ class PathSearch:
         self.sol = np.zeros(k, np.int32)
         self.done = False
         self.plain = heuristic == "fixed" and not prune
+        if self.plain:
+            # neighbours first, in move order
+            key = np.where(tab >= 0, 0, 1)
+            idx = np.argsort(key, axis=1, kind="stable")
+            self.compact = np.ascontiguousarray(np.take_along_axis(tab, idx, axis=1)).ravel()
 
     @property
     def nodes(self) -> int:
@@ -515,7 +544,7 @@ class PathSearch:
         if self.done:
             return 0
         if self.plain:
-            code = int(plain_kernel(self.table, self.adjs, self.params, self.st, self.visited,
+            code = int(plain_kernel(self.compact, self.deg, self.adjs, self.params, self.st, self.visited,
                                     self.path, self.ci, self.sol, np.int64(chunk)))
         else:
             code = int(search_kernel(self.table, self.dist, self.need, self.adjs, self.params, self.st,
