@@ -78,3 +78,22 @@ def test_the_theorems_on_rectangles():
         opened = (m, n) == (1, 1) or (m == 3 and (n == 4 or n >= 7)) or (m == 4 and n >= 5) or m >= 5
         assert exhaustive.solve(TourRequest(Board(m, n))).found == closed, (m, n)
         assert exhaustive.solve(TourRequest(Board(m, n), closed=False)).found == opened, (m, n)
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "warnsdorff", "backtrack", "dfs", "exhaustive"])
+def test_cli_every_engine(cli, engine):
+    run = cli("tour", 5, 5, "--open", "--start", "0,0", "--engine", engine, "--format", "json")
+    assert run.code == 0 and "verified" in run.err
+    from kt_formal.certificate import tour_from_dict
+    import json
+
+    tour = tour_from_dict(json.loads(run.out))
+    assert tour.start == (0, 0) and not tour.closed
+
+
+@pytest.mark.parametrize("args", [["--node-limit", "-3"], ["--time-limit", "-1"]])
+def test_cli_bad_limits(cli, args):
+    run = cli("tour", 6, 6, "--engine", "backtrack", *args)
+    assert run.code == 2 and run.err.count("\n") == 1
+    run = cli("count", 5, 6, *args)
+    assert run.code == 2 and run.err.count("\n") == 1

@@ -580,6 +580,11 @@ class Limits:
     """
 
     def __init__(self, node_limit=None, time_limit=None, progress=None, label="search"):
+        if node_limit is not None and (isinstance(node_limit, bool) or int(node_limit) != node_limit
+                                       or node_limit < 0):
+            raise InvalidInput(f"the node limit must be a whole number >= 0, not {node_limit!r}")
+        if time_limit is not None and not time_limit >= 0:
+            raise InvalidInput(f"the time limit must be >= 0 seconds, not {time_limit!r}")
         self.node_limit = node_limit
         self.time_limit = time_limit
         self.progress = progress
