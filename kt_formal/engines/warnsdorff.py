@@ -65,7 +65,7 @@ def solve(
     seed : int
         Seed of the random tie-breaks.
     progress : callable, optional
-        ``progress(walks_done, walks_total, text)`` after each walk.
+        ``progress(walks_done, walks_total, text)`` after a walk, at most ten times a second.
 
     Returns
     -------
@@ -100,13 +100,15 @@ def solve(
     best = 0
     walks = 0
     failure = "stuck"
+    last_report = -1.0
     for attempt in range(retries + 1):
         mode = TIEBREAKS[tiebreak] if attempt == 0 else TIEBREAKS["random"]
         n = int(warnsdorff_kernel(table, dist, np.int64(start), np.int64(target), np.int64(mode),
                                   np.int64(seed + attempt), out))
         walks += 1
         best = max(best, n)
-        if progress is not None:
+        if progress is not None and (clock() - last_report >= 0.1 or attempt == retries):
+            last_report = clock()
             progress(float(walks), float(retries + 1), f"warnsdorff: walk {walks}, covered {n} of {k}")
         if n < k:
             continue
