@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -81,10 +82,13 @@ def test_holes_and_forbidden_moves():
 
 def test_progress_hook_is_called_with_nodes():
     calls = []
-    res = backtrack.solve(TourRequest(Board(4, 10)), progress=lambda d, t, s: calls.append((d, t, s)))
-    assert res.status is Status.IMPOSSIBLE and res.wall_time < 0.1 or calls
-    for done, total, text in calls:
+    res = backtrack.solve(TourRequest(Board(4, 10)),
+                          progress=lambda d, t, s: calls.append((time.perf_counter(), d, t, s)))
+    assert res.status is Status.IMPOSSIBLE and (res.wall_time < 0.1 or calls)
+    for _, done, total, text in calls:
         assert isinstance(done, float) and total is None and "nodes" in text
+    assert all(b[0] - a[0] >= 0.09 for a, b in zip(calls, calls[1:]))  # at most ~10 a second
+    assert [c[1] for c in calls] == sorted(c[1] for c in calls)
 
 
 def test_cli_engine_backtrack(cli):

@@ -25,6 +25,8 @@ tour exists (IMPOSSIBLE, with a proof record).
 
 from __future__ import annotations
 
+import time
+
 from kt_formal.board import KNIGHT_MOVES
 from kt_formal.engines._search import Limits, ordered_table, search_request, table_for
 from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
@@ -75,6 +77,17 @@ def solve(
     table = table_for(request, nt, None, NAME)
     table_for(request, nt, None, NAME)  # refuses forced moves
     total = Limits(node_limit, time_limit, progress, "backtrack")
+    hook = None
+    if progress is not None:
+        last = [-1.0]
+
+        def hook(done, _total, _text):
+            # one rate limit over all the runs, nodes counted across them
+            now = time.perf_counter()
+            if now - last[0] >= 0.1:
+                last[0] = now
+                n = total.base_nodes + int(done)
+                progress(float(n), None, f"backtrack: {n:,} nodes")
     cap = FIRST_CAP
     runs = 0
     while True:
@@ -86,7 +99,7 @@ def solve(
             if run_cap <= 0 or (left is not None and left <= 0):
                 out = None
                 break
-            limits = Limits(run_cap, left, progress, "backtrack")
+            limits = Limits(run_cap, left, hook, "backtrack")
             limits.base_nodes = 0
             out = search_request(request, nt, table, root_rule="centre", heuristic="warnsdorff",
                                  prune=True, parity=True, limits=limits)
