@@ -186,3 +186,14 @@ def test_cli_tour_exhaustive(cli):
     assert run.code == 1 and run.err.startswith("impossible:")
     run = cli("tour", 5, 6, "--engine", "exhaustive", "--format", "coords")
     assert run.code == 0 and run.out.startswith("(")
+
+
+def test_proofs_can_be_rerun_from_the_record_alone():
+    for req in [TourRequest(Board(4, 6)), TourRequest(Board(3, 6), closed=False),
+                TourRequest(Board(5, 5, holes=[(2, 2)]), closed=False, start=(0, 0), end=(4, 4)),
+                TourRequest(Board(4, 5), start=(0, 0))]:
+        res = exhaustive.solve(req)
+        assert res.status is Status.IMPOSSIBLE, req.describe()
+        again = exhaustive.rerun_proof(json.loads(json.dumps(res.proof)))
+        assert again.status is Status.IMPOSSIBLE and again.proof == res.proof
+        assert cpsat.solve(req).status is Status.IMPOSSIBLE

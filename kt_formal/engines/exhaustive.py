@@ -36,13 +36,13 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from kt_formal.certificate import FORMAT, board_to_dict
+from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
 from kt_formal.engines._search import Limits, search_request, table_for
 from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
 
-__all__ = ["solve", "count", "enumerate_tours", "CountResult", "proof_dict", "PRUNING", "NAME"]
+__all__ = ["solve", "count", "enumerate_tours", "CountResult", "proof_dict", "rerun_proof", "PRUNING", "NAME"]
 
 NAME = "exhaustive"
 
@@ -184,3 +184,25 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
 def enumerate_tours(request: TourRequest, path, node_limit=None, time_limit=None, progress=None) -> CountResult:
     """Write every tour of ``request`` to ``path`` (JSON lines of squares) and count them."""
     return count(request, node_limit=node_limit, time_limit=time_limit, progress=progress, out=Path(path))
+
+
+def rerun_proof(proof: dict, time_limit: float | None = None):
+    """Re-run the search a proof record describes; return the new :class:`Result`.
+
+    The board and request are rebuilt from the record alone and searched again by this
+    engine. A sound record gives IMPOSSIBLE again, with the same ``nodes`` when the
+    record was made by this engine (the search is deterministic).
+
+    >>> from kt_formal.board import Board
+    >>> r = solve(TourRequest(Board(3, 6)))
+    >>> again = rerun_proof(r.proof)
+    >>> again.status.value, again.proof["nodes"] == r.proof["nodes"]
+    ('impossible', True)
+    """
+    board = board_from_dict(proof["board"])
+    start = proof.get("start")
+    end = proof.get("end")
+    request = TourRequest(board, closed=bool(proof["closed"]),
+                          start=None if start is None else tuple(start),
+                          end=None if end is None else tuple(end))
+    return solve(request, time_limit=time_limit)
