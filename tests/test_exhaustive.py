@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 
-import networkx as nx
 import pytest
 
 from kt_formal.board import Board

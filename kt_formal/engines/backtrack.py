@@ -28,9 +28,9 @@ from __future__ import annotations
 import time
 
 from kt_formal.board import KNIGHT_MOVES
-from kt_formal.engines._search import Limits, ordered_table, search_request, table_for
-from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
-from kt_formal.engines.exhaustive import proof_dict
+from kt_formal.engines._search import Limits, Outcome, search_request, table_for
+from kt_formal.engines.base import Stopwatch, TourRequest
+from kt_formal.engines.exhaustive import outcome_result
 from kt_formal.graph import neighbour_table
 
 __all__ = ["solve", "NAME", "PRUNING"]
@@ -39,14 +39,6 @@ NAME = "backtrack"
 PRUNING = "colour-count, degree<2, dead-end degree, open-end count"
 #: Node cap of each run in the first round of restarts.
 FIRST_CAP = 20_000
-
-
-def _without_forbidden(request, nt, tab):
-    for a, b in request.forbidden:
-        u, v = nt.node(a), nt.node(b)
-        tab[u][tab[u] == v] = -1
-        tab[v][tab[v] == u] = -1
-    return tab
 
 
 def solve(
@@ -74,9 +66,14 @@ def solve(
     """
     clock = Stopwatch()
     nt = neighbour_table(request.board)
-    table = table_for(request, nt, None, NAME)
-    table_for(request, nt, None, NAME)  # refuses forced moves
-    total = Limits(node_limit, time_limit, progress, "backtrack")
+    out, runs = _search_with_restarts(request, nt, node_limit, time_limit, progress)
+    return outcome_result(request, out, NAME, clock(), PRUNING, "backtracking", {"runs": runs})
+
+
+def _search_with_restarts(request, nt, node_limit, time_limit, progress):
+    """Rounds of complete searches over the eight rotated move orders, node caps growing 4x."""
+    tables = [table_for(request, nt, KNIGHT_MOVES[r:] + KNIGHT_MOVES[:r], NAME) for r in range(8)]
+    total = Limits(node_limit, time_limit)
     hook = None
     if progress is not None:
         last = [-1.0]
@@ -88,39 +85,20 @@ def solve(
                 last[0] = now
                 n = total.base_nodes + int(done)
                 progress(float(n), None, f"backtrack: {n:,} nodes")
+
     cap = FIRST_CAP
     runs = 0
     while True:
-        for rot in range(8):
-            order = KNIGHT_MOVES[rot:] + KNIGHT_MOVES[:rot]
-            table = _without_forbidden(request, nt, ordered_table(nt, order))
+        for table in tables:
             run_cap = cap if node_limit is None else min(cap, node_limit - total.base_nodes)
             left = None if time_limit is None else time_limit - total.elapsed()
             if run_cap <= 0 or (left is not None and left <= 0):
-                out = None
-                break
-            limits = Limits(run_cap, left, hook, "backtrack")
-            limits.base_nodes = 0
+                return Outcome("limit", total.base_nodes), runs
             out = search_request(request, nt, table, root_rule="centre", heuristic="warnsdorff",
-                                 prune=True, parity=True, limits=limits)
+                                 prune=True, parity=True, limits=Limits(run_cap, left, hook, NAME))
             runs += 1
-            total.base_nodes += out.nodes
+            total.finish(out.nodes)
             if out.status != "limit":
-                break
-        if out is None or out.status != "limit":
-            break
+                out.nodes = total.base_nodes
+                return out, runs
         cap *= 4
-    nodes = total.base_nodes
-    if out is None:
-        out = type("Stopped", (), {"status": "limit"})()
-    out.nodes = nodes
-    stats = {"nodes": out.nodes, "runs": runs}
-    if out.status == "found":
-        return found(request, out.squares, NAME, clock(), stats)
-    if out.status == "limit":
-        return unknown(request, NAME, clock(),
-                       f"backtracking stopped at its limit after {out.nodes:,} nodes", stats)
-    proof = proof_dict(request, out.nodes, engine=NAME, pruning=PRUNING)
-    msg = (f"no {request.describe()}: {out.reason}" if out.status == "refuted"
-           else f"backtracking exhausted {out.nodes:,} nodes: no {request.describe()}")
-    return impossible(request, NAME, clock(), msg, proof=proof, stats=stats)

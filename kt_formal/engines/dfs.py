@@ -18,8 +18,8 @@ listing the eight moves.
 from __future__ import annotations
 
 from kt_formal.engines._search import Limits, parse_order, search_request, table_for
-from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
-from kt_formal.engines.exhaustive import proof_dict
+from kt_formal.engines.base import Stopwatch, TourRequest
+from kt_formal.engines.exhaustive import outcome_result
 from kt_formal.graph import neighbour_table
 
 __all__ = ["solve", "NAME"]
@@ -54,13 +54,5 @@ def solve(
     limits = Limits(node_limit, time_limit, progress, "dfs")
     out = search_request(request, nt, table, root_rule="start", heuristic="fixed", prune=False,
                          parity=False, limits=limits)
-    stats = {"nodes": out.nodes, "order": order if isinstance(order, str) else str(moves)}
-    if out.status == "found":
-        return found(request, out.squares, NAME, clock(), stats)
-    if out.status == "limit":
-        return unknown(request, NAME, clock(), f"depth-first search stopped at its limit after "
-                                               f"{out.nodes:,} nodes", stats)
-    proof = proof_dict(request, out.nodes, engine=NAME, pruning="none")
-    msg = (f"no {request.describe()}: {out.reason}" if out.status == "refuted"
-           else f"depth-first search exhausted {out.nodes:,} nodes: no {request.describe()}")
-    return impossible(request, NAME, clock(), msg, proof=proof, stats=stats)
+    stats = {"order": order if isinstance(order, str) else str(moves)}
+    return outcome_result(request, out, NAME, clock(), "none", "depth-first search", stats)

@@ -42,7 +42,7 @@ from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, un
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
 
-__all__ = ["solve", "count", "enumerate_tours", "CountResult", "proof_dict", "rerun_proof", "PRUNING", "NAME"]
+__all__ = ["solve", "count", "enumerate_tours", "CountResult", "proof_dict", "outcome_result", "rerun_proof", "PRUNING", "NAME"]
 
 NAME = "exhaustive"
 
@@ -120,18 +120,27 @@ def solve(
     limits = Limits(node_limit, time_limit, progress, "exhaustive")
     out = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
                          parity=True, limits=limits)
-    stats = {"nodes": out.nodes}
+    return outcome_result(request, out, NAME, clock(), PRUNING, "exhaustive search")
+
+
+def outcome_result(request: TourRequest, out, engine: str, wall_time: float, pruning: str, searched: str,
+                   stats=None):
+    """The :class:`Result` of a search outcome: FOUND, UNKNOWN (limit) or IMPOSSIBLE with a proof.
+
+    ``searched`` names the search in messages ("exhaustive search", "backtracking", ...).
+    """
+    stats = {"nodes": out.nodes, **(stats or {})}
     if out.status == "found":
-        return found(request, out.squares, NAME, clock(), stats)
+        return found(request, out.squares, engine, wall_time, stats)
     if out.status == "limit":
-        return unknown(request, NAME, clock(),
-                       f"exhaustive search stopped at its limit after {out.nodes:,} nodes", stats)
-    proof = proof_dict(request, out.nodes)
+        return unknown(request, engine, wall_time, f"{searched} stopped at its limit after {out.nodes:,} nodes",
+                       stats)
     if out.status == "refuted":
         msg = f"no {request.describe()}: {out.reason}"
     else:
-        msg = f"exhaustive search of {out.nodes:,} nodes found no {request.describe()}"
-    return impossible(request, NAME, clock(), msg, proof=proof, stats=stats)
+        msg = f"{searched} exhausted {out.nodes:,} nodes: no {request.describe()}"
+    return impossible(request, engine, wall_time, msg, proof=proof_dict(request, out.nodes, engine, pruning),
+                      stats=stats)
 
 
 def count(request: TourRequest, node_limit=None, time_limit=None, progress=None, out=None) -> CountResult:
