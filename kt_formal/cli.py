@@ -231,8 +231,7 @@ def _run_count(args) -> int:
     board = board_from_args(args)
     request = TourRequest(board, closed=not args.open, start=args.start, end=args.end)
     res = count(request, node_limit=args.node_limit, time_limit=args.time_limit, out=args.out)
-    kind = "open" if args.open else "closed"
-    what = f"{kind} tour{'s' if res.count != 1 else ''} of the {request.describe().split(' of the ', 1)[1]}"
+    what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
     if not res.complete:
         _note(args, f"unknown: the count stopped at its limit after {res.nodes:,} nodes and "
                     f"{res.wall_time:.2f} s; at least {res.count} {what}")
