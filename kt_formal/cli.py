@@ -131,6 +131,14 @@ def _add_tour(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
     add_search_arguments(p)
+    p.add_argument("--node-limit", type=int, metavar="N",
+                   help="search engines: give up after N nodes and report unknown")
+    p.add_argument("--order", metavar="ORDER",
+                   help="move order for dfs/warnsdorff: knight, seed001, seed002, seed004 or 'dr,dc;...'")
+    p.add_argument("--tiebreak", metavar="RULE",
+                   help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
+    p.add_argument("--retries", type=int, metavar="R",
+                   help="warnsdorff: up to R more walks with random tie-breaks after a failure")
     p.set_defaults(run=_run_tour)
 
 
@@ -225,6 +233,9 @@ def _run_tour(args) -> int:
     fmt = _check_tour_output(args, board)
     _check_pictures(args, board)
     options = {"time_limit": args.time_limit, "seed": args.seed, "workers": args.workers}
+    for name in ("node_limit", "order", "tiebreak", "retries"):
+        if getattr(args, name, None) is not None:
+            options[name] = getattr(args, name)
     engine_label = args.engine if args.engine != "auto" else "search"
     with progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
         result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
@@ -491,8 +502,47 @@ def _run_frame(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- count
+def _add_count(sub) -> None:
+    p = sub.add_parser("count", help="count every tour of a small board by exhaustive search",
+                       description="Count closed (or open) tours exhaustively; each undirected tour once.",
+                       epilog="examples:\n  kt-formal count 6 6            9862 closed tours\n"
+                              "  kt-formal count 5 5 --open     864 open tours (1728 directed)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_board_arguments(p)
+    p.add_argument("--open", action="store_true", help="count open tours (paths) instead of closed ones")
+    p.add_argument("--start", metavar="SQ", help="only tours starting here")
+    p.add_argument("--end", metavar="SQ", help="only tours ending here")
+    p.add_argument("--out", metavar="FILE", help="also write every tour to FILE, one JSON list per line")
+    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                   help="stop after S seconds and report unknown (default 60)")
+    p.add_argument("--node-limit", type=int, metavar="N", help="stop after N nodes and report unknown")
+    p.set_defaults(run=_run_count)
+
+
+def _run_count(args) -> int:
+    from kt_formal.engines.base import TourRequest
+    from kt_formal.engines.exhaustive import count
+
+    board = board_from_args(args)
+    request = TourRequest(board, closed=not args.open, start=args.start, end=args.end)
+    from kt_formal.progress import progress_for
+
+    with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
+        res = count(request, node_limit=args.node_limit, time_limit=args.time_limit, out=args.out,
+                    progress=progress if progress.active else None)
+    what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
+    if not res.complete:
+        _note(args, f"unknown: the count stopped at its limit after {res.nodes:,} nodes and "
+                    f"{res.wall_time:.2f} s; at least {res.count} {what}")
+        return 3
+    extra = f" ({res.directed_count} directed)" if res.directed_count is not None else ""
+    print(f"{res.count} {what}{extra}; {res.nodes:,} nodes in {res.wall_time:.2f} s")
+    return 0
+
+
 # ---------------------------------------------------------------------- main
-COMMANDS = [_add_tour, _add_verify, _add_graph, _add_render, _add_models, _add_frame]
+COMMANDS = [_add_tour, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame]
 
 
 def build_parser() -> argparse.ArgumentParser:

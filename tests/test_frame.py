@@ -288,19 +288,18 @@ def test_random_off_centre_holes_every_verdict_is_certified():
     print(f"random holes: {found} found, {len(verdicts) - found} proven impossible by CP-SAT")
 
 
-@pytest.mark.xfail(strict=True, reason="awaiting the exhaustive engine (being written on another "
-                                         "branch) to confirm CP-SAT's IMPOSSIBLE verdicts on the small boards")
 def test_random_impossible_verdicts_confirmed_by_exhaustive_engine():
-    from kt_formal.engines import ENGINES
-
-    assert "backtrack" in ENGINES
+    """Every IMPOSSIBLE verdict on the random holed boards, confirmed by a second engine."""
+    confirmed = 0
     for R, C, holes in RANDOM_CASES:
         board = Board.from_spec(R, C, holes)
-        if board.n_squares > 64:
-            continue
         r = find_tour(board, time_limit=30)
         if r.status is Status.IMPOSSIBLE:
-            assert find_tour(board, engine="backtrack").status is Status.IMPOSSIBLE
+            e = find_tour(board, engine="exhaustive", time_limit=30)
+            assert e.status is Status.IMPOSSIBLE, (R, C, holes, e.message)
+            assert e.proof["method"] == "exhaustive" and e.proof["nodes"] >= 0
+            confirmed += 1
+    assert confirmed >= 10
 
 
 # ---------------------------------------------------------------------- engine and CLI

@@ -25,6 +25,10 @@ ENGINES: dict[str, str] = {
     "narrow": "kt_formal.engines.narrow",
     "divide": "kt_formal.engines.divide",
     "frame": "kt_formal.engines.frame",
+    "warnsdorff": "kt_formal.engines.warnsdorff",
+    "backtrack": "kt_formal.engines.backtrack",
+    "dfs": "kt_formal.engines.dfs",
+    "exhaustive": "kt_formal.engines.exhaustive",
 }
 
 

@@ -1,0 +1,788 @@
+"""Compiled depth-first path search shared by the dfs, backtrack and exhaustive engines.
+
+A search extends a path of knight moves from a root square through unvisited squares
+until every live square is on it. One resumable numba kernel, :func:`search_kernel`,
+does the work; it keeps its whole state (path, candidate lists, counters) in numpy
+arrays, so the Python driver :class:`PathSearch` can run it in chunks of nodes,
+check time and node limits, and call a progress hook between chunks.
+
+Move ordering: ``"fixed"`` (the table's column order: plain DFS) or ``"warnsdorff"``
+(fewest onward moves first, ties to the square farther from the centre: seed 000's
+rules 1 and 2).
+
+Pruning (``prune=True``), all sound, checked around the two squares whose neighbourhoods
+change with each move (the old head and the new head):
+
+* degree: every unvisited square needs as many free neighbours as the finished tour
+  uses (two; one for the fixed last square of an open tour; a closing neighbour of the
+  root counts as one), counting the head as free for the squares next to it;
+* open-end count (open tours with a free end): at most one unvisited square away from
+  the head may have a single free neighbour (it must be the path's end), and a square
+  next to the head with none must be the very last;
+* the root's own feasibility is checked for every square before the first move.
+
+>>> import numpy as np
+>>> from kt_formal.board import Board
+>>> from kt_formal.graph import neighbour_table
+>>> s = PathSearch(neighbour_table(Board(5, 6)), root=0, closed=True, prune=True, stop_at_first=False)
+>>> s.run(), s.count // 2   # every directed cycle through the corner, each undirected cycle twice
+('done', 8)
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from kt_formal.board import KNIGHT_MOVES
+from kt_formal.exceptions import InvalidInput
+
+__all__ = ["PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "ORDERS", "parse_order",
+           "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for"]
+
+#: Named move orders as (d_row, d_col) sequences.
+ORDERS: dict[str, tuple[tuple[int, int], ...]] = {
+    "knight": KNIGHT_MOVES,
+    "seed000": KNIGHT_MOVES,
+    # seed 001, nextxy() cases 0..7 with x the row
+    "seed001": ((2, -1), (2, 1), (1, -2), (1, 2), (-2, -1), (-2, 1), (-1, -2), (-1, 2)),
+    # seed 002, fx/fy with x the row
+    "seed002": ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1)),
+    # seed 004, dx/dy with x the row
+    "seed004": ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)),
+}
+
+# state slots (int64 array)
+_D, _NODES, _COUNT, _LE1, _ZERO, _INIT = range(6)
+# params slots (int64 array)
+_K, _ORDER, _PRUNE, _STOP, _OPENFREE, _CLOSED, _ROOT, _FIRST, _TARGET = range(9)
+
+
+def parse_order(order) -> tuple[tuple[int, int], ...]:
+    """A move order from a name in :data:`ORDERS` or a string ``"dr,dc;dr,dc;..."``.
+
+    The eight knight moves must each appear exactly once.
+
+    >>> parse_order("seed004")[0]
+    (-2, 1)
+    >>> parse_order("1,2;2,1;2,-1;1,-2;-1,-2;-2,-1;-2,1;-1,2")[1]
+    (2, 1)
+    """
+    if order is None:
+        return KNIGHT_MOVES
+    if not isinstance(order, str):
+        moves = tuple(tuple(int(x) for x in m) for m in order)
+    elif order in ORDERS:
+        return ORDERS[order]
+    else:
+        try:
+            moves = tuple(tuple(int(x) for x in part.split(",")) for part in order.split(";") if part.strip())
+        except ValueError:
+            moves = ()
+        if not moves:
+            raise InvalidInput(
+                f"unknown move order {order!r}; use one of {', '.join(ORDERS)} or 'dr,dc;dr,dc;...'"
+            )
+    if sorted(moves) != sorted(KNIGHT_MOVES) or any(len(m) != 2 for m in moves):
+        raise InvalidInput(f"move order {order!r} must list each of the 8 knight moves exactly once")
+    return moves
+
+
+def ordered_table(nt, order=None) -> np.ndarray:
+    """The neighbour table with its columns in the given move order (C-contiguous int32)."""
+    moves = parse_order(order)
+    perm = [KNIGHT_MOVES.index(m) for m in moves]
+    return np.ascontiguousarray(nt.table[:, perm])
+
+
+def centre_distance(nt) -> np.ndarray:
+    """Manhattan distance of each node to seed 000's centre square (M/2-1, N/2-1)."""
+    b = nt.board
+    r, c = np.divmod(nt.squares, b.cols)
+    mr, mc = max(b.rows // 2 - 1, 0), max(b.cols // 2 - 1, 0)
+    return (np.abs(r - mr) + np.abs(c - mc)).astype(np.int32)
+
+
+# ---------------------------------------------------------------------- kernels
+@njit(cache=True)
+def _visit(table, visited, deg, st, v):
+    visited[v] = 1
+    dv = deg[v]
+    if dv <= 1:
+        st[3] -= 1
+    if dv == 0:
+        st[4] -= 1
+    for j in range(8):
+        w = table[v, j]
+        if w >= 0:
+            deg[w] -= 1
+            if visited[w] == 0:
+                if deg[w] == 1:
+                    st[3] += 1
+                elif deg[w] == 0:
+                    st[4] += 1
+
+
+@njit(cache=True)
+def _unvisit(table, visited, deg, st, v):
+    for j in range(8):
+        w = table[v, j]
+        if w >= 0:
+            if visited[w] == 0:
+                if deg[w] == 1:
+                    st[3] -= 1
+                elif deg[w] == 0:
+                    st[4] -= 1
+            deg[w] += 1
+    visited[v] = 0
+    dv = deg[v]
+    if dv <= 1:
+        st[3] += 1
+    if dv == 0:
+        st[4] += 1
+
+
+@njit(cache=True)
+def _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, d, h):
+    k = params[0]
+    target = params[8]
+    n = 0
+    last = d + 1 == k - 1
+    for j in range(8):
+        w = table[h, j]
+        if w < 0 or visited[w] != 0:
+            continue
+        if w == target and not last:
+            continue
+        if params[5] != 0 and last and adjs[w] == 0:
+            continue
+        if d == 0 and params[7] >= 0 and w != params[7]:
+            continue
+        if params[1] == 1:
+            key = deg[w] * 1048576 - dist[w]
+            i = n
+            while i > 0:
+                u = cand[d, i - 1]
+                if deg[u] * 1048576 - dist[u] > key:
+                    cand[d, i] = u
+                    i -= 1
+                else:
+                    break
+            cand[d, i] = w
+        else:
+            cand[d, n] = w
+        n += 1
+    ncand[d] = n
+    ci[d] = 0
+
+
+@njit(cache=True)
+def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand, ncand, ci, sol, chunk):
+    """Run the search for up to ``chunk`` more nodes.
+
+    Returns 0 when the search space is exhausted, 1 after a solution (copied into
+    ``sol``; only when stopping at solutions), 2 when the chunk of nodes ran out.
+    """
+    k = params[0]
+    prune = params[2] != 0
+    open_free = params[4] != 0
+    closed = params[5] != 0
+    target = params[8]
+    if st[5] == 0:
+        st[5] = 1
+        root = params[6]
+        # counters of unvisited squares with <= 1 and 0 free neighbours
+        st[3] = 0
+        st[4] = 0
+        for w in range(k):
+            if visited[w] == 0:
+                if deg[w] <= 1:
+                    st[3] += 1
+                if deg[w] == 0:
+                    st[4] += 1
+        _visit(table, visited, deg, st, root)
+        path[0] = root
+        st[0] = 0
+        if k == 1:
+            sol[0] = root
+            st[2] += 1
+            ncand[0] = 0
+            ci[0] = 0
+            return 1 if params[3] != 0 else 0
+        if prune:
+            # every square feasible before the first move
+            nle1 = 0
+            for w in range(k):
+                if visited[w] != 0:
+                    continue
+                adj = 0
+                for j in range(8):
+                    if table[root, j] == w:
+                        adj = 1
+                if deg[w] + adj < need[w]:
+                    ncand[0] = 0
+                    ci[0] = 0
+                    return 0
+                if open_free and deg[w] + adj <= 1:
+                    nle1 += 1
+            if open_free and nle1 > 1:
+                ncand[0] = 0
+                ci[0] = 0
+                return 0
+        _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, 0, root)
+    d = st[0]
+    budget = st[1] + chunk
+    while True:
+        if st[1] >= budget:
+            st[0] = d
+            return 2
+        if ci[d] < ncand[d]:
+            v = cand[d, ci[d]]
+            ci[d] += 1
+            _visit(table, visited, deg, st, v)
+            d += 1
+            path[d] = v
+            st[1] += 1
+            if d == k - 1:
+                ok = True
+                if closed and adjs[v] == 0:
+                    ok = False
+                if ok:
+                    st[2] += 1
+                    if params[3] != 0:
+                        for i in range(k):
+                            sol[i] = path[i]
+                        _unvisit(table, visited, deg, st, v)
+                        d -= 1
+                        st[0] = d
+                        return 1
+                _unvisit(table, visited, deg, st, v)
+                d -= 1
+                continue
+            if prune:
+                dead = False
+                h = path[d - 1]
+                for j in range(8):
+                    w = table[h, j]
+                    if w >= 0 and visited[w] == 0 and deg[w] < need[w]:
+                        dead = True
+                        break
+                if not dead:
+                    near = 0
+                    remaining = k - 1 - d
+                    for j in range(8):
+                        w = table[v, j]
+                        if w >= 0 and visited[w] == 0:
+                            if deg[w] + 1 < need[w]:
+                                dead = True
+                                break
+                            if open_free:
+                                if deg[w] == 0 and remaining > 1:
+                                    dead = True
+                                    break
+                                if deg[w] <= 1:
+                                    near += 1
+                    if not dead and open_free and st[3] - near > 1:
+                        dead = True
+                if dead:
+                    _unvisit(table, visited, deg, st, v)
+                    d -= 1
+                    continue
+            _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, d, v)
+        else:
+            if d == 0:
+                st[0] = 0
+                return 0
+            _unvisit(table, visited, deg, st, path[d])
+            d -= 1
+
+
+@njit(cache=True)
+def plain_kernel(table, nn, adjs, params, st, visited, path, ci, sol, chunk):
+    """Plain depth-first search in the table's move order, no pruning, no bookkeeping.
+
+    ``table`` is flat, 8 entries per node, the ``nn[v]`` neighbours first, in move order. Same state layout
+    and return codes as :func:`search_kernel` (``ci[d]`` is the next move index to try
+    at depth ``d``).
+    """
+    k = params[0]
+    closed = params[5] != 0
+    target = params[8]
+    first = params[7]
+    stop = params[3] != 0
+    if st[5] == 0:
+        st[5] = 1
+        root = params[6]
+        visited[root] = 1
+        path[0] = root
+        ci[0] = 0
+        st[0] = 0
+        if k == 1:
+            sol[0] = root
+            st[2] += 1
+            ci[0] = 8
+            return 1 if stop else 0
+    d = st[0]
+    nodes = st[1]
+    count = st[2]
+    budget = nodes + chunk
+    last = k - 1
+    v = path[d]
+    v8 = v * 8
+    j = ci[d]
+    n = nn[v]
+    while True:
+        if j < n:
+            w = table[v8 + j]
+            j += 1
+            if visited[w] != 0:
+                continue
+            if w == target and d + 1 != last:
+                continue
+            if d == 0 and first >= 0 and w != first:
+                continue
+            nodes += 1
+            if d + 1 == last:
+                if closed and adjs[w] == 0:
+                    continue
+                count += 1
+                if stop:
+                    for i in range(last):
+                        sol[i] = path[i]
+                    sol[last] = w
+                    ci[d] = j
+                    st[0] = d
+                    st[1] = nodes
+                    st[2] = count
+                    return 1
+                continue
+            ci[d] = j
+            visited[w] = 1
+            d += 1
+            path[d] = w
+            v = w
+            v8 = v * 8
+            j = 0
+            n = nn[v]
+            if nodes >= budget:
+                ci[d] = j
+                st[0] = d
+                st[1] = nodes
+                st[2] = count
+                return 2
+        else:
+            if d == 0:
+                ci[0] = j
+                st[0] = 0
+                st[1] = nodes
+                st[2] = count
+                return 0
+            visited[v] = 0
+            d -= 1
+            v = path[d]
+            v8 = v * 8
+            j = ci[d]
+            n = nn[v]
+
+
+@njit(cache=True)
+def warnsdorff_kernel(table, dist, start, target, mode, seed, out):
+    """One greedy walk; returns the number of squares covered (the walk is in ``out``).
+
+    ``mode``: 0 first in move order, 1 last in move order, 2 farther from the centre,
+    3 Pohl (smallest sum of the candidate's onward degrees), 4 random (seeded).
+    """
+    k = table.shape[0]
+    visited = np.zeros(k, np.uint8)
+    deg = np.zeros(k, np.int32)
+    for v in range(k):
+        for j in range(8):
+            if table[v, j] >= 0:
+                deg[v] += 1
+    if mode == 4:
+        np.random.seed(seed)
+    cur = start
+    n = 0
+    while True:
+        visited[cur] = 1
+        out[n] = cur
+        n += 1
+        for j in range(8):
+            w = table[cur, j]
+            if w >= 0:
+                deg[w] -= 1
+        if n == k:
+            break
+        best = -1
+        bdeg = 99
+        bsec = 0
+        ties = 0
+        for j in range(8):
+            w = table[cur, j]
+            if w < 0 or visited[w] != 0:
+                continue
+            if w == target and n != k - 1:
+                continue
+            dw = deg[w]
+            sec = 0
+            if mode == 2:
+                sec = -dist[w]
+            elif mode == 3:
+                for i in range(8):
+                    x = table[w, i]
+                    if x >= 0 and visited[x] == 0:
+                        sec += deg[x]
+            if best < 0 or dw < bdeg or (dw == bdeg and sec < bsec):
+                best = w
+                bdeg = dw
+                bsec = sec
+                ties = 1
+            elif dw == bdeg and sec == bsec:
+                if mode == 1:
+                    best = w
+                elif mode == 4:
+                    ties += 1
+                    if np.random.randint(0, ties) == 0:
+                        best = w
+        if best < 0:
+            break
+        cur = best
+    return n
+
+
+# ---------------------------------------------------------------------- driver
+class PathSearch:
+    """A resumable search for Hamiltonian paths or cycles from a fixed root node.
+
+    Parameters
+    ----------
+    nt : NeighbourTable
+    root : int
+        Node the path starts from.
+    closed : bool
+        Search cycles: the last node must be a neighbour of the root (or of ``closing``).
+    target : int, optional
+        Open paths: node that must come last (-1 for a free end).
+    first : int, optional
+        Node the first move must go to (-1: any).
+    closing : sequence of int, optional
+        Closed search: the nodes allowed last (default: all neighbours of the root).
+    order : str or None
+        Move order of the table columns (see :func:`parse_order`).
+    heuristic : {"fixed", "warnsdorff"}
+    prune : bool
+    stop_at_first : bool
+        Stop (return ``"found"``) at each solution, else count them all.
+    table : array, optional
+        A ready (possibly edited) table in the wanted order.
+
+    Notes
+    -----
+    ``nodes`` counts moves made (a square put on the path), ``count`` the solutions,
+    directed, from this root.
+    """
+
+    def __init__(self, nt, root, closed, *, target=-1, first=-1, closing=None, order=None,
+                 heuristic="warnsdorff", prune=True, stop_at_first=True, table=None):
+        self.nt = nt
+        tab = ordered_table(nt, order) if table is None else table
+        k = tab.shape[0]
+        self.k = k
+        self.table = tab
+        self.dist = centre_distance(nt)
+        adjs = np.zeros(k, np.uint8)
+        if closed:
+            if closing is None:
+                nb = tab[root]
+                adjs[nb[nb >= 0]] = 1
+            else:
+                adjs[np.asarray(list(closing), dtype=np.int64)] = 1
+        self.adjs = adjs
+        need = np.full(k, 2, np.int32)
+        if closed:
+            need -= adjs.astype(np.int32)
+        elif target < 0:
+            need[:] = 1
+        else:
+            need[target] = 1
+        self.need = need
+        self.params = np.array([k, 1 if heuristic == "warnsdorff" else 0, int(prune), int(stop_at_first),
+                                int(not closed and target < 0), int(closed), root, first, target],
+                               dtype=np.int64)
+        self.st = np.zeros(6, np.int64)
+        self.visited = np.zeros(k, np.uint8)
+        self.deg = (tab >= 0).sum(axis=1).astype(np.int32)
+        self.path = np.zeros(k, np.int32)
+        self.cand = np.zeros((k, 8), np.int32)
+        self.ncand = np.zeros(k, np.int32)
+        self.ci = np.zeros(k, np.int32)
+        self.sol = np.zeros(k, np.int32)
+        self.done = False
+        self.plain = heuristic == "fixed" and not prune
+        if self.plain:
+            # neighbours first, in move order
+            key = np.where(tab >= 0, 0, 1)
+            idx = np.argsort(key, axis=1, kind="stable")
+            self.compact = np.ascontiguousarray(np.take_along_axis(tab, idx, axis=1)).ravel()
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[_NODES])
+
+    @property
+    def count(self) -> int:
+        return int(self.st[_COUNT])
+
+    def solution(self) -> np.ndarray:
+        """The last solution found, as node numbers in path order."""
+        return self.sol.copy()
+
+    def step(self, chunk: int) -> int:
+        """Run up to ``chunk`` nodes: 0 exhausted, 1 solution, 2 chunk used up."""
+        if self.done:
+            return 0
+        if self.plain:
+            code = int(plain_kernel(self.compact, self.deg, self.adjs, self.params, self.st, self.visited,
+                                    self.path, self.ci, self.sol, np.int64(chunk)))
+        else:
+            code = int(search_kernel(self.table, self.dist, self.need, self.adjs, self.params, self.st,
+                                     self.visited, self.deg, self.path, self.cand, self.ncand, self.ci,
+                                     self.sol, np.int64(chunk)))
+        if code == 0:
+            self.done = True
+        return code
+
+    def run(self, limits=None) -> str:
+        """Run until a solution (when stopping at solutions), exhaustion or a limit.
+
+        Returns ``"found"``, ``"done"`` or ``"limit"``.
+        """
+        limits = limits or Limits()
+        while True:
+            chunk = limits.next_chunk(self.nodes)
+            if chunk <= 0:
+                return "limit"
+            code = self.step(chunk)
+            limits.tick(self.nodes)
+            if code == 1:
+                return "found"
+            if code == 0:
+                return "done"
+
+
+class Limits:
+    """Node and time limits shared by several searches, and the progress hook.
+
+    ``base_nodes`` is what earlier searches used; the hook is called at most ten
+    times a second as ``progress(nodes_done, None, text)``.
+    """
+
+    def __init__(self, node_limit=None, time_limit=None, progress=None, label="search"):
+        if node_limit is not None and (isinstance(node_limit, bool) or int(node_limit) != node_limit
+                                       or node_limit < 0):
+            raise InvalidInput(f"the node limit must be a whole number >= 0, not {node_limit!r}")
+        if time_limit is not None and not time_limit >= 0:
+            raise InvalidInput(f"the time limit must be >= 0 seconds, not {time_limit!r}")
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.progress = progress
+        self.label = label
+        self.t0 = time.perf_counter()
+        self.last_report = 0.0
+        self.base_nodes = 0
+        self.chunk = 1 << 18
+        self.last_t = self.t0
+        self.hit = False
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def next_chunk(self, nodes: int) -> int:
+        total = self.base_nodes + nodes
+        if self.time_limit is not None and self.elapsed() >= self.time_limit:
+            self.hit = True
+            return 0
+        chunk = self.chunk
+        if self.node_limit is not None:
+            left = self.node_limit - total
+            if left <= 0:
+                self.hit = True
+                return 0
+            chunk = min(chunk, left)
+        return chunk
+
+    def tick(self, nodes: int) -> None:
+        now = time.perf_counter()
+        dt = now - self.last_t
+        self.last_t = now
+        # aim at about 0.05 s per chunk
+        if dt < 0.02 and self.chunk < (1 << 26):
+            self.chunk *= 2
+        elif dt > 0.1 and self.chunk > (1 << 12):
+            self.chunk //= 2
+        if self.progress is not None and now - self.last_report >= 0.1:
+            self.last_report = now
+            total = self.base_nodes + nodes
+            self.progress(float(total), None, f"{self.label}: {total:,} nodes")
+
+    def finish(self, nodes: int) -> None:
+        """Account a finished search's nodes."""
+        self.base_nodes += nodes
+
+
+# ---------------------------------------------------------------------- requests
+class Outcome:
+    """What :func:`search_request` established.
+
+    ``status`` is ``"found"`` (``squares`` holds the board indices of one solution),
+    ``"exhausted"`` (the whole space the request allows was searched; ``count`` holds
+    the solutions found, undirected where both ends are free), ``"limit"`` or
+    ``"refuted"`` (a root-level rule, named in ``reason``, excludes every tour).
+    """
+
+    def __init__(self, status, nodes, count=0, squares=None, reason="", directed=None):
+        self.status = status
+        self.nodes = nodes
+        self.count = count
+        self.squares = squares
+        self.reason = reason
+        self.directed = directed
+
+
+def table_for(request, nt, order=None, engine="this engine") -> np.ndarray:
+    """The ordered table with the request's forbidden moves removed (forced moves refused)."""
+    if request.forced:
+        raise InvalidInput(f"the {engine} engine does not take forced moves; use --engine cpsat")
+    tab = ordered_table(nt, order)
+    for a, b in request.forbidden:
+        u, v = nt.node(a), nt.node(b)
+        tab[u][tab[u] == v] = -1
+        tab[v][tab[v] == u] = -1
+    return tab
+
+
+def _colour(nt) -> np.ndarray:
+    r, c = np.divmod(nt.squares, nt.board.cols)
+    return ((r + c) % 2).astype(np.int8)
+
+
+def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdorff", prune=True,
+                   parity=False, count=False, limits=None, on_solution=None) -> Outcome:
+    """Search for the tours a :class:`~kt_formal.engines.base.TourRequest` asks for.
+
+    Parameters
+    ----------
+    root_rule : {"start", "centre", "mindeg"}
+        Where a closed search starts when the request leaves it free: the user's start
+        (else the first square), the centre square (seed 000's rule 3), or a square of
+        least degree (with degree 2 the first move is fixed too, so each undirected
+        cycle is met once).
+    parity : bool
+        Apply the colour-count rules before searching (sound: a knight alternates colours).
+    count : bool
+        Count every solution instead of stopping at the first.
+    on_solution : callable, optional
+        With ``count``, called with the board indices of every solution (each undirected
+        tour once where the request leaves both ends free).
+    """
+    limits = limits or Limits()
+    k = len(nt)
+    closed = request.closed
+    node = nt.node
+    colour = _colour(nt)
+    n1 = int(colour.sum())
+    n0 = k - n1
+    plans = []  # (root, target, first, closing)
+    halve = False  # directed solutions counted twice
+    s = node(request.start) if request.start is not None else None
+    e = node(request.end) if request.end is not None else None
+    if closed:
+        if k < 3:
+            return Outcome("refuted", 0, reason=f"a closed tour needs at least 3 squares; the board has {k}")
+        if parity and n0 != n1:
+            return Outcome("refuted", 0, reason=f"colour count: a closed tour alternates colours, "
+                                                f"the board has {n0} and {n1} squares of the two colours")
+        degs = (table >= 0).sum(axis=1)
+        if parity and degs.min() < 2:
+            bad = int(np.argmin(degs))
+            sq = nt.board.square(nt.squares[bad])
+            return Outcome("refuted", 0, reason=f"square {sq} has {int(degs[bad])} neighbours; a closed tour needs 2")
+        if s is not None and e is not None:
+            if e not in table[s]:
+                return Outcome("refuted", 0, reason=f"the closing move {request.end} -> {request.start} "
+                                                    "is not a knight move")
+            plans.append((s, -1, -1, [e]))
+        else:
+            if e is not None:
+                root = e
+            elif root_rule == "centre":
+                dist = centre_distance(nt)
+                root = int(np.argmin(dist))
+            elif root_rule == "mindeg":
+                root = int(np.argmin(degs))
+            else:
+                root = s if s is not None else 0
+            nb = [int(x) for x in table[root] if x >= 0]
+            if root_rule == "mindeg" and len(nb) == 2:
+                plans.append((root, -1, nb[0], [nb[1]]))
+            else:
+                plans.append((root, -1, -1, None))
+                halve = True
+    else:
+        if s is not None and e is not None and s == e and k > 1:
+            return Outcome("refuted", 0, reason="an open tour of 2 or more squares cannot start and end "
+                                                "on the same square")
+        if parity:
+            if abs(n0 - n1) > 1:
+                return Outcome("refuted", 0, reason=f"colour count: a path alternates colours, the board has "
+                                                    f"{n0} and {n1} squares of the two colours")
+            major = -1 if n0 == n1 else (0 if n0 > n1 else 1)
+            for q, what in ((s, "start"), (e, "end")):
+                if q is not None and major >= 0 and colour[q] != major and k > 1:
+                    return Outcome("refuted", 0, reason=f"colour count: the {what} must be on the colour "
+                                                        f"with {max(n0, n1)} squares")
+            if s is not None and e is not None and major < 0 and colour[s] == colour[e]:
+                return Outcome("refuted", 0, reason="colour count: with equal colour counts the two ends "
+                                                    "must have different colours")
+        else:
+            major = -1
+        if s is not None:
+            plans.append((s, -1 if e is None else e, -1, None))
+        elif e is not None:
+            plans.append((e, -1, -1, None))
+        else:
+            halve = k > 1
+            roots = range(k) if major < 0 else np.flatnonzero(colour == major)
+            if root_rule == "centre":
+                roots = sorted(roots, key=lambda r: int((table[r] >= 0).sum()))
+            plans.extend((int(r), -1, -1, None) for r in roots)
+    total = 0
+    stop = (not count) or (on_solution is not None)
+    for root, target, first, closing in plans:
+        ps = PathSearch(nt, root, closed, target=target, first=first, closing=closing,
+                        heuristic=heuristic, prune=prune, stop_at_first=stop, table=table)
+        while True:
+            state = ps.run(limits)
+            if state != "found":
+                break
+            sol = ps.solution()
+            if not count:
+                limits.finish(ps.nodes)
+                return Outcome("found", limits.base_nodes, 1, nt.squares[sol])
+            if on_solution is not None:
+                keep = True
+                if halve:
+                    # each undirected tour once: a cycle by its root's two neighbours, a path by its ends
+                    keep = bool(sol[1] < sol[-1]) if closed else bool(sol[0] < sol[-1])
+                if keep:
+                    on_solution(nt.squares[sol])
+        limits.finish(ps.nodes)
+        total += ps.count
+        if state == "limit":
+            return Outcome("limit", limits.base_nodes, total // 2 if halve else total)
+    c = total // 2 if halve else total
+    free_ends = not closed and s is None and e is None
+    return Outcome("exhausted", limits.base_nodes, c, directed=(2 * c if free_ends and k > 1 else
+                                                                (c if free_ends else None)))

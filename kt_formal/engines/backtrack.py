@@ -1,0 +1,104 @@
+"""Backtracking search for tours, seeds 000 and 002: Warnsdorff order plus dead-end pruning.
+
+Depth-first search that tries the candidate with the fewest onward moves first, ties
+to the square farther from the centre (seed 000's rules 1 and 2). A closed tour is
+searched from the centre square (M/2-1, N/2-1) (rule 3) and renumbered so the user's
+start is square 1. Dead ends are cut: an unvisited square left with fewer free
+neighbours than the tour still needs, the root cut off (see
+:mod:`kt_formal.engines._search`). Open tours and fixed ends are searched from the
+given end (or from every square, least degree first).
+
+Restarts: the ties left after both rules are broken by the move order, and one order can
+be unlucky on a given board (18x20 from the knight order is). The search therefore runs
+in rounds: each round tries the eight rotations of the move order with a node cap
+(20,000 nodes, four times more each round). Every run is a complete search in itself,
+so a run that ends below its cap without a tour has proved that none exists.
+
+Node and time limits give UNKNOWN; a search that runs out of moves has proved that no
+tour exists (IMPOSSIBLE, with a proof record).
+
+>>> from kt_formal.board import Board
+>>> r = solve(TourRequest(Board(8, 8), start=(0, 0)))
+>>> r.status.value, r.tour.start
+('found', (0, 0))
+"""
+
+from __future__ import annotations
+
+import time
+
+from kt_formal.board import KNIGHT_MOVES
+from kt_formal.engines._search import Limits, Outcome, search_request, table_for
+from kt_formal.engines.base import Stopwatch, TourRequest
+from kt_formal.engines.exhaustive import outcome_result
+from kt_formal.graph import neighbour_table
+
+__all__ = ["solve", "NAME", "PRUNING"]
+
+NAME = "backtrack"
+PRUNING = "colour-count, degree<2, dead-end degree, open-end count"
+#: Node cap of each run in the first round of restarts.
+FIRST_CAP = 20_000
+
+
+def solve(
+    request: TourRequest,
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    progress=None,
+    **_ignored,
+):
+    """Find a tour by Warnsdorff-ordered backtracking with pruning.
+
+    Parameters
+    ----------
+    request : TourRequest
+        Forced moves are refused (use cpsat); forbidden moves are left out.
+    node_limit, time_limit : optional
+        Limits that end the search with UNKNOWN.
+    progress : callable, optional
+        ``progress(nodes_done, None, text)``, at most about ten times a second.
+
+    Returns
+    -------
+    Result
+    """
+    clock = Stopwatch()
+    nt = neighbour_table(request.board)
+    out, runs = _search_with_restarts(request, nt, node_limit, time_limit, progress)
+    return outcome_result(request, out, NAME, clock(), PRUNING, "backtracking", {"runs": runs})
+
+
+def _search_with_restarts(request, nt, node_limit, time_limit, progress):
+    """Rounds of complete searches over the eight rotated move orders, node caps growing 4x."""
+    tables = [table_for(request, nt, KNIGHT_MOVES[r:] + KNIGHT_MOVES[:r], NAME) for r in range(8)]
+    total = Limits(node_limit, time_limit)
+    hook = None
+    if progress is not None:
+        last = [-1.0]
+
+        def hook(done, _total, _text):
+            # one rate limit over all the runs, nodes counted across them
+            now = time.perf_counter()
+            if now - last[0] >= 0.1:
+                last[0] = now
+                n = total.base_nodes + int(done)
+                progress(float(n), None, f"backtrack: {n:,} nodes")
+
+    cap = FIRST_CAP
+    runs = 0
+    while True:
+        for table in tables:
+            run_cap = cap if node_limit is None else min(cap, node_limit - total.base_nodes)
+            left = None if time_limit is None else time_limit - total.elapsed()
+            if run_cap <= 0 or (left is not None and left <= 0):
+                return Outcome("limit", total.base_nodes), runs
+            out = search_request(request, nt, table, root_rule="centre", heuristic="warnsdorff",
+                                 prune=True, parity=True, limits=Limits(run_cap, left, hook, NAME))
+            runs += 1
+            total.finish(out.nodes)
+            if out.status != "limit":
+                out.nodes = total.base_nodes
+                return out, runs
+        cap *= 4

@@ -1,0 +1,58 @@
+"""Plain depth-first search in a fixed move order (seeds 001 and 004), for teaching and replay.
+
+No heuristic and no pruning: from the start square, try the eight moves in the given
+order, go deeper on the first that lands on an unvisited square, back up when stuck.
+With seed 004's order from (0, 0) on 8x8 the first tour found is exactly the one the
+seed prints; seed 001's order from (2, 0) needs about 2.1e8 moves.
+
+Named orders (``(d_row, d_col)``): ``knight`` (the project's :data:`KNIGHT_MOVES`, also
+seed 000's), ``seed001``, ``seed002``, ``seed004``; or any ``"dr,dc;dr,dc;..."`` string
+listing the eight moves.
+
+>>> from kt_formal.board import Board
+>>> r = solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)), order="seed004")
+>>> r.tour.squares()[:4], r.stats["nodes"]
+([(0, 0), (1, 2), (0, 4), (1, 6)], 3242064)
+"""
+
+from __future__ import annotations
+
+from kt_formal.engines._search import Limits, parse_order, search_request, table_for
+from kt_formal.engines.base import Stopwatch, TourRequest
+from kt_formal.engines.exhaustive import outcome_result
+from kt_formal.graph import neighbour_table
+
+__all__ = ["solve", "NAME"]
+
+NAME = "dfs"
+
+
+def solve(
+    request: TourRequest,
+    *,
+    order="knight",
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    progress=None,
+    **_ignored,
+):
+    """Plain DFS for ``request`` in move order ``order``.
+
+    A closed tour is searched from the start square (else the first live square); an
+    open one from its start (else from its end, else from every square in turn).
+    Exhausting the search proves that no tour exists (IMPOSSIBLE with a proof record);
+    a limit gives UNKNOWN.
+
+    Returns
+    -------
+    Result
+    """
+    clock = Stopwatch()
+    moves = parse_order(order)
+    nt = neighbour_table(request.board)
+    table = table_for(request, nt, moves, NAME)
+    limits = Limits(node_limit, time_limit, progress, "dfs")
+    out = search_request(request, nt, table, root_rule="start", heuristic="fixed", prune=False,
+                         parity=False, limits=limits)
+    stats = {"order": order if isinstance(order, str) else str(moves)}
+    return outcome_result(request, out, NAME, clock(), "none", "depth-first search", stats)

@@ -1,0 +1,217 @@
+"""Exhaustive search: decide, count or list every knight's tour of a small board.
+
+The search enumerates Hamiltonian cycles (closed tours) or Hamiltonian paths (open
+tours) of the knight graph depth first, each undirected tour once, with sound pruning
+only (see :mod:`kt_formal.engines._search`):
+
+* colour count: a knight alternates colours, so a closed tour needs equal counts and a
+  path counts differing by at most one (its ends then on the larger colour);
+* a square with fewer than two neighbours rules out every closed tour;
+* dead ends: after each move every unvisited square must keep enough free neighbours
+  (two, or one for the square that must come last), and at most one square away from
+  the head may be left with a single free neighbour when the path's end is free;
+* symmetry of direction: a closed search starts at a square of least degree; when that
+  degree is 2 the first move goes to one neighbour and the tour returns from the other,
+  so each cycle is met once (otherwise both directions are met and halved); open counts
+  sum the directed paths from every start square and halve.
+
+A "no tour" answer is a proof object that names the engine, board, request, nodes
+searched and the pruning rules, so it can be re-run (:func:`proof_dict`)::
+
+    {"format": "kt-formal/1", "kind": "proof", "method": "exhaustive",
+     "board": {...}, "closed": true, "start": null, "end": null,
+     "engine": "exhaustive", "nodes": 1234, "pruning": "..."}
+
+>>> from kt_formal.board import Board
+>>> count(TourRequest(Board(5, 6))).count
+8
+>>> r = solve(TourRequest(Board(4, 5)))
+>>> r.status.value, r.proof["method"]
+('impossible', 'exhaustive')
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
+from kt_formal.engines._search import Limits, search_request, table_for
+from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
+from kt_formal.exceptions import InvalidInput
+from kt_formal.graph import neighbour_table
+
+__all__ = ["solve", "count", "enumerate_tours", "CountResult", "proof_dict", "outcome_result", "rerun_proof", "PRUNING", "NAME"]
+
+NAME = "exhaustive"
+
+#: Short name of the pruning rules, recorded in every proof.
+PRUNING = "colour-count, degree<2, dead-end degree, open-end count, direction symmetry"
+
+
+@dataclass
+class CountResult:
+    """The outcome of :func:`count`.
+
+    Attributes
+    ----------
+    count : int
+        Tours found, undirected (each cycle or path once). Complete only if ``complete``.
+    directed_count : int or None
+        ``2 * count`` for open tours with both ends free (paths walked either way), else None.
+    nodes : int
+        Search nodes (moves tried).
+    complete : bool
+        False when a limit ran out: ``count`` is then only a lower bound.
+    wall_time : float
+        Seconds.
+    """
+
+    count: int
+    directed_count: int | None
+    nodes: int
+    complete: bool
+    wall_time: float
+
+
+def proof_dict(request: TourRequest, nodes: int, engine: str = NAME, pruning: str = PRUNING) -> dict:
+    """The JSON-ready record of an exhausted search for ``request``."""
+    return {
+        "format": FORMAT,
+        "kind": "proof",
+        "method": "exhaustive",
+        "board": board_to_dict(request.board),
+        "closed": bool(request.closed),
+        "start": None if request.start is None else [int(x) for x in request.start],
+        "end": None if request.end is None else [int(x) for x in request.end],
+        "engine": engine,
+        "nodes": int(nodes),
+        "pruning": pruning,
+    }
+
+
+def _check_size(request: TourRequest) -> None:
+    k = request.board.n_squares
+    if k > 10_000:
+        raise InvalidInput(f"exhaustive search is for small boards; this one has {k} squares")
+
+
+def solve(
+    request: TourRequest,
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+    progress=None,
+    **_ignored,
+):
+    """Decide whether ``request`` has a tour, by complete search.
+
+    Returns
+    -------
+    Result
+        FOUND (verified tour), IMPOSSIBLE with ``proof`` (see :func:`proof_dict`), or
+        UNKNOWN when ``node_limit`` or ``time_limit`` ran out.
+    """
+    clock = Stopwatch()
+    _check_size(request)
+    nt = neighbour_table(request.board)
+    table = table_for(request, nt, None, NAME)
+    limits = Limits(node_limit, time_limit, progress, "exhaustive")
+    out = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
+                         parity=True, limits=limits)
+    return outcome_result(request, out, NAME, clock(), PRUNING, "exhaustive search")
+
+
+def outcome_result(request: TourRequest, out, engine: str, wall_time: float, pruning: str, searched: str,
+                   stats=None):
+    """The :class:`Result` of a search outcome: FOUND, UNKNOWN (limit) or IMPOSSIBLE with a proof.
+
+    ``searched`` names the search in messages ("exhaustive search", "backtracking", ...).
+    """
+    stats = {"nodes": out.nodes, **(stats or {})}
+    if out.status == "found":
+        return found(request, out.squares, engine, wall_time, stats)
+    if out.status == "limit":
+        return unknown(request, engine, wall_time, f"{searched} stopped at its limit after {out.nodes:,} nodes",
+                       stats)
+    if out.status == "refuted":
+        msg = f"no {request.describe()}: {out.reason}"
+    else:
+        msg = f"{searched} exhausted {out.nodes:,} nodes: no {request.describe()}"
+    return impossible(request, engine, wall_time, msg, proof=proof_dict(request, out.nodes, engine, pruning),
+                      stats=stats)
+
+
+def count(request: TourRequest, node_limit=None, time_limit=None, progress=None, out=None) -> CountResult:
+    """Count the tours ``request`` allows (undirected), optionally writing each to ``out``.
+
+    Parameters
+    ----------
+    request : TourRequest
+    node_limit, time_limit : optional
+        Stop early; the result then has ``complete=False``.
+    progress : callable, optional
+        ``progress(nodes_done, None, text)``, at most about ten times a second.
+    out : str or Path, optional
+        Write every tour, one per line, as a JSON list of ``[row, col]`` squares
+        (each undirected tour once; see :func:`enumerate_tours`).
+    """
+    clock = Stopwatch()
+    _check_size(request)
+    nt = neighbour_table(request.board)
+    table = table_for(request, nt, None, NAME)
+    limits = Limits(node_limit, time_limit, progress, "count")
+    cols = request.board.cols
+    fh = None
+    on_solution = None
+    if out is not None:
+        try:
+            fh = open(out, "w", encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+
+        def on_solution(squares):
+            fh.write(json.dumps([[int(i) // cols, int(i) % cols] for i in squares],
+                                separators=(",", ":")) + "\n")
+
+    try:
+        res = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
+                             parity=True, count=True, limits=limits, on_solution=on_solution)
+    finally:
+        if fh is not None:
+            fh.close()
+    free_ends = not request.closed and request.start is None and request.end is None
+    directed = res.directed
+    if res.status == "refuted":
+        directed = 0 if free_ends else None
+    elif res.status == "limit":
+        directed = 2 * res.count if free_ends else None
+    return CountResult(res.count, directed, res.nodes, res.status != "limit", clock())
+
+
+def enumerate_tours(request: TourRequest, path, node_limit=None, time_limit=None, progress=None) -> CountResult:
+    """Write every tour of ``request`` to ``path`` (JSON lines of squares) and count them."""
+    return count(request, node_limit=node_limit, time_limit=time_limit, progress=progress, out=Path(path))
+
+
+def rerun_proof(proof: dict, time_limit: float | None = None):
+    """Re-run the search a proof record describes; return the new :class:`Result`.
+
+    The board and request are rebuilt from the record alone and searched again by this
+    engine. A sound record gives IMPOSSIBLE again, with the same ``nodes`` when the
+    record was made by this engine (the search is deterministic).
+
+    >>> from kt_formal.board import Board
+    >>> r = solve(TourRequest(Board(3, 6)))
+    >>> again = rerun_proof(r.proof)
+    >>> again.status.value, again.proof["nodes"] == r.proof["nodes"]
+    ('impossible', True)
+    """
+    board = board_from_dict(proof["board"])
+    start = proof.get("start")
+    end = proof.get("end")
+    request = TourRequest(board, closed=bool(proof["closed"]),
+                          start=None if start is None else tuple(start),
+                          end=None if end is None else tuple(end))
+    return solve(request, time_limit=time_limit)

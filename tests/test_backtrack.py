@@ -1,0 +1,107 @@
+"""Backtracking engine: the seeds' target boards, fixed ends, limits, and honest IMPOSSIBLE."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.engines import backtrack, cpsat, find_tour
+from kt_formal.engines.base import Status, TourRequest
+from kt_formal.exceptions import InvalidInput
+
+TARGETS = [(m, n) for m in range(6, 21, 2) for n in range(6, 21, 2) if abs(m - n) <= 2]
+
+
+@pytest.mark.parametrize("m,n", TARGETS)
+def test_seed_targets_closed_tours_found_and_renumbered(m, n):
+    start = (m - 1, 1)
+    res = backtrack.solve(TourRequest(Board(m, n), start=start), time_limit=60)
+    assert res.status is Status.FOUND
+    assert res.tour.closed and res.tour.check() is None
+    assert res.tour.start == start  # the cycle from the centre is renumbered (seed 000's rule 3)
+
+
+def test_open_tours_with_fixed_ends():
+    for start, end in [((0, 0), (4, 4)), ((0, 0), None), (None, (2, 2)), ((1, 1), (3, 3))]:
+        res = backtrack.solve(TourRequest(Board(5, 5), closed=False, start=start, end=end))
+        ref = cpsat.solve(TourRequest(Board(5, 5), closed=False, start=start, end=end))
+        assert res.status == ref.status, (start, end)
+        if res.found:
+            t = res.tour
+            assert t.check() is None and not t.closed
+            assert start is None or t.start == start
+            assert end is None or t.end == end
+
+
+def test_closed_tour_with_fixed_closing_move():
+    res = backtrack.solve(TourRequest(Board(6, 6), start=(0, 0), end=(1, 2)))
+    assert res.found and res.tour.check() is None
+    assert res.tour.start == (0, 0) and res.tour.end == (1, 2)
+
+
+def test_exhausted_search_is_impossible_with_a_proof():
+    res = backtrack.solve(TourRequest(Board(4, 5)))
+    assert res.status is Status.IMPOSSIBLE
+    assert cpsat.solve(TourRequest(Board(4, 5))).status is Status.IMPOSSIBLE
+    proof = res.proof
+    assert proof["kind"] == "proof" and proof["method"] == "exhaustive" and proof["engine"] == "backtrack"
+    assert proof["nodes"] == res.stats["nodes"] > 0
+    json.dumps(proof)
+
+
+def test_colour_count_refutes_before_searching():
+    res = backtrack.solve(TourRequest(Board(5, 5), closed=False, start=(0, 1)))
+    assert res.status is Status.IMPOSSIBLE and "colour" in res.message
+    assert cpsat.solve(TourRequest(Board(5, 5), closed=False, start=(0, 1))).status is Status.IMPOSSIBLE
+
+
+def test_limits_give_unknown_never_impossible():
+    res = backtrack.solve(TourRequest(Board(4, 8)), node_limit=50)
+    assert res.status is Status.UNKNOWN and res.stats["nodes"] <= 50
+    res = backtrack.solve(TourRequest(Board(4, 8)), time_limit=0.0)
+    assert res.status is Status.UNKNOWN
+
+
+def test_holes_and_forbidden_moves():
+    holes = [(r, c) for r in range(3, 7) for c in range(3, 7)]
+    board = Board(10, 10, holes=holes)
+    bad = ((1, 1), (2, 3))
+    res = backtrack.solve(TourRequest(board, start=(0, 0), forbidden=(bad,)))
+    assert res.found and res.tour.check() is None
+    moves = {frozenset(map(tuple, (board.square(a), board.square(b)))) for a, b in res.tour.edges().tolist()}
+    assert frozenset(bad) not in moves
+    # the corner's only two moves: forbidding one leaves it a single neighbour
+    res = backtrack.solve(TourRequest(board, forbidden=(((0, 0), (1, 2)),)))
+    assert res.status is Status.IMPOSSIBLE
+    with pytest.raises(InvalidInput, match="forced"):
+        backtrack.solve(TourRequest(Board(6, 6), forced=(((0, 0), (1, 2)),)))
+
+
+def test_progress_hook_is_called_with_nodes():
+    calls = []
+    res = backtrack.solve(TourRequest(Board(4, 10)),
+                          progress=lambda d, t, s: calls.append((time.perf_counter(), d, t, s)))
+    assert res.status is Status.IMPOSSIBLE and (res.wall_time < 0.1 or calls)
+    for _, done, total, text in calls:
+        assert isinstance(done, float) and total is None and "nodes" in text
+    assert all(b[0] - a[0] >= 0.09 for a, b in zip(calls, calls[1:]))  # at most ~10 a second
+    assert [c[1] for c in calls] == sorted(c[1] for c in calls)
+
+
+def test_cli_engine_backtrack(cli):
+    run = cli("tour", 8, 8, "--engine", "backtrack", "--start", "a1")
+    assert run.code == 0 and "verified" in run.err
+    rows = [list(map(int, line.split())) for line in run.out.splitlines()]
+    assert rows[7][0] == 1 and sorted(v for row in rows for v in row) == list(range(1, 65))
+    run = cli("tour", 4, 5, "--engine", "backtrack")
+    assert run.code == 1 and run.err.startswith("impossible:")
+    run = cli("tour", 4, 8, "--engine", "backtrack", "--node-limit", "10")
+    assert run.code == 3 and run.err.startswith("unknown:")
+
+
+def test_find_tour_backtrack():
+    res = find_tour(Board(6, 8), engine="backtrack", start="c3")
+    assert res.found and res.tour.check() is None and res.tour.start == Board(6, 8).parse_square("c3")
