@@ -263,20 +263,10 @@ class Board:
     @classmethod
     def from_mask_file(cls, path) -> "Board":
         """Read :meth:`from_mask` text from a file (clear errors for missing or binary files)."""
+        from kt_formal.files import read_user_text
+
         p = Path(path)
-        try:
-            size = p.stat().st_size
-            if size > 64 << 20:
-                raise InvalidInput(f"mask file {p} is {size} bytes; masks are limited to 64 MiB")
-            text = p.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InvalidInput(f"mask file {p} does not exist") from None
-        except IsADirectoryError:
-            raise InvalidInput(f"mask file {p} is a directory") from None
-        except UnicodeDecodeError:
-            raise InvalidInput(f"mask file {p} is not text") from None
-        except OSError as exc:
-            raise InvalidInput(f"cannot read mask file {p}: {exc.strerror}") from None
+        text = read_user_text(p, what="mask file ", limit=64 << 20)
         return cls.from_mask(text, source=f"mask file {p.name}")
 
     # ------------------------------------------------------------------ parsing

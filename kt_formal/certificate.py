@@ -295,20 +295,10 @@ def _check_header(d, kind: str | None = None) -> str:
 
 def read_certificate(path) -> dict:
     """Read a certificate file as JSON (errors: InvalidInput for unreadable or non-JSON files)."""
+    from kt_formal.files import read_user_text
+
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_CERTIFICATE_BYTES:
-            raise InvalidInput(f"{p} is {size} bytes; certificates are limited to 2 GiB")
-        text = p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise InvalidInput(f"{p} does not exist") from None
-    except IsADirectoryError:
-        raise InvalidInput(f"{p} is a directory") from None
-    except UnicodeDecodeError:
-        raise InvalidInput(f"{p} is not a text file") from None
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {p}: {exc.strerror}") from None
+    text = read_user_text(p, limit=MAX_CERTIFICATE_BYTES)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

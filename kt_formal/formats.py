@@ -37,6 +37,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.files import read_user_text, user_file_errors
 
 __all__ = [
     "HOLE_TOKENS",
@@ -142,18 +143,12 @@ def read_npy(path, closed: bool = False):
     """Read a ``.npy`` numbered grid (integers, 0 on holes) as a checked tour."""
     p = Path(path)
     try:
-        with open(p, "rb") as fh:
+        with user_file_errors(p), open(p, "rb") as fh:
             version = np.lib.format.read_magic(fh)
             if version == (1, 0):
                 shape, _, dtype = np.lib.format.read_array_header_1_0(fh)
             else:
                 shape, _, dtype = np.lib.format.read_array_header_2_0(fh)
-    except FileNotFoundError:
-        raise InvalidInput(f"{p} does not exist") from None
-    except IsADirectoryError:
-        raise InvalidInput(f"{p} is a directory") from None
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {p}: {exc.strerror}") from None
     except ValueError as exc:
         raise InvalidInput(f"{p.name} is not a valid .npy file ({exc})") from None
     if len(shape) != 2 or dtype.kind not in "iu" or dtype.hasobject:
@@ -167,19 +162,7 @@ def read_npy(path, closed: bool = False):
 
 
 def _read_text(p: Path) -> str:
-    try:
-        size = p.stat().st_size
-        if size > MAX_GRID_BYTES:
-            raise InvalidInput(f"{p} is {size} bytes; grids are limited to 1 GiB")
-        return p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise InvalidInput(f"{p} does not exist") from None
-    except IsADirectoryError:
-        raise InvalidInput(f"{p} is a directory") from None
-    except UnicodeDecodeError:
-        raise InvalidInput(f"{p} is not a text file") from None
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {p}: {exc.strerror}") from None
+    return read_user_text(p, limit=MAX_GRID_BYTES)
 
 
 def read_tour_file(path, closed: bool | None = None):
@@ -201,16 +184,8 @@ def read_tour_file(path, closed: bool | None = None):
     """
     from kt_formal.certificate import tour_from_dict
 
-    p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            head = fh.read(6)
-    except FileNotFoundError:
-        raise InvalidInput(f"{p} does not exist") from None
-    except IsADirectoryError:
-        raise InvalidInput(f"{p} is a directory") from None
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {p}: {exc.strerror}") from None
+    with user_file_errors(path) as p, open(p, "rb") as fh:
+        head = fh.read(6)
     if head == b"\x93NUMPY" or p.suffix.lower() == ".npy":
         tour = read_npy(p, closed=bool(closed))
         how = f"numpy numbered grid, checked as {'a closed' if closed else 'an open'} tour"

@@ -57,7 +57,7 @@ def test_mask_round_trip_and_errors(tmp_path):
         Board.from_mask_file(tmp_path / "nope.txt")
     binary = tmp_path / "bin.txt"
     binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(InvalidInput, match="not text"):
+    with pytest.raises(InvalidInput, match="not a text file"):
         Board.from_mask_file(binary)
 
 
