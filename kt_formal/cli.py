@@ -145,26 +145,40 @@ def _run_tour(args) -> int:
 
 # ---------------------------------------------------------------------- verify
 def _add_verify(sub) -> None:
-    p = sub.add_parser("verify", help="check a certificate file independently",
-                       description="Re-check a certificate (JSON) from the board and the knight rule alone.",
+    p = sub.add_parser("verify", help="check certificate files independently",
+                       description="Re-check certificates (JSON: tours and impossibility proofs) "
+                                   "from the board and the knight rule alone.",
                        epilog="example:\n  kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="certificate to check")
+    p.add_argument("file", nargs="+", help="certificate(s) to check")
     p.set_defaults(run=_run_verify)
 
 
 def _run_verify(args) -> int:
+    import kt_formal.proofs  # noqa: F401  (registers the "proof" certificate kind)
     from kt_formal.certificate import read_certificate, verify_certificate
     from kt_formal.exceptions import CertificateRejected
 
-    data = read_certificate(args.file)
-    try:
-        _, summary = verify_certificate(data)
-    except CertificateRejected as exc:
-        print(f"REJECTED: {exc}")
-        return 1
-    print(f"OK: {summary}")
-    return 0
+    many = len(args.file) > 1
+    code = 0
+    for name in args.file:
+        label = f"{name}: " if many else ""
+        try:
+            data = read_certificate(name)
+        except InvalidInput as exc:
+            if not many:
+                raise
+            print(f"{PROG}: {exc}", file=sys.stderr)
+            code = max(code, 2)
+            continue
+        try:
+            _, summary = verify_certificate(data)
+        except CertificateRejected as exc:
+            print(f"{label}REJECTED: {exc}")
+            code = max(code, 1)
+            continue
+        print(f"{label}OK: {summary}")
+    return code
 
 
 # ---------------------------------------------------------------------- graph
@@ -195,8 +209,54 @@ def _run_graph(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- exists
+EXISTS_EXAMPLES = """\
+examples:
+  kt-formal exists 5 5                       no: 13 dark and 12 light squares
+  kt-formal exists 4 1000 --cert p.json      no: Posa's alternation proof, then
+  kt-formal verify p.json                    re-checks it
+  kt-formal exists 8 8 --open --start a1 --end h8
+exit status: 0 yes, 1 no, 3 unknown (a limit ran out), 2 bad input
+"""
+
+
+def _add_exists(sub) -> None:
+    p = sub.add_parser("exists", help="decide whether a tour exists, with a certificate either way",
+                       description="Decide whether a board has a closed (or open) tour. A yes comes "
+                                   "with a verified tour, a no with a proof that 'kt-formal verify' "
+                                   "re-checks; unknown when a limit runs out.",
+                       epilog=EXISTS_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_board_arguments(p)
+    p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
+    p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
+    p.add_argument("--end", metavar="SQ", help="last square")
+    p.add_argument("--cert", metavar="FILE", help="write the certificate (tour or proof, JSON) to FILE")
+    add_search_arguments(p)
+    p.set_defaults(run=_run_exists)
+
+
+def _run_exists(args) -> int:
+    import json
+
+    from kt_formal.decide import decide
+
+    board = board_from_args(args)
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise InvalidInput(f"--time-limit must be positive, got {args.time_limit:g}")
+    verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
+                     time_limit=args.time_limit, seed=args.seed, workers=args.workers)
+    if args.cert and verdict.certificate is not None:
+        _write_output(json.dumps(verdict.certificate, separators=(",", ":")) + "\n", args.cert)
+    print(verdict.explanation)
+    if args.cert:
+        where = (f"certificate written to {args.cert}" if verdict.certificate is not None
+                 else "no certificate to write")
+        _note(args, f"{verdict.answer} ({verdict.route}, {verdict.wall_time:.2f} s); {where}")
+    return verdict.exit_code
+
+
 # ---------------------------------------------------------------------- main
-COMMANDS = [_add_tour, _add_verify, _add_graph]
+COMMANDS = [_add_tour, _add_verify, _add_graph, _add_exists]
 
 
 def build_parser() -> argparse.ArgumentParser:

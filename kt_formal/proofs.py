@@ -766,10 +766,11 @@ def explain(d: dict) -> str:
         return head + f"square{'s' if len(qs) > 1 else ''} {names(qs)} {'have' if len(qs) > 1 else 'has'} only one knight move, so each must be an end of the tour{', as must the ends given' if (d['start'] or d['end']) else ''}; a tour has only two ends."
     if m == "alternation":
         n = len(d["independent"])
-        outer = ""
+        what = f"the {n} squares listed"
         if b.rows == 4 or b.cols == 4:
-            outer = " (the two outer lines of the 4-wide board)"
-        return head + (f"the {n} squares listed{outer} make up half of the board and no knight move joins two of them, "
+            line = "rows" if b.rows == 4 else "columns"
+            what = f"the {n} squares of the two outer {line}"
+        return head + (f"{what} make up half of the board and no knight move joins two of them, "
                        "so a closed tour must alternate between them and the rest; a knight also alternates colours, "
                        "so they would all have one colour, but they have both (Posa's argument).")
     if m == "separator":
