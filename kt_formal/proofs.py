@@ -28,7 +28,9 @@ nor :mod:`kt_formal.graph`, nor any engine. Methods, cheapest first:
     an independent set ``S`` with ``|S| = |V| / 2`` forces a closed tour to
     alternate ``S`` and the rest; a knight alternates colours too, so ``S`` would be
     one colour. If ``S`` has both colours there is no closed tour (Posa's argument
-    for 4 x n boards: ``S`` is the two outer rows, 2n squares).
+    for 4 x n boards: ``S`` is the two outer rows, 2n squares). Likewise an open
+    tour of an odd number ``|V|`` of squares with ``|S| = (|V| + 1) / 2`` visits
+    ``S`` at every other step, both ends included.
 ``exhaustive``
     the record of an exhaustive search, re-run and cross-checked by CP-SAT (see
     :func:`check_exhaustive`).
@@ -185,21 +187,33 @@ def _argwhere(deg, at_most: int) -> list[tuple[int, int]]:
     return list(zip(rr.tolist(), cc.tolist()))
 
 
+def _alternation_size(k: int, closed: bool) -> int | None:
+    """Size of the independent set the alternation argument needs, or None."""
+    if closed:
+        return k // 2 if k % 2 == 0 and k >= 4 else None
+    return (k + 1) // 2 if k % 2 == 1 and k >= 3 else None
+
+
 def find_alternation_proof(board: Board, closed: bool = True, start=None, end=None,
                            search: bool = False, time_limit: float = 2.0) -> dict | None:
-    """An independent half of the board with both colours (closed tours only).
+    """An independent set that a tour would have to alternate with the rest.
+
+    Closed tours: ``|S| = k / 2`` and ``S`` has both colours. Open tours on an odd
+    number ``k`` of squares: ``|S| = (k + 1) / 2`` puts ``S`` on the odd positions
+    of the path (both ends included), so ``S`` with both colours, or a fixed end
+    outside ``S``, refutes it.
 
     On a board with 4 rows (or 4 columns) the two outer rows (columns) are tried
     first; this is Posa's proof for every 4 x n board, with 2n squares listed.
     With ``search=True`` a small CP-SAT model looks for such a set on boards of up
     to 100 squares.
     """
-    if not closed:
-        return None
     s, e = _ends(board, start, end)
     k = board.n_squares
-    if k % 2 or k < 4:
+    size = _alternation_size(k, closed)
+    if size is None:
         return None
+    fixed = [q for q in (s, e) if q is not None]
     live = board.live_mask()
     for axis in (0, 1):
         if board.shape[axis] != 4:
@@ -210,17 +224,20 @@ def find_alternation_proof(board: Board, closed: bool = True, start=None, end=No
         else:
             outer[:, 1:3] = False
         rr, cc = outer.nonzero()
-        if 2 * len(rr) == k and len(set(((rr + cc) % 2).tolist())) == 2:
+        if len(rr) != size:
+            continue
+        mixed = len(set(((rr + cc) % 2).tolist())) == 2
+        if mixed or (not closed and any(not outer[q] for q in fixed)):
             pts = [[int(r), int(c)] for r, c in zip(rr.tolist(), cc.tolist())]
             return make_proof(board, "alternation", closed, s, e, independent=pts)
     if search and k <= 100:
-        found = _alternation_by_cpsat(board, time_limit)
+        found = _alternation_by_cpsat(board, size, [] if closed else fixed, time_limit)
         if found:
             return make_proof(board, "alternation", closed, s, e, independent=found)
     return None
 
 
-def _alternation_by_cpsat(board: Board, time_limit: float):
+def _alternation_by_cpsat(board: Board, size: int, fixed, time_limit: float):
     from ortools.sat.python import cp_model
 
     sqs = board.squares()
@@ -232,9 +249,11 @@ def _alternation_by_cpsat(board: Board, time_limit: float):
             j = idx[(r, c)]
             if i < j:
                 model.add_bool_or([x[i].Not(), x[j].Not()])
-    model.add(2 * sum(x) == len(sqs))
+    model.add(sum(x) == size)
+    mixed = model.new_bool_var("mixed")
     for col in (0, 1):
-        model.add(sum(x[i] for q, i in idx.items() if (q[0] + q[1]) % 2 == col) >= 1)
+        model.add(sum(x[i] for q, i in idx.items() if (q[0] + q[1]) % 2 == col) >= 1).only_enforce_if(mixed)
+    model.add_bool_or([mixed, *(x[idx[q]].Not() for q in fixed)])
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = 1
@@ -576,21 +595,31 @@ def _check_degree(d, live, closed, start, end) -> str:
 
 
 def _check_alternation(d, live, closed, start, end) -> str:
-    if not closed:
-        _reject("the alternation argument applies to closed tours only")
     s = _square_list(d, "independent", live, nonempty=True)
-    if 2 * len(s) != live.count:
-        _reject(f"the set has {len(s)} squares, not half of the board's {live.count}")
+    k = live.count
+    if closed:
+        if 2 * len(s) != k:
+            _reject(f"the set has {len(s)} squares, not half of the board's {k}")
+    elif k % 2 == 0 or 2 * len(s) != k + 1:
+        _reject(f"the set has {len(s)} squares; an open tour is forced to alternate only "
+                f"by (k + 1) / 2 of an odd number k of squares (the board has {k})")
     inside = set(s)
     for q in s:
         for n in live.moves(q):
             if n in inside:
                 _reject(f"the set is not independent: {list(q)} and {list(n)} are a knight move apart")
-    colours = {(q[0] + q[1]) % 2 for q in s}
-    if len(colours) != 2:
-        _reject("every square of the set has one colour, which a closed tour allows")
-    return (f"{len(s)} independent squares, half of the board, of both colours "
-            "(a closed tour would alternate them with the rest)")
+    mixed = len({(q[0] + q[1]) % 2 for q in s}) == 2
+    outside = [q for q in (start, end) if q is not None and q not in inside]
+    if mixed:
+        why = "of both colours"
+    elif not closed and outside:
+        why = f"and the fixed end {_name(live, outside[0])} lies outside it"
+    else:
+        _reject("every square of the set has one colour, which a tour allows")
+    if closed:
+        return f"{len(s)} independent squares, half of the board, {why} (a closed tour would alternate them with the rest)"
+    return (f"{len(s)} independent squares of {k}, {why} (an open tour would visit them "
+            "at every other step, first and last included)")
 
 
 def _components(live: _Live, removed: set, reduce: bool):
@@ -770,9 +799,17 @@ def explain(d: dict) -> str:
         if b.rows == 4 or b.cols == 4:
             line = "rows" if b.rows == 4 else "columns"
             what = f"the {n} squares of the two outer {line}"
-        return head + (f"{what} make up half of the board and no knight move joins two of them, "
-                       "so a closed tour must alternate between them and the rest; a knight also alternates colours, "
-                       "so they would all have one colour, but they have both (Posa's argument).")
+        sq = {tuple(q) for q in d["independent"]}
+        mixed = len({(q[0] + q[1]) % 2 for q in sq}) == 2
+        if closed:
+            return head + (f"{what} make up half of the board and no knight move joins two of them, "
+                           "so a closed tour must alternate between them and the rest; a knight also alternates colours, "
+                           "so they would all have one colour, but they have both (Posa's argument).")
+        text = head + (f"{what} are one more than the other {b.n_squares - n} and no knight move joins two of them, "
+                       "so an open tour must visit them at every other step, first and last included; ")
+        if mixed:
+            return text + "a knight alternates colours, so they would all have one colour, but they have both."
+        return text + "but an end given is not one of them."
     if m == "separator":
         s, c = d["separator"], d["components"]
         red = (" after the moves forced by squares with only two moves are fixed" if d.get("reduced") else "")
