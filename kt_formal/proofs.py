@@ -334,7 +334,7 @@ def _separator_bound(closed: bool, size: int, ends_in_s: int) -> int:
 
 def find_separator_proof(board: Board, closed: bool = True, start=None, end=None,
                          thorough: bool = False, max_size: int | None = None,
-                         budget: int = 300_000) -> dict | None:
+                         budget: int = 50_000) -> dict | None:
     """A set of squares whose removal leaves too many components.
 
     Cheap mode (boards up to 400 squares): the empty set (a disconnected board),
