@@ -349,41 +349,44 @@ def find_separator_proof(board: Board, closed: bool = True, start=None, end=None
         return None
     fixed = {q for q in (s, e) if q is not None}
     variants = [False, True] if (closed and thorough) else [False]
+    graphs = []
     for reduce in variants:
         g = _Bits(board, reduce=reduce)
-        if g.contradiction:
-            continue  # the degree-style argument is not a separator; try the next
-        fixed_bits = {g.sqs.index(q) for q in fixed}
+        if not g.contradiction:  # a contradiction is a degree-style argument, not a separator
+            graphs.append((reduce, g))
+    fixed_idx = {i for i, q in enumerate(graphs[0][1].sqs) if q in fixed} if graphs else set()
 
-        def ok(sel: tuple[int, ...]) -> int | None:
-            mask = 0
-            for i in sel:
-                mask |= 1 << i
-            c = g.components(mask)
-            if c > _separator_bound(closed, len(sel), len(fixed_bits & set(sel))):
-                return c
-            return None
+    def ok(g, sel: tuple[int, ...]) -> int | None:
+        mask = 0
+        for i in sel:
+            mask |= 1 << i
+        c = g.components(mask)
+        if c > _separator_bound(closed, len(sel), len(fixed_idx & set(sel))):
+            return c
+        return None
 
-        def proof(sel, c):
-            return make_proof(board, "separator", closed, s, e,
-                              separator=[list(g.sqs[i]) for i in sorted(sel)], components=c,
-                              reduced=reduce)
+    def proof(reduce, g, sel, c):
+        return make_proof(board, "separator", closed, s, e,
+                          separator=[list(g.sqs[i]) for i in sorted(sel)], components=c,
+                          reduced=reduce)
 
+    for reduce, g in graphs:
         for sel in _cheap_candidates(g):
-            c = ok(sel)
+            c = ok(g, sel)
             if c is not None:
-                return proof(sel, c)
-        if thorough:
-            limit = max_size if max_size is not None else 8
+                return proof(reduce, g, sel, c)
+    if thorough:
+        limit = max_size if max_size is not None else 8
+        for reduce, g in graphs:
             tried = 0
             for size in range(1, min(limit, k) + 1):
                 for sel in itertools.combinations(range(k), size):
                     tried += 1
                     if tried > budget:
                         break
-                    c = ok(sel)
+                    c = ok(g, sel)
                     if c is not None:
-                        return proof(sel, c)
+                        return proof(reduce, g, sel, c)
                 if tried > budget:
                     break
     return None
