@@ -82,7 +82,7 @@ _FIELDS = {
     "ends": (),
     "colour": ("dark", "light"),
     "degree": ("squares", "degrees"),
-    "separator": ("separator", "components", "reduced"),
+    "separator": ("separator", "components", "reduced", "virtual"),
     "alternation": ("independent",),
     "exhaustive": ("engine", "nodes", "pruning"),
 }
@@ -268,11 +268,20 @@ def _alternation_by_cpsat(board: Board, size: int, fixed, time_limit: float):
 class _Bits:
     """The knight graph of a small board as bitsets (finder side only)."""
 
-    def __init__(self, board: Board, reduce: bool = False):
+    def __init__(self, board: Board, reduce: bool = False, open_ends=None):
         self.sqs = board.squares()
         idx = {q: i for i, q in enumerate(self.sqs)}
-        self.k = len(self.sqs)
         self.nbrs = [{idx[n] for n in board.neighbours(*q)} for q in self.sqs]
+        if open_ends is not None:  # an open tour as a closed tour through virtual squares
+            fixed = [idx[q] for q in open_ends if q is not None]
+            n = len(self.sqs)
+            for name, joined in _virtual_links(n, fixed):
+                self.sqs.append(name)
+                self.nbrs.append(set())
+            for a, b in _virtual_edges(n, fixed):
+                self.nbrs[a].add(b)
+                self.nbrs[b].add(a)
+        self.k = len(self.sqs)
         self.contradiction = False
         if reduce:
             self.contradiction = not _reduce_forced(self.nbrs)
@@ -297,6 +306,31 @@ class _Bits:
             alive &= ~comp
             count += 1
         return count
+
+
+def _virtual_links(n: int, fixed: list[int]):
+    """Names of the virtual squares for an open tour on n squares with these fixed ends."""
+    yield "z", None
+    if len(fixed) == 1:
+        yield "w", None
+
+
+def _virtual_edges(n: int, fixed: list[int]):
+    """Edges of the virtual squares (z = node n, w = node n + 1), see ``_augmented``."""
+    z, w = n, n + 1
+    if len(fixed) == 2:
+        yield z, fixed[0]
+        yield z, fixed[1]
+    elif len(fixed) == 1:
+        f = fixed[0]
+        yield w, z
+        yield w, f
+        for v in range(n):
+            if v != f:
+                yield z, v
+    else:
+        for v in range(n):
+            yield z, v
 
 
 def _reduce_forced(nbrs: list[set]) -> bool:
@@ -348,31 +382,36 @@ def find_separator_proof(board: Board, closed: bool = True, start=None, end=None
     if k > (100 if thorough else 400):
         return None
     fixed = {q for q in (s, e) if q is not None}
-    variants = [False, True] if (closed and thorough) else [False]
+    variants = [False, True] if (thorough and (closed or k >= 2)) else [False]
+    if not closed and s is not None and s == e:
+        variants = [False]
     graphs = []
     for reduce in variants:
-        g = _Bits(board, reduce=reduce)
+        g = _Bits(board, reduce=reduce, open_ends=(s, e) if (reduce and not closed) else None)
         if not g.contradiction:  # a contradiction is a degree-style argument, not a separator
             graphs.append((reduce, g))
     fixed_idx = {i for i, q in enumerate(graphs[0][1].sqs) if q in fixed} if graphs else set()
 
-    def ok(g, sel: tuple[int, ...]) -> int | None:
+    def ok(g, sel: tuple[int, ...], reduce: bool) -> int | None:
         mask = 0
         for i in sel:
             mask |= 1 << i
         c = g.components(mask)
-        if c > _separator_bound(closed, len(sel), len(fixed_idx & set(sel))):
+        as_closed = closed or reduce
+        if c > _separator_bound(as_closed, len(sel), 0 if as_closed else len(fixed_idx & set(sel))):
             return c
         return None
 
     def proof(reduce, g, sel, c):
-        return make_proof(board, "separator", closed, s, e,
-                          separator=[list(g.sqs[i]) for i in sorted(sel)], components=c,
-                          reduced=reduce)
+        real = [list(g.sqs[i]) for i in sorted(sel) if not isinstance(g.sqs[i], str)]
+        virtual = [g.sqs[i] for i in sorted(sel) if isinstance(g.sqs[i], str)]
+        extra = {"virtual": virtual} if (reduce and not closed) else {}
+        return make_proof(board, "separator", closed, s, e, separator=real, components=c,
+                          reduced=reduce, **extra)
 
     for reduce, g in graphs:
         for sel in _cheap_candidates(g):
-            c = ok(g, sel)
+            c = ok(g, sel, reduce)
             if c is not None:
                 return proof(reduce, g, sel, c)
     if thorough:
@@ -384,7 +423,7 @@ def find_separator_proof(board: Board, closed: bool = True, start=None, end=None
                     tried += 1
                     if tried > budget:
                         break
-                    c = ok(g, sel)
+                    c = ok(g, sel, reduce)
                     if c is not None:
                         return proof(reduce, g, sel, c)
                 if tried > budget:
@@ -524,7 +563,7 @@ def check_proof(d) -> str:
     if not isinstance(method, str) or method not in _FIELDS:
         _reject(f"unknown proof method {method!r}")
     missing = [f for f in (*_HEADER, *_FIELDS[method]) if f not in d]
-    if missing and not (method == "separator" and missing == ["reduced"]):
+    if missing and not (method == "separator" and set(missing) <= {"reduced", "virtual"}):
         _reject(f"the {method} proof has no {missing[0]!r}")
     unknown = set(d) - {*_HEADER, *_FIELDS[method], "meta"}
     if unknown:
@@ -625,13 +664,36 @@ def _check_alternation(d, live, closed, start, end) -> str:
             "at every other step, first and last included)")
 
 
-def _components(live: _Live, removed: set, reduce: bool):
-    """Components of the board minus ``removed``; None if the reduction contradicts."""
+def _components(live: _Live, removed: set, reduce: bool, open_ends=None):
+    """Components of the board minus ``removed``; None if the reduction contradicts.
+
+    With ``open_ends`` (a list of the fixed ends of an open tour) the graph gets the
+    virtual squares ``"z"`` (and ``"w"``) that close an open tour into a cycle: with
+    both ends fixed, z joins the two; with one end f fixed, z joins every other
+    square and w joins z and f; with none, z joins every square.
+    """
     if live.count > MAX_CHECK_SQUARES:
         _reject(f"the board has {live.count} squares; separator proofs are re-checked "
                 f"up to {MAX_CHECK_SQUARES}")
     squares = list(live.all_squares())
     nbrs = {q: set(live.moves(q)) for q in squares}
+    if open_ends is not None:
+        nodes = list(squares)
+        nbrs["z"] = set()
+        nodes.append("z")
+        if len(open_ends) == 2:
+            links = [("z", open_ends[0]), ("z", open_ends[1])]
+        elif len(open_ends) == 1:
+            nbrs["w"] = set()
+            nodes.append("w")
+            links = [("w", "z"), ("w", open_ends[0])]
+            links += [("z", q) for q in squares if q != open_ends[0]]
+        else:
+            links = [("z", q) for q in squares]
+        for a, b in links:
+            nbrs[a].add(b)
+            nbrs[b].add(a)
+        squares = nodes
     if reduce:
         index = {q: i for i, q in enumerate(squares)}
         sets = [{index[n] for n in nbrs[q]} for q in squares]
@@ -690,21 +752,42 @@ def _check_separator(d, live, closed, start, end) -> str:
     reduce = d.get("reduced", False)
     if type(reduce) is not bool:
         _reject("'reduced' must be true or false")
-    if reduce and not closed:
-        _reject("the forced-move reduction applies to closed tours only")
+    virtual = d.get("virtual", [])
+    if not isinstance(virtual, list) or any(v not in ("z", "w") for v in virtual) \
+            or len(set(virtual)) != len(virtual):
+        _reject("'virtual' must list distinct virtual squares 'z' and 'w'")
+    open_ends = None
+    if not closed and reduce:
+        if live.count < 2:
+            _reject("a one-square board has an open tour")
+        open_ends = [q for q in (start, end) if q is not None]
+        if len(open_ends) == 2 and open_ends[0] == open_ends[1]:
+            _reject("an open tour with one square for both ends is an ends proof")
+        if "w" in virtual and len(open_ends) != 1:
+            _reject("the virtual square 'w' exists only with exactly one fixed end")
+    elif virtual:
+        _reject("virtual squares belong to reduced proofs for open tours")
     claimed = _int(d, "components")
-    comps = _components(live, set(s), reduce)
+    removed = set(s) | set(virtual)
+    comps = _components(live, removed, reduce, open_ends)
     if comps is None:
         return "the forced-move reduction leaves a square with too few or too many moves"
     if claimed != comps:
         _reject(f"removing the set leaves {comps} components, not {claimed}")
-    ends_in = len({q for q in (start, end) if q is not None} & set(s))
-    bound = _separator_bound(closed, len(s), ends_in)
+    if closed or reduce:
+        bound = _separator_bound(True, len(removed), 0)
+    else:
+        ends_in = len({q for q in (start, end) if q is not None} & set(s))
+        bound = _separator_bound(False, len(s), ends_in)
     if comps <= bound:
-        _reject(f"removing {len(s)} squares leaves {comps} components, "
+        _reject(f"removing {len(removed)} squares leaves {comps} components, "
                 f"which a tour allows (up to {bound})")
-    after = " after the forced-move reduction" if reduce else ""
-    return f"removing {len(s)} squares leaves {comps} components{after} (a tour allows {bound})"
+    after = ""
+    if reduce:
+        after = " after the forced-move reduction"
+        if not closed:
+            after += " of the tour closed through a virtual square"
+    return f"removing {len(removed)} squares leaves {comps} components{after} (a tour allows {bound})"
 
 
 def check_exhaustive(d, board: Board) -> str:
@@ -816,6 +899,13 @@ def explain(d: dict) -> str:
     if m == "separator":
         s, c = d["separator"], d["components"]
         red = (" after the moves forced by squares with only two moves are fixed" if d.get("reduced") else "")
+        if d.get("reduced") and not closed:
+            virt = d.get("virtual", [])
+            return head + ("close the open tour into a cycle through a virtual square joined to where it may end; "
+                           f"removing {len(s) + len(virt)} square{'s' if len(s) + len(virt) != 1 else ''} "
+                           f"({names(s)}{', ' if s and virt else ''}{', '.join('the virtual ' + v for v in virt)}) "
+                           f"then leaves {c} separate parts{red}, but a cycle cut at {len(s) + len(virt)} squares "
+                           f"falls into at most {max(len(s) + len(virt), 1)} pieces.")
         if not s:
             return head + f"the board falls into {c} separate parts{red}."
         pieces = max(len(s), 1) if closed else len(s) + 1

@@ -63,6 +63,9 @@ CASES = [
     (4, 4, [], False, None, None, "separator"),
     (3, 6, [], False, None, None, "separator"),
     (3, 8, [], True, None, None, "separator"),
+    (3, 8, [], False, (0, 2), (0, 3), "separator"),       # open, closed through virtual squares
+    (8, 3, [(6, 2), (5, 2)], False, None, None, "separator"),
+    (4, 8, [(1, 6), (2, 6), (3, 5)], False, None, None, "alternation"),  # open, odd board
 ]
 
 
@@ -140,6 +143,29 @@ def test_wrong_separator():
     p = proof_of(3, 8)
     p["separator"].append([1, 4])  # a larger set allows more pieces
     rejected(p)
+
+
+def test_virtual_squares_are_checked():
+    p = proof_of(8, 3, False, holes=[(6, 2), (5, 2)])
+    assert p["reduced"] is True and p["virtual"] == ["z"]
+    q = copy.deepcopy(p)
+    q["virtual"] = []
+    rejected(q)
+    q = copy.deepcopy(p)
+    q["virtual"] = ["z", "w"]  # w exists only with exactly one fixed end
+    rejected(q, "exactly one fixed end")
+    q = copy.deepcopy(p)
+    q["virtual"] = ["y"]
+    rejected(q, "virtual")
+    q = copy.deepcopy(p)
+    q["reduced"] = False
+    rejected(q, "virtual squares belong")
+    q = copy.deepcopy(p)
+    q["closed"] = True
+    rejected(q)
+    r = proof_of(3, 8, False, start=(0, 2), end=(0, 3))
+    r["end"] = [2, 7]  # c3 -> h1: a different question, and such a tour exists
+    rejected(r)
 
 
 def test_set_that_is_not_independent():
@@ -243,6 +269,7 @@ SOURCES = [
     (4, 4, (), False, None, None), (3, 5, (), False, None, None), (2, 5, (), False, None, None),
     (6, 6, (), False, (0, 0), (5, 5)), (8, 8, (), True, (0, 0), (0, 1)), (3, 4, (), True, None, None),
     (3, 6, (), False, None, None), (5, 6, ((0, 0),), True, None, None),
+    (3, 8, (), False, (0, 2), (0, 3)), (8, 3, ((6, 2), (5, 2)), False, None, None),
 ]
 _PROOFS = {}
 
