@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from kt_formal.board import Board
 from kt_formal.engines.base import Stopwatch, Status
 from kt_formal.proofs import explain, find_proof
+from kt_formal.tour import Tour
 
 __all__ = ["Verdict", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIMIT"]
 
@@ -119,6 +120,23 @@ def _proof_by_search(board: Board, closed: bool, start, end, time_limit: float |
     return proof, "thorough-proof"
 
 
+def _cut_open(tour: Tour, start, end) -> Tour:
+    """The open tour left by dropping one move of a closed tour, checked independently.
+
+    The closed tour starts at ``start`` (if given) or ends at ``end`` (if given), as
+    :func:`kt_formal.engines.find_tour` orients it, so the dropped move is the closing one.
+    """
+    open_tour = Tour(tour.board, tour.order.copy(), closed=False)
+    reason = open_tour.check()
+    if reason is None and start is not None and open_tour.start != tuple(start):
+        reason = f"starts at {open_tour.start}, not {tuple(start)}"
+    if reason is None and end is not None and open_tour.end != tuple(end):
+        reason = f"ends at {open_tour.end}, not {tuple(end)}"
+    if reason is not None:
+        raise RuntimeError(f"cutting a closed tour open failed: {reason}")
+    return open_tour
+
+
 def decide(
     board: Board,
     closed: bool = True,
@@ -177,11 +195,22 @@ def decide(
 
     from kt_formal.engines import find_tour
 
-    result = find_tour(board, closed=closed, start=s, end=e, engine=engine,
-                       time_limit=time_limit, seed=seed, workers=workers)
+    # An open tour with at most one fixed end is a closed tour cut open: on rectangles
+    # where Schwenk's theorem promises a closed tour, search for that (much faster).
+    cut = (not closed and (s is None or e is None) and not board.has_holes
+           and rectangle_has_tour(board.rows, board.cols, closed=True))
     prefix = "theorem+" if theorem else ""
+    if cut:
+        result = find_tour(board, closed=True, start=s, end=e, engine=engine,
+                           time_limit=time_limit, seed=seed, workers=workers)
+        prefix = "theorem+cut+"
+    else:
+        result = find_tour(board, closed=closed, start=s, end=e, engine=engine,
+                           time_limit=time_limit, seed=seed, workers=workers)
     if result.status is Status.FOUND:
         tour = result.tour
+        if cut:
+            tour = _cut_open(tour, s, e)
         cert = tour.to_dict(engine=result.engine)
         ends = ""
         if s is not None:
@@ -193,7 +222,7 @@ def decide(
                 "and the independent checker verified it.")
         return Verdict("yes", cert, text, clock(), f"{prefix}search:{result.engine}", result.stats)
     if result.status is Status.IMPOSSIBLE:
-        if theorem:
+        if theorem or cut:
             raise RuntimeError(f"{result.engine} claims no {kind} tour of {board.describe()}, "
                                "against the classification of rectangles")
         proof, tag = _proof_by_search(board, closed, s, e, time_limit)
