@@ -116,7 +116,7 @@ def _proof_by_search(board: Board, closed: bool, start, end, time_limit: float |
     -------
     (proof or None, route tag)
     """
-    proof = find_proof(board, closed, start, end, thorough=True)
+    proof = find_proof(board, closed, start, end, thorough=True, budget=200_000)
     return proof, "thorough-proof"
 
 
@@ -223,7 +223,7 @@ def decide(
         return Verdict("yes", cert, text, clock(), f"{prefix}search:{result.engine}", result.stats)
     if result.status is Status.IMPOSSIBLE:
         if theorem or cut:
-            raise RuntimeError(f"{result.engine} claims no {kind} tour of {board.describe()}, "
+            raise RuntimeError(f"{result.engine} claims no {'closed' if cut else kind} tour of {board.describe()}, "
                                "against the classification of rectangles")
         proof, tag = _proof_by_search(board, closed, s, e, time_limit)
         if proof is not None:

@@ -453,11 +453,12 @@ def _cheap_candidates(g: _Bits):
 
 
 def find_proof(board: Board, closed: bool = True, start=None, end=None,
-               thorough: bool = False) -> dict | None:
+               thorough: bool = False, budget: int = 50_000) -> dict | None:
     """The cheapest proof found that no such tour exists, or None.
 
     ``thorough`` adds the CP-SAT alternation search and the subset search for
-    separators (seconds, not milliseconds, on boards of 50 to 100 squares).
+    separators, up to ``budget`` sets per variant (seconds, not milliseconds, on
+    boards of 50 to 100 squares).
     """
     for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
         p = finder(board, closed, start, end)
@@ -466,7 +467,7 @@ def find_proof(board: Board, closed: bool = True, start=None, end=None,
     p = find_alternation_proof(board, closed, start, end, search=thorough)
     if p is not None:
         return p
-    return find_separator_proof(board, closed, start, end, thorough=thorough)
+    return find_separator_proof(board, closed, start, end, thorough=thorough, budget=budget)
 
 
 # ====================================================================== checker
