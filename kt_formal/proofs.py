@@ -156,6 +156,8 @@ def find_colour_proof(board: Board, closed: bool = True, start=None, end=None) -
 def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
     """Squares with too few moves (see the module docstring)."""
     s, e = _ends(board, start, end)
+    if not board.has_holes and min(board.rows, board.cols) >= 4:
+        return None  # every square of a full board with both sides >= 4 has 2 or more moves
     deg = board.degrees()
     k = board.n_squares
     if closed:
@@ -214,11 +216,10 @@ def find_alternation_proof(board: Board, closed: bool = True, start=None, end=No
     if size is None:
         return None
     fixed = [q for q in (s, e) if q is not None]
-    live = board.live_mask()
     for axis in (0, 1):
         if board.shape[axis] != 4:
             continue
-        outer = live.copy()
+        outer = board.live_mask().copy()
         if axis == 0:
             outer[1:3, :] = False
         else:

@@ -208,3 +208,10 @@ def test_exists_bad_input(cli_proc, args, needle):
     r = cli_proc("exists", *args)
     assert r.code == 2 and needle in r.err and "Traceback" not in r.err
     assert len(r.err.strip().splitlines()) == 1
+
+
+def test_exists_on_huge_boards(cli_proc):
+    r = cli_proc("exists", 99999, 99999)  # colour counts, no array of the board
+    assert r.code == 1 and "4999900001 dark and 4999900000 light" in r.out
+    r = cli_proc("exists", 100000, 100000)  # refused before allocating, one line
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
