@@ -145,40 +145,26 @@ def _run_tour(args) -> int:
 
 # ---------------------------------------------------------------------- verify
 def _add_verify(sub) -> None:
-    p = sub.add_parser("verify", help="check certificate files independently",
-                       description="Re-check certificates (JSON: tours and impossibility proofs) "
-                                   "from the board and the knight rule alone.",
+    p = sub.add_parser("verify", help="check a certificate file independently",
+                       description="Re-check a certificate (JSON) from the board and the knight rule alone.",
                        epilog="example:\n  kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", nargs="+", help="certificate(s) to check")
+    p.add_argument("file", help="certificate to check")
     p.set_defaults(run=_run_verify)
 
 
 def _run_verify(args) -> int:
-    import kt_formal.proofs  # noqa: F401  (registers the "proof" certificate kind)
     from kt_formal.certificate import read_certificate, verify_certificate
     from kt_formal.exceptions import CertificateRejected
 
-    many = len(args.file) > 1
-    code = 0
-    for name in args.file:
-        label = f"{name}: " if many else ""
-        try:
-            data = read_certificate(name)
-        except InvalidInput as exc:
-            if not many:
-                raise
-            print(f"{PROG}: {exc}", file=sys.stderr)
-            code = max(code, 2)
-            continue
-        try:
-            _, summary = verify_certificate(data)
-        except CertificateRejected as exc:
-            print(f"{label}REJECTED: {exc}")
-            code = max(code, 1)
-            continue
-        print(f"{label}OK: {summary}")
-    return code
+    data = read_certificate(args.file)
+    try:
+        _, summary = verify_certificate(data)
+    except CertificateRejected as exc:
+        print(f"REJECTED: {exc}")
+        return 1
+    print(f"OK: {summary}")
+    return 0
 
 
 # ---------------------------------------------------------------------- graph
