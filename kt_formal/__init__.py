@@ -8,6 +8,7 @@
 
 from kt_formal.board import Board
 from kt_formal.certificate import check_tour, verify_tour
+from kt_formal.decide import Verdict, decide
 from kt_formal.engines import Result, Status, TourRequest, find_tour
 from kt_formal.exceptions import (
     CertificateRejected,
@@ -18,6 +19,7 @@ from kt_formal.exceptions import (
     ResourceLimit,
 )
 from kt_formal.graph import knight_graph, neighbour_table
+from kt_formal.proofs import check_proof, find_proof
 from kt_formal.tour import Tour
 
 __version__ = "0.1.0"
@@ -30,6 +32,10 @@ __all__ = [
     "check_tour",
     "verify_tour",
     "find_tour",
+    "decide",
+    "Verdict",
+    "find_proof",
+    "check_proof",
     "Result",
     "Status",
     "TourRequest",

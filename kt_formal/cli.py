@@ -541,8 +541,54 @@ def _run_count(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- exists
+EXISTS_EXAMPLES = """\
+examples:
+  kt-formal exists 5 5                       no: 13 dark and 12 light squares
+  kt-formal exists 4 1000 --cert p.json      no: Posa's alternation proof, then
+  kt-formal verify p.json                    re-checks it
+  kt-formal exists 8 8 --open --start a1 --end h8
+exit status: 0 yes, 1 no, 3 unknown (a limit ran out), 2 bad input
+"""
+
+
+def _add_exists(sub) -> None:
+    p = sub.add_parser("exists", help="decide whether a tour exists, with a certificate either way",
+                       description="Decide whether a board has a closed (or open) tour. A yes comes "
+                                   "with a verified tour, a no with a proof that 'kt-formal verify' "
+                                   "re-checks; unknown when a limit runs out.",
+                       epilog=EXISTS_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_board_arguments(p)
+    p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
+    p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
+    p.add_argument("--end", metavar="SQ", help="last square")
+    p.add_argument("--cert", metavar="FILE", help="write the certificate (tour or proof, JSON) to FILE")
+    add_search_arguments(p)
+    p.set_defaults(run=_run_exists)
+
+
+def _run_exists(args) -> int:
+    import json
+
+    from kt_formal.decide import decide
+
+    board = board_from_args(args)
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise InvalidInput(f"--time-limit must be positive, got {args.time_limit:g}")
+    verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
+                     time_limit=args.time_limit, seed=args.seed, workers=args.workers)
+    if args.cert and verdict.certificate is not None:
+        _write_output(json.dumps(verdict.certificate, separators=(",", ":")) + "\n", args.cert)
+    print(verdict.explanation)
+    if args.cert:
+        where = (f"certificate written to {args.cert}" if verdict.certificate is not None
+                 else "no certificate to write")
+        _note(args, f"{verdict.answer} ({verdict.route}, {verdict.wall_time:.2f} s); {where}")
+    return verdict.exit_code
+
+
 # ---------------------------------------------------------------------- main
-COMMANDS = [_add_tour, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame]
+COMMANDS = [_add_tour, _add_exists, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,222 @@
+"""Existence verdicts: the theorems on every rectangle up to 30 x 30, holed boards against
+CP-SAT, every certificate re-checked by `kt-formal verify` in a separate process."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.certificate import verify_certificate
+from kt_formal.decide import decide
+from kt_formal.engines import find_tour
+from kt_formal.engines.base import Status
+from kt_formal.exceptions import CertificateRejected, InvalidInput
+
+
+# The theorems, written here from the reference (not imported from kt_formal.decide).
+def schwenk_closed(m: int, n: int) -> bool:
+    """Schwenk 1991: closed tour unless m, n both odd; m in {1, 2, 4}; m = 3, n in {4, 6, 8}."""
+    m, n = min(m, n), max(m, n)
+    return not ((m % 2 == 1 and n % 2 == 1) or m in (1, 2, 4) or (m == 3 and n in (4, 6, 8)))
+
+
+def open_classification(m: int, n: int) -> bool:
+    """Open tour iff 1x1, 3x4, 3xn (n >= 7), 4xn (n >= 5), or m, n >= 5."""
+    m, n = min(m, n), max(m, n)
+    return ((m, n) in ((1, 1), (3, 4)) or (m == 3 and n >= 7) or (m == 4 and n >= 5)
+            or (m >= 5 and n >= 5))
+
+
+def verify_in_subprocess(cli_proc, tmp_path, certificates: dict) -> None:
+    """Re-check a sample with `kt-formal verify` in separate processes: the first and the
+    last certificate of each kind and proof method (all are also checked in-process)."""
+    groups: dict = {}
+    for name, cert in certificates.items():
+        groups.setdefault((cert["kind"], cert.get("method")), []).append(name)
+    sample = sorted({n for names in groups.values() for n in (names[0], names[-1])})
+    for name in sample:
+        p = tmp_path / f"{name}.json"
+        p.write_text(json.dumps(certificates[name]))
+        r = cli_proc("verify", p, timeout=300)
+        assert r.code == 0 and r.out.startswith("OK: "), (name, r.out, r.err)
+
+
+def sweep(lo: int, hi: int, cli_proc, tmp_path):
+    certs = {}
+    for m in range(1, hi + 1):
+        for n in range(max(m, lo), hi + 1):
+            for closed in (True, False):
+                v = decide(Board(m, n), closed=closed, time_limit=120)
+                expected = schwenk_closed(m, n) if closed else open_classification(m, n)
+                assert v.answer == ("yes" if expected else "no"), (m, n, closed, v)
+                kind = "tour" if expected else "proof"
+                assert v.certificate["kind"] == kind
+                _, summary = verify_certificate(v.certificate)
+                assert ("valid" if expected else "no ") in summary
+                certs[f"{m}x{n}-{'closed' if closed else 'open'}"] = v.certificate
+    verify_in_subprocess(cli_proc, tmp_path, certs)
+    return certs
+
+
+def test_rectangles_up_to_12(cli_proc, tmp_path):
+    certs = sweep(1, 12, cli_proc, tmp_path)
+    assert len(certs) == 2 * 78
+
+
+@pytest.mark.slow
+def test_rectangles_13_to_30(cli_proc, tmp_path):
+    """Every m x n with n in 13..30 (m <= n): about 700 verdicts, most by a tour search."""
+    certs = sweep(13, 30, cli_proc, tmp_path)
+    assert len(certs) == 2 * (465 - 78)
+
+
+def test_4x1000_is_no_by_alternation(cli_proc, tmp_path):
+    v = decide(Board(4, 1000), closed=True)
+    assert v.answer == "no" and v.route == "proof:alternation"
+    assert v.certificate["method"] == "alternation" and len(v.certificate["independent"]) == 2000
+    assert "Posa" in v.explanation
+    cert = tmp_path / "p.json"
+    r = cli_proc("exists", 4, 1000, "--cert", cert)
+    assert r.code == 1 and r.out.startswith("No closed tour: the 2000 squares of the two outer rows")
+    r = cli_proc("verify", cert)
+    assert r.code == 0 and "no closed tour of the 4x1000 board" in r.out
+
+
+def test_3x8_is_no_with_a_proof(cli_proc, tmp_path):
+    v = decide(Board(3, 8), closed=True)
+    assert v.answer == "no" and v.certificate["kind"] == "proof"
+    verify_in_subprocess(cli_proc, tmp_path, {"3x8": v.certificate})
+
+
+def test_fixed_ends():
+    v = decide(Board(8, 8), closed=False, start="a1", end="h8")
+    assert v.answer == "no" and v.certificate["method"] == "colour"
+    v = decide(Board(8, 8), closed=False, start="a1", end="h1")
+    assert v.answer == "yes"
+    squares = v.certificate["squares"]
+    assert squares[0] == [7, 0] and squares[-1] == [7, 7]
+    v = decide(Board(6, 6), closed=True, start=(0, 0), end=(1, 2))
+    assert v.answer == "yes" and v.certificate["squares"][0] == [0, 0]
+    assert v.certificate["squares"][-1] == [1, 2]
+    v = decide(Board(6, 6), closed=True, start=(0, 0), end=(5, 5))
+    assert v.answer == "no" and v.certificate["method"] == "ends"
+    with pytest.raises(InvalidInput):
+        decide(Board(5, 5), start=(9, 9))
+    with pytest.raises(InvalidInput):
+        decide(Board(5, 5, holes=[(2, 2)]), closed=False, start=(2, 2))
+
+
+# ---------------------------------------------------------------- holed boards
+def random_board(i: int):
+    rng = random.Random(1000 + i)
+    m, n = rng.randint(3, 8), rng.randint(3, 8)
+    holes = rng.sample([(r, c) for r in range(m) for c in range(n)], rng.randint(0, 4))
+    b = Board(m, n, holes=holes)
+    closed = rng.random() < 0.5
+    live = b.squares()
+    start = rng.choice(live) if rng.random() < 0.25 else None
+    end = rng.choice(live) if rng.random() < 0.25 else None
+    return b, closed, start, end
+
+
+HOLED = 120
+@pytest.mark.parametrize("i", range(HOLED), ids=[f"board{i}" for i in range(HOLED)])
+def test_holed_boards_agree_with_cpsat_and_the_exhaustive_engine(i):
+    b, closed, start, end = random_board(i)
+    v = decide(b, closed=closed, start=start, end=end, time_limit=60)
+    if v.certificate is not None:
+        verify_certificate(v.certificate)
+    if b.n_squares >= 2 and (b.degrees() == 0).any():
+        # CP-SAT drops squares without moves from its circuit; no tour can visit them
+        assert v.answer == "no" and v.certificate["kind"] == "proof"
+        return
+    r = find_tour(b, closed=closed, start=start, end=end, engine="cpsat", time_limit=60)
+    assert r.status is not Status.UNKNOWN
+    expected = "yes" if r.status is Status.FOUND else "no"
+    assert v.answer == expected, (b.to_mask(), closed, start, end, v.route, v.explanation)
+    if expected == "no":  # a second, complete engine confirms every "no"
+        x = find_tour(b, closed=closed, start=start, end=end, engine="exhaustive", time_limit=60)
+        assert x.status is Status.IMPOSSIBLE, x.message
+    if v.answer == "no":
+        assert v.certificate["kind"] == "proof"
+    else:
+        assert v.certificate["kind"] == "tour"
+
+
+def test_exhaustive_proof_where_no_cheap_proof_exists(cli_proc, tmp_path):
+    # found by the random sweep: no open tour of 3x7 ends at d2, and none of the cheap
+    # proofs shows it; the exhaustive search does, and CP-SAT confirms it on re-checking
+    b = Board(3, 7)
+    assert find_tour(b, closed=False, end=(1, 3), engine="cpsat").status is Status.IMPOSSIBLE
+    v = decide(b, closed=False, end=(1, 3))
+    assert v.answer == "no" and v.exit_code == 1
+    assert v.certificate["method"] == "exhaustive" and "exhaustive" in v.route
+    assert "exhaustive search" in v.explanation
+    verify_certificate(v.certificate)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(v.certificate))
+    run = cli_proc("verify", path)
+    assert run.code == 0 and "exhaustive search re-run" in run.out
+
+
+def test_forged_exhaustive_proofs_are_rejected():
+    v = decide(Board(3, 7), closed=False, end=(1, 3))
+    good = v.certificate
+    # a board that does have such a tour: the re-run finds it
+    forged = dict(good, end=[0, 0])
+    with pytest.raises(CertificateRejected, match="found a tour|CP-SAT"):
+        verify_certificate(forged)
+    # too few nodes recorded: the re-run cannot finish within the record
+    if good["nodes"] > 1:
+        with pytest.raises(CertificateRejected, match="did not finish"):
+            verify_certificate(dict(good, nodes=0))
+    with pytest.raises(CertificateRejected):
+        verify_certificate(dict(good, nodes=-5))
+    with pytest.raises(CertificateRejected, match="strings"):
+        verify_certificate(dict(good, engine=3))
+
+
+# ---------------------------------------------------------------- the command
+def test_exists_command(cli, tmp_path):
+    r = cli("exists", 5, 5)
+    assert r.code == 1
+    assert r.out == ("No closed tour: the board has 13 dark and 12 light squares; "
+                     "a closed tour alternates colours.\n")
+    cert = tmp_path / "t.json"
+    r = cli("exists", 6, 6, "--open", "--start", "a1", "--cert", cert)
+    assert r.code == 0 and r.out.startswith("Yes, an open tour from a1 exists")
+    _, summary = verify_certificate(json.loads(cert.read_text()))
+    assert summary.startswith("valid open tour of the 6x6 board")
+    mask = tmp_path / "m.txt"
+    mask.write_text("....\n.##.\n....\n")
+    r = cli("exists", "--mask", mask, "--open", "--cert", tmp_path / "p.json")
+    assert r.code in (0, 1, 3)
+
+
+def test_exists_unknown_when_the_limit_runs_out(cli_proc):
+    r = cli_proc("exists", 40, 40, "--remove", "b2", "--remove", "c4", "--time-limit", "0.01")
+    assert r.code == 3 and r.out.startswith("Unknown: the search") and r.err == ""
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("0", "4"), "at least 1"),
+    (("5", "x"), "whole number"),
+    (("5", "5", "--start", "z9"), "outside"),
+    (("5", "5", "--remove", "c3", "--start", "c3"), "hole"),
+    (("5", "5", "--time-limit", "-1"), "positive"),
+    (("5",), "M N"),
+])
+def test_exists_bad_input(cli_proc, args, needle):
+    r = cli_proc("exists", *args)
+    assert r.code == 2 and needle in r.err and "Traceback" not in r.err
+    assert len(r.err.strip().splitlines()) == 1
+
+
+def test_exists_on_huge_boards(cli_proc):
+    r = cli_proc("exists", 99999, 99999)  # colour counts, no array of the board
+    assert r.code == 1 and "4999900001 dark and 4999900000 light" in r.out
+    r = cli_proc("exists", 100000, 100000)  # refused before allocating, one line
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err

@@ -1,0 +1,330 @@
+"""Impossibility proofs: every finder's proof passes the checker, tampered proofs do not,
+and the checker never accepts a claim that a second engine refutes."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kt_formal.board import Board
+from kt_formal.certificate import verify_certificate
+from kt_formal.engines import find_tour
+from kt_formal.engines.base import Status
+from kt_formal.exceptions import CertificateRejected
+from kt_formal.proofs import (
+    check_proof,
+    explain,
+    find_alternation_proof,
+    find_colour_proof,
+    find_proof,
+    find_separator_proof,
+    make_proof,
+)
+
+
+def truth(board: Board, closed: bool, start=None, end=None) -> bool:
+    """Whether the tour exists, by CP-SAT (with the degree-0 case decided directly:
+    the CP-SAT engine drops squares without moves from its circuit)."""
+    if board.n_squares >= 2 and (board.degrees() == 0).any():
+        return False
+    r = find_tour(board, closed=closed, start=start, end=end, engine="cpsat", time_limit=60)
+    assert r.status is not Status.UNKNOWN
+    return r.status is Status.FOUND
+
+
+def rejected(d, match=None):
+    with pytest.raises(CertificateRejected, match=match):
+        verify_certificate(d)
+
+
+# ---------------------------------------------------------------- each method
+CASES = [
+    # (rows, cols, holes, closed, start, end, method)
+    (5, 5, [], True, None, None, "colour"),
+    (6, 5, [(0, 0), (0, 2)], False, None, None, "colour"),
+    (6, 6, [], False, (0, 0), (5, 5), "colour"),          # equal counts, ends of one colour
+    (5, 5, [], False, (0, 1), None, "colour"),            # odd count, end of the minority colour
+    (8, 8, [], True, (0, 0), (0, 1), "ends"),
+    (5, 5, [], False, (2, 2), (2, 2), "ends"),
+    (2, 9, [], True, None, None, "degree"),
+    (2, 9, [], False, None, None, "degree"),
+    (3, 3, [], False, None, None, "degree"),
+    (6, 6, [(1, 2), (4, 3), (2, 2), (3, 3)], False, (0, 5), None, "degree"),  # two corners with one move
+    (4, 9, [], True, None, None, "alternation"),
+    (3, 4, [], True, None, None, "alternation"),
+    (3, 5, [], False, None, None, "alternation"),
+    (4, 4, [], False, None, None, "separator"),
+    (3, 6, [], False, None, None, "separator"),
+    (3, 8, [], True, None, None, "separator"),
+    (3, 8, [], False, (0, 2), (0, 3), "separator"),       # open, closed through virtual squares
+    (8, 3, [(6, 2), (5, 2)], False, None, None, "separator"),
+    (4, 8, [(1, 6), (2, 6), (3, 5)], False, None, None, "alternation"),  # open, odd board
+]
+
+
+@pytest.mark.parametrize("rows,cols,holes,closed,start,end,method", CASES)
+def test_finders_make_checked_proofs_that_are_true(rows, cols, holes, closed, start, end, method):
+    b = Board(rows, cols, holes=holes)
+    p = find_proof(b, closed, start, end, thorough=True)
+    assert p is not None and p["method"] == method
+    obj, summary = verify_certificate(json.loads(json.dumps(p)))
+    assert summary.startswith("no ")
+    assert explain(p).startswith("No ")
+    assert truth(b, closed, start, end) is False
+
+
+@pytest.mark.parametrize("rows,cols,closed,thorough", [
+    (8, 8, True, False), (6, 7, False, False), (5, 6, True, True), (5, 5, False, True),
+    (3, 4, False, True), (3, 7, False, True), (4, 5, False, True), (3, 10, True, True)])
+def test_no_proof_where_a_tour_exists(rows, cols, closed, thorough):
+    b = Board(rows, cols)
+    assert truth(b, closed) is True
+    assert find_proof(b, closed, thorough=thorough) is None
+
+
+def test_colour_explanation_matches_the_issue():
+    p = find_colour_proof(Board(5, 5), closed=True)
+    assert explain(p) == ("No closed tour: the board has 13 dark and 12 light squares; "
+                          "a closed tour alternates colours.")
+
+
+def test_posa_proof_is_linear_in_n():
+    sizes = {}
+    for n in (500, 1000, 2000):
+        p = find_alternation_proof(Board(4, n), closed=True)
+        assert p["method"] == "alternation" and len(p["independent"]) == 2 * n
+        check_proof(p)
+        sizes[n] = len(json.dumps(p))
+    assert sizes[2000] < 2.2 * sizes[1000] and sizes[1000] < 2.2 * sizes[500]
+
+
+def test_3x8_closed_needs_the_reduction():
+    b = Board(3, 8)
+    assert find_separator_proof(b, True, thorough=True, max_size=4, budget=20_000)["reduced"] is True
+    plain = find_proof(b, True, thorough=True)
+    plain["reduced"] = False
+    rejected(plain, "leaves 3 components, not 5")
+    plain["components"] = 3
+    rejected(plain, "which a tour allows")
+
+
+# ---------------------------------------------------------------- tampering
+def proof_of(rows, cols, closed=True, holes=(), start=None, end=None):
+    return find_proof(Board(rows, cols, holes=list(holes)), closed, start, end, thorough=True)
+
+
+def test_colour_count_that_lies():
+    p = proof_of(5, 5)
+    p["dark"] = 12
+    rejected(p, "13 dark and 12 light")
+    q = make_proof(Board(6, 6), "colour", True, dark=18, light=18)
+    rejected(q, "do not rule out")
+    q = make_proof(Board(6, 6), "colour", True, dark=19, light=17)
+    rejected(q, "18 dark and 18 light")
+
+
+def test_wrong_separator():
+    p = proof_of(4, 4, closed=False)
+    p["separator"] = p["separator"][1:]
+    rejected(p)
+    p = proof_of(4, 4, closed=False)
+    p["components"] += 1
+    rejected(p, "components, not")
+    p = proof_of(3, 8)
+    p["separator"][0] = [1, 0]
+    rejected(p)
+    p = proof_of(3, 8)
+    p["separator"].append([1, 4])  # a larger set allows more pieces
+    rejected(p)
+
+
+def test_virtual_squares_are_checked():
+    p = proof_of(8, 3, False, holes=[(6, 2), (5, 2)])
+    assert p["reduced"] is True and p["virtual"] == ["z"]
+    q = copy.deepcopy(p)
+    q["virtual"] = []
+    rejected(q)
+    q = copy.deepcopy(p)
+    q["virtual"] = ["z", "w"]  # w exists only with exactly one fixed end
+    rejected(q, "exactly one fixed end")
+    q = copy.deepcopy(p)
+    q["virtual"] = ["y"]
+    rejected(q, "virtual")
+    q = copy.deepcopy(p)
+    q["reduced"] = False
+    rejected(q, "virtual squares belong")
+    q = copy.deepcopy(p)
+    q["closed"] = True
+    rejected(q)
+    r = proof_of(3, 8, False, start=(0, 2), end=(0, 3))
+    r["end"] = [2, 7]  # c3 -> h1: a different question, and such a tour exists
+    rejected(r)
+
+
+def test_set_that_is_not_independent():
+    p = proof_of(4, 10)
+    p["independent"][0] = [1, 0]
+    p["independent"][1] = [2, 2]  # (1,0)-(2,2) is a knight move; the size stays 20
+    rejected(p, "not independent")
+
+
+def test_one_colour_set_is_no_proof():
+    # the dark squares of a 4x4 minus... a monochrome independent half
+    b = Board(6, 6)
+    half = [[r, c] for r in range(6) for c in range(6) if (r + c) % 2 == 0]
+    rejected(make_proof(b, "alternation", True, independent=half), "one colour")
+    rejected(make_proof(b, "alternation", True, independent=half[:-1]), "not half")
+
+
+def test_wrong_board():
+    p = proof_of(4, 10)
+    p["board"]["rows"] = 5
+    rejected(p)
+    p = proof_of(4, 10)
+    p["board"]["holes"] = [[1, 1], [2, 2]]
+    rejected(p)
+    p = proof_of(5, 5)
+    p["board"] = {"rows": 5, "cols": 6, "holes": []}
+    rejected(p)
+    p = proof_of(3, 8)
+    p["closed"] = False  # 3x8 has an open tour
+    rejected(p)
+
+
+@pytest.mark.parametrize("field,value", [
+    ("closed", "yes"), ("closed", 1), ("dark", "13"), ("dark", 13.0), ("dark", True),
+    ("board", [5, 5]), ("start", [0]), ("start", ["a", 1]), ("method", 3), ("method", "magic"),
+    ("format", "kt-formal/0"), ("extra", 1),
+])
+def test_wrong_types(field, value):
+    p = proof_of(5, 5)
+    p[field] = value
+    rejected(p)
+
+
+def test_wrong_types_in_lists():
+    for key, bad in (("separator", [[0, "1"]]), ("separator", "c3"), ("separator", [[0, 1, 2]]),
+                     ("separator", [[0, 2], [0, 2]]), ("components", 5.0)):
+        p = proof_of(3, 8)
+        p[key] = bad
+        rejected(p)
+    p = proof_of(2, 9)
+    p["degrees"] = [1.0]
+    rejected(p)
+    p = proof_of(2, 9)
+    p["squares"] = [[0, 4]]  # a middle square has two moves
+    rejected(p)
+    p = proof_of(4, 4, closed=False)
+    del p["components"]
+    rejected(p, "no 'components'")
+
+
+def test_ends_proofs_are_checked():
+    p = proof_of(8, 8, True, start=(0, 0), end=(0, 1))
+    p["end"] = [1, 2]  # a knight move from a8
+    rejected(p, "knight move")
+    p = proof_of(5, 5, False, start=(2, 2), end=(2, 2))
+    p["end"] = [0, 0]
+    rejected(p)
+    p = make_proof(Board(1, 1), "ends", False, (0, 0), (0, 0))
+    rejected(p, "one-square")
+
+
+def test_exhaustive_proof_of_a_board_that_has_a_tour_is_rejected():
+    # 3x10 has a closed tour: a record claiming otherwise fails the re-run
+    p = make_proof(Board(3, 10), "exhaustive", True, engine="exhaustive", nodes=10**6, pruning="none")
+    rejected(p, "found a tour")
+
+
+def test_verify_command_checks_proofs(tmp_path, cli_proc):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(proof_of(3, 8)))
+    bad_p = proof_of(5, 5)
+    bad_p["light"] = 13
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(bad_p))
+    truncated = tmp_path / "cut.json"
+    truncated.write_text(good.read_text()[:-20])
+    r = cli_proc("verify", good)
+    assert r.code == 0 and r.out.startswith("OK: no closed tour of the 3x8 board")
+    r = cli_proc("verify", bad)
+    assert r.code == 1 and r.out.startswith("REJECTED: the board has 13 dark and 12 light")
+    r = cli_proc("verify", truncated)
+    assert r.code == 2 and "not valid JSON" in r.err and "Traceback" not in r.err
+
+
+# ---------------------------------------------------------------- mutation (hypothesis)
+SOURCES = [
+    (5, 5, (), True, None, None), (4, 6, (), True, None, None), (3, 8, (), True, None, None),
+    (4, 4, (), False, None, None), (3, 5, (), False, None, None), (2, 5, (), False, None, None),
+    (6, 6, (), False, (0, 0), (5, 5)), (8, 8, (), True, (0, 0), (0, 1)), (3, 4, (), True, None, None),
+    (3, 6, (), False, None, None), (5, 6, ((0, 0),), True, None, None),
+    (3, 8, (), False, (0, 2), (0, 3)), (8, 3, ((6, 2), (5, 2)), False, None, None),
+]
+_PROOFS = {}
+
+
+def source_proof(i):
+    if i not in _PROOFS:
+        rows, cols, holes, closed, s, e = SOURCES[i]
+        _PROOFS[i] = proof_of(rows, cols, closed, holes, s, e)
+    return copy.deepcopy(_PROOFS[i])
+
+
+def mutate(p, data):
+    kind = data.draw(st.sampled_from(["int", "list-drop", "list-add", "list-move", "closed",
+                                      "board", "ends", "method"]))
+    lists = [k for k in ("separator", "independent", "squares") if k in p]
+    ints = [k for k in ("dark", "light", "components") if k in p]
+    if kind == "int" and ints:
+        k = data.draw(st.sampled_from(ints))
+        p[k] += data.draw(st.integers(-3, 3).filter(bool))
+    elif kind.startswith("list") and lists:
+        k = data.draw(st.sampled_from(lists))
+        items = p[k]
+        if kind == "list-drop" and items:
+            del items[data.draw(st.integers(0, len(items) - 1))]
+            if k == "squares":
+                p["degrees"] = p["degrees"][: len(items)]
+        elif kind == "list-add":
+            b = p["board"]
+            items.append([data.draw(st.integers(0, b["rows"] - 1)), data.draw(st.integers(0, b["cols"] - 1))])
+        elif items:
+            i = data.draw(st.integers(0, len(items) - 1))
+            items[i][data.draw(st.integers(0, 1))] += data.draw(st.sampled_from([-2, -1, 1, 2]))
+    elif kind == "closed":
+        p["closed"] = not p["closed"]
+    elif kind == "board":
+        key = data.draw(st.sampled_from(["rows", "cols"]))
+        p["board"][key] = max(1, p["board"][key] + data.draw(st.sampled_from([-1, 1, 2])))
+    elif kind == "ends":
+        b = p["board"]
+        key = data.draw(st.sampled_from(["start", "end"]))
+        p[key] = data.draw(st.one_of(st.none(), st.tuples(st.integers(0, b["rows"] - 1),
+                                                           st.integers(0, b["cols"] - 1)).map(list)))
+    else:
+        p["method"] = data.draw(st.sampled_from(["colour", "degree", "separator", "alternation", "ends"]))
+    return p
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_checker_never_accepts_a_false_claim(data):
+    i = data.draw(st.integers(0, len(SOURCES) - 1))
+    p = source_proof(i)
+    for _ in range(data.draw(st.integers(1, 3))):
+        p = mutate(p, data)
+    try:
+        verify_certificate(p)
+    except CertificateRejected:
+        return
+    # accepted: the claim must be true (checked by CP-SAT on the mutated question)
+    b = Board(p["board"]["rows"], p["board"]["cols"], holes=[tuple(h) for h in p["board"]["holes"]])
+    start = tuple(p["start"]) if p["start"] is not None else None
+    end = tuple(p["end"]) if p["end"] is not None else None
+    assert truth(b, p["closed"], start, end) is False, p
