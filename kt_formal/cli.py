@@ -282,7 +282,9 @@ def _add_verify(sub) -> None:
                        description="Re-check a certificate (JSON) or a numbered grid (text or .npy) "
                                    "from the board and the knight rule alone.",
                        epilog=VERIFY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="certificate (.json), numbered grid (text) or .npy grid to check")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="certificate (.json), numbered grid (text) or .npy grid to check; several "
+                        "files give one line each and a total")
     p.add_argument("--closed", action="store_true",
                    help="check a grid as a closed tour (the last square a knight move from the first)")
     p.set_defaults(run=_run_verify)
@@ -297,26 +299,46 @@ def _is_json_file(path: str) -> bool:
     return head.lstrip().startswith(b"{")
 
 
-def _run_verify(args) -> int:
+def _verify_one(path: str, closed: bool) -> str:
+    """Summary of one verified file; raises CertificateRejected or InvalidInput."""
     from kt_formal.certificate import read_certificate, verify_certificate
     from kt_formal.exceptions import CertificateRejected
     from kt_formal.formats import read_tour_file
 
-    try:
-        if _is_json_file(args.file):
-            data = read_certificate(args.file)
-            obj, summary = verify_certificate(data)
-            if args.closed and getattr(obj, "closed", True) is False:
-                raise CertificateRejected("the certificate is of an open tour; --closed was asked")
-        else:
-            tour, how = read_tour_file(args.file, closed=args.closed)
-            kind = "closed" if tour.closed else "open"
-            summary = f"valid {kind} tour of the {tour.board.describe()} board ({len(tour)} squares); read as a {how}"
-    except CertificateRejected as exc:
-        print(f"REJECTED: {exc}")
-        return 1
-    print(f"OK: {summary}")
-    return 0
+    if _is_json_file(path):
+        obj, summary = verify_certificate(read_certificate(path))
+        if closed and getattr(obj, "closed", True) is False:
+            raise CertificateRejected("the certificate is of an open tour; --closed was asked")
+        return summary
+    tour, how = read_tour_file(path, closed=closed)
+    kind = "closed" if tour.closed else "open"
+    return f"valid {kind} tour of the {tour.board.describe()} board ({len(tour)} squares); read as a {how}"
+
+
+def _run_verify(args) -> int:
+    """Exit 0 when every file verifies, 1 if any is rejected, 2 if any is unreadable."""
+    from kt_formal.exceptions import CertificateRejected
+
+    if len(args.files) == 1:  # one file: bad input is the usual one-line error, exit 2
+        try:
+            print(f"OK: {_verify_one(args.files[0], args.closed)}")
+            return 0
+        except CertificateRejected as exc:
+            print(f"REJECTED: {exc}")
+            return 1
+    codes = []
+    for path in args.files:
+        try:
+            print(f"{path}: OK: {_verify_one(path, args.closed)}")
+            codes.append(0)
+        except CertificateRejected as exc:
+            print(f"{path}: REJECTED: {exc}")
+            codes.append(1)
+        except InvalidInput as exc:
+            print(f"{path}: BAD INPUT: {exc}")
+            codes.append(2)
+    print(f"{codes.count(0)} of {len(codes)} files verified")
+    return max(codes)
 
 
 # ---------------------------------------------------------------------- render

@@ -118,3 +118,20 @@ def test_help_and_version(cli):
     for sub in ("tour", "verify", "graph", "models"):
         run = cli(sub, "--help")
         assert run.code == 0 and "example" in run.out
+
+
+def test_verify_several_files(cli, tmp_path):
+    good = tmp_path / "good.json"
+    assert cli("tour", "6", "6", "--format", "json", "--out", good).code == 0
+    bad = tmp_path / "bad.json"
+    d = json.loads(good.read_text())
+    d["squares"].pop()
+    bad.write_text(json.dumps(d))
+    run = cli("verify", good, good)
+    assert run.code == 0 and run.out.splitlines()[-1] == "2 of 2 files verified"
+    run = cli("verify", good, bad, tmp_path / "missing.json")
+    lines = run.out.splitlines()
+    assert run.code == 2 and lines[-1] == "1 of 3 files verified"
+    assert ": OK: " in lines[0] and ": REJECTED: " in lines[1] and ": BAD INPUT: " in lines[2]
+    run = cli("verify", good, bad)
+    assert run.code == 1
