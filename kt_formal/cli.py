@@ -456,11 +456,11 @@ def _run_models(args) -> int:
             raise InvalidInput(f"no piece named {unknown[0]!r} (see 'kt-formal models list')")
         specs = [s for s in specs if s.name in args.only]
 
-    def progress(done, total, text):
-        _note(args, f"[{done}/{total}] {text}")
+    from kt_formal.progress import progress_for
 
-    pieces = library.build_library(specs, directory, progress=progress)
-    print(f"built and verified {len(pieces)} pieces")
+    with progress_for(enabled=not getattr(args, "quiet", False), label="models") as progress:
+        pieces = library.build_library(specs, directory, progress=progress)
+    print(f"built and verified {len(pieces)} piece{'' if len(pieces) == 1 else 's'}")
     return 0
 
 
