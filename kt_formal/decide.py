@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from kt_formal.board import Board
 from kt_formal.engines.base import Status, Stopwatch, TourRequest
 from kt_formal.proofs import explain, find_proof
+from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
 #: Largest board the exhaustive engine is asked to prove impossible (it refuses > 10,000).
@@ -80,22 +81,7 @@ def rectangle_has_tour(rows: int, cols: int, closed: bool = True) -> bool:
     >>> rectangle_has_tour(8, 8), rectangle_has_tour(3, 8), rectangle_has_tour(3, 8, closed=False)
     (True, False, True)
     """
-    m, n = sorted((rows, cols))
-    if closed:
-        if m % 2 and n % 2:
-            return False
-        if m in (1, 2, 4):
-            return False
-        if m == 3 and n in (4, 6, 8):
-            return False
-        return True
-    if (m, n) == (1, 1) or (m, n) == (3, 4):
-        return True
-    if m == 3:
-        return n >= 7
-    if m == 4:
-        return n >= 5
-    return m >= 5
+    return rectangle_tour(rows, cols, closed)[0]
 
 
 def _kind(closed: bool) -> str:

@@ -43,6 +43,7 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import InvalidInput, ProvenImpossible
 from kt_formal.library import PieceSpec, load_piece
+from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
 __all__ = [
@@ -140,28 +141,12 @@ PIECE_SPECS = [
 def tour_exists(rows: int, cols: int, closed: bool) -> tuple[bool, str]:
     """Whether an m x n board has a closed (open) tour, with the theorem as reason.
 
-    Closed: Schwenk (1991). Open: Cull & De Curtins (1978), Conrad et al. (1994).
+    See :func:`kt_formal.theorems.rectangle_tour`.
 
     >>> tour_exists(4, 9, True)
     (False, "Schwenk's theorem: a 4 x n board has no closed tour")
-    >>> tour_exists(4, 9, False)[0]
-    True
     """
-    m, n = sorted((rows, cols))
-    if closed:
-        if m % 2 == 1 and n % 2 == 1:
-            return False, ("Schwenk's theorem: both sides are odd, so the board has an odd number "
-                           "of squares and no closed tour")
-        if m in (1, 2, 4):
-            return False, f"Schwenk's theorem: a {m} x n board has no closed tour"
-        if m == 3 and n in (4, 6, 8):
-            return False, f"Schwenk's theorem: the 3 x {n} board has no closed tour"
-        return True, "Schwenk's theorem: a closed tour exists"
-    if (m, n) == (1, 1) or (m, n) == (3, 4) or (m == 3 and n >= 7) or (m == 4 and n >= 5) or m >= 5:
-        return True, "an open tour exists (Cull & De Curtins 1978; Conrad et al. 1994)"
-    return False, (f"no open tour exists on the {m} x {n} board: open tours exist only on 1x1, "
-                   "3x4, 3xn (n >= 7), 4xn (n >= 5) and m, n >= 5 (Cull & De Curtins 1978; "
-                   "Conrad et al. 1994)")
+    return rectangle_tour(rows, cols, closed)
 
 
 # ====================================================================== pieces

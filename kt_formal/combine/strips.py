@@ -51,6 +51,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.library import PieceSpec, load_piece
+from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
 __all__ = [
@@ -228,24 +229,12 @@ def decode_paths(p: StripPiece, tour: Tour) -> tuple[tuple[np.ndarray, np.ndarra
 # ---------------------------------------------------------------------- existence
 def narrow_has_tour(rows: int, cols: int, closed: bool) -> bool:
     """Whether a rows x cols board with min side <= 4 has a tour (Schwenk; Cull & De Curtins)."""
-    m, n = sorted((rows, cols))
-    if closed:
-        return m == 3 and n % 2 == 0 and n >= 10
-    return (m, n) in ((1, 1), (3, 4)) or (m == 3 and n >= 7) or (m == 4 and n >= 5)
+    return rectangle_tour(rows, cols, closed)[0]
 
 
 def narrow_reason(rows: int, cols: int, closed: bool) -> str:
     """The theorem's reason why a narrow board has no tour of the kind asked."""
-    m, n = sorted((rows, cols))
-    if closed:
-        if m in (1, 2, 4):
-            return (f"Schwenk's theorem: a board with a side of {m} has no closed tour"
-                    + (" (Posa: the outer rows would all be one colour)" if m == 4 else ""))
-        if m == 3 and n % 2:
-            return "Schwenk's theorem: both sides are odd, so the colours cannot alternate around a cycle"
-        return f"Schwenk's theorem: 3 x {n} has no closed tour (3 x 4, 3 x 6, 3 x 8 are the exceptions)"
-    return (f"an open tour of an m x n board with m <= 4 exists only for 1 x 1, 3 x 4, 3 x n (n >= 7) "
-            f"and 4 x n (n >= 5) (Cull & De Curtins 1978; Conrad et al. 1994); {m} x {n} is none of them")
+    return rectangle_tour(rows, cols, closed)[1]
 
 
 # ---------------------------------------------------------------------- assembly
