@@ -72,8 +72,8 @@ def _as_index_array(board: Board, tour) -> np.ndarray:
         bad = np.flatnonzero((r < 0) | (r >= board.rows) | (c < 0) | (c >= board.cols))
         if bad.size:
             i = int(bad[0])
-            return_text = f"square {i + 1}: ({int(r[i])}, {int(c[i])}) lies outside the {board.rows}x{board.cols} board"
-            raise _Reject(return_text)
+            raise _Reject(f"square {i + 1}: ({int(r[i])}, {int(c[i])}) lies outside the "
+                          f"{board.rows}x{board.cols} board")
         return r * board.cols + c
     if arr.ndim == 1 and (arr.dtype.kind in "iu" or arr.size == 0):
         return arr.astype(np.int64, copy=False) if arr.size == 0 else arr

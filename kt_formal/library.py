@@ -276,12 +276,7 @@ def all_specs() -> list[PieceSpec]:
     """Every spec listed by the modules in :data:`SPEC_SOURCES`, names unique."""
     specs: dict[str, PieceSpec] = {}
     for mod_name in SPEC_SOURCES:
-        try:
-            mod = importlib.import_module(mod_name)
-        except ModuleNotFoundError as exc:
-            if exc.name in (mod_name, mod_name.rpartition(".")[0]):
-                continue  # that combinator is not part of this build
-            raise
+        mod = importlib.import_module(mod_name)
         for spec in getattr(mod, "PIECE_SPECS", ()):
             if spec.name in specs and specs[spec.name] != spec:
                 raise RuntimeError(f"two different specs are named {spec.name}")

@@ -224,7 +224,8 @@ class Tour:
         if fmt is None:
             fmt = {".json": "json", ".npy": "npy"}.get(p.suffix.lower(), "grid")
         if fmt == "npy":
-            np.save(p, self.numbering())
+            with open(p, "wb") as fh:  # np.save on a path would append '.npy' to other names
+                np.save(fh, self.numbering())
         else:
             p.write_text(self.format(fmt), encoding="utf-8")
         return p

@@ -151,15 +151,11 @@ def test_constrained_requests_fall_back_to_cpsat_on_small_boards():
     assert r.status.value == "unknown" and "plain rectangles" in r.message
 
 
-def test_strip_boards_use_the_strip_construction_or_say_why():
-    from kt_formal.engines.divide import _strip_construct
-
-    r = find_tour(Board(3, 10), engine="divide", time_limit=20)
-    assert r.found and r.tour.check() is None
-    if _strip_construct() is None:
-        assert r.engine == "cpsat" and "not installed" in r.message
-        r = find_tour(Board(4, 2000), closed=False, engine="divide")
-        assert r.status.value == "unknown" and "too large" in r.message
+def test_strip_boards_use_the_strip_construction():
+    for board, closed in ((Board(3, 10), True), (Board(4, 2000), False), (Board(2001, 3), False)):
+        r = find_tour(board, closed=closed, engine="divide", time_limit=20)
+        assert r.found and r.tour.check() is None and r.tour.closed == closed
+        assert r.engine == "divide" and "strip pieces" in r.message
 
 
 def test_choose_engine():
@@ -221,11 +217,7 @@ def test_seed000_scheme_through_the_engine():
     assert r.found and not r.tour.closed and r.tour.check() is None
 
 
-def test_strip_sizes_up_to_40_when_the_strip_construction_is_installed():
-    from kt_formal.engines.divide import _strip_construct
-
-    if _strip_construct() is None:
-        pytest.skip("kt_formal.combine.strips (sides 1..4) is not part of this build")
+def test_strip_sizes_up_to_40():
     for m in range(1, 5):
         for n in range(m, 41):
             for closed in (True, False):

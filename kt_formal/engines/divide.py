@@ -44,19 +44,6 @@ def _fallback(request, clock, why: str, options):
     return unknown(request, NAME, clock(), f"{why}; the board is too large for the CP-SAT fallback")
 
 
-def _strip_construct():
-    """strips.strip_construct, or None while that module is not part of this build."""
-    import importlib
-
-    try:
-        strips = importlib.import_module("kt_formal.combine.strips")
-    except ModuleNotFoundError as exc:
-        if exc.name == "kt_formal.combine.strips":
-            return None
-        raise
-    return strips.strip_construct
-
-
 def solve(request: TourRequest, *, progress=None, scheme: str = "general", base: str = "library",
           base_path=None, **options):
     """Build a tour of a plain rectangle by divide and conquer.
@@ -100,10 +87,9 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
         built = clock()
         return found(request, tour.order, NAME, clock(), {"build_seconds": built},
                      f"built {with_article(request.describe())} from joined blocks")
-    strip = _strip_construct()
-    if strip is None:
-        return _fallback(request, clock, "the strip construction for sides 1..4 is not installed", options)
-    tour = strip(m, n, request.closed)
+    from kt_formal.combine.strips import strip_construct
+
+    tour = strip_construct(m, n, request.closed)
     if tour is None:
         return _fallback(request, clock, "the strip construction has no tour for this size", options)
     return found(request, tour.order, NAME, clock(), {},
