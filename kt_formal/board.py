@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from kt_formal.exceptions import InvalidInput, ResourceLimit
+from kt_formal.kernel.geometry import KNIGHT_MOVES
 
 __all__ = [
     "Board",
@@ -39,10 +40,6 @@ __all__ = [
     "transform_coords",
 ]
 
-#: The eight knight moves as (d_row, d_col), in seed 000's order.
-KNIGHT_MOVES: tuple[tuple[int, int], ...] = (
-    (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2), (-1, 2), (-2, 1),
-)
 
 #: Largest side accepted; a board also has to fit in memory for the work asked.
 MAX_SIDE = 1_000_000_000
