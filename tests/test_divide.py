@@ -9,10 +9,10 @@ from kt_formal.combine.divide import (
     PART_SIZES, assemble, assemble_tour, construct, construct_succ, plan_parts, port_edges,
     split_side, tour_exists,
 )
-from kt_formal.engines import choose_engine, find_tour
+from kt_formal.solve import choose_engine, find_tour
 from kt_formal.engines.base import TourRequest
 from kt_formal.exceptions import InvalidInput, ProvenImpossible
-from kt_formal.library import load_piece
+from kt_formal.combine.library import load_piece
 
 
 def schwenk_closed(m, n):

@@ -42,7 +42,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import InvalidInput, ProvenImpossible
-from kt_formal.library import PieceSpec, load_piece
+from kt_formal.combine.library import PieceSpec, load_piece
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
