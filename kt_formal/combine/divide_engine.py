@@ -74,7 +74,7 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
                          "(no holes, forced or forbidden moves, fixed ends)", options)
     m, n = b.rows, b.cols
     if scheme == "seed000":
-        from kt_formal.combine.divide import seed000_construct
+        from kt_formal.combine.parberry import seed000_construct
 
         tour = seed000_construct(m, n, base, base_path, progress=progress)
         return found(request, tour.order, NAME, clock(), {"scheme": "seed000", "base": base},
