@@ -5,7 +5,7 @@ reduction and, for open tours, with virtual squares that close the tour into a c
 The proof is checked by :func:`kt_formal.kernel.proofcheck.check_proof`.
 
 >>> from kt_formal.board import Board
->>> find_separator_proof(Board(3, 8), closed=True)["method"]
+>>> find_separator_proof(Board(3, 8), closed=True, thorough=True)["method"]
 'separator'
 """
 
