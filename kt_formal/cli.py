@@ -325,11 +325,24 @@ def _add_verify(sub) -> None:
 
 
 def _is_json_file(path: str) -> bool:
+    """True for a JSON certificate, and for anything that is not a regular file (a pipe,
+    a FIFO, a device): those are read only by the kernel's bounded reader."""
+    import stat
+
+    if path == "-":
+        return True
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO without writer must not block
     except OSError:
-        return False  # the reader reports the error
+        return True  # the reader reports the error
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return True
+        head = os.read(fd, 4096)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
     return head.lstrip().startswith(b"{")
 
 

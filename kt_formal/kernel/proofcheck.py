@@ -47,7 +47,7 @@ FIELDS = {
     "exhaustive": ("engine", "nodes", "pruning"),
 }
 #: Largest board whose components the separator check counts (squares, about 60 bytes each).
-MAX_COMPONENT_SQUARES = 4_000_000
+MAX_COMPONENT_SQUARES = 1_000_000
 #: Largest board the forced-move reduction is re-run on (squares, about 600 bytes each).
 MAX_REDUCED_SQUARES = 250_000
 
@@ -85,9 +85,10 @@ def _square_list(d, key, shape: Shape, nonempty: bool = False) -> list:
 
 def describe_question(shape: Shape, closed: bool, start, end) -> str:
     """``closed tour of the 5x5 board minus 1 square (c3) from a2 to e1``: every checked field."""
-    text = f"{'closed' if closed else 'open'} tour of the {shape.describe()} board"
+    text = f"{'closed' if closed else 'open'} tour of the {shape.rows}x{shape.cols} board"
     if shape.holes:
-        text += f" ({shape.describe_holes()})"
+        k = len(shape.holes)
+        text += f" minus {k} square{'s' if k != 1 else ''} ({shape.describe_holes()})"
     if start is not None:
         text += f" from {shape.name(start)}"
     if end is not None:

@@ -134,6 +134,8 @@ def loads_strict(text: str):
 def read_certificate(path, limit: int = MAX_BYTES) -> dict:
     """Read a certificate file: bounded, UTF-8, strict JSON, a JSON object."""
     data = read_bounded(path, limit, what="certificate ")
+    if not data.strip():
+        raise InvalidInput(f"certificate {'standard input' if str(path) == '-' else path} is empty")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
