@@ -86,6 +86,10 @@ def tour_from_dict(d):
     return Tour(Board(shape.rows, shape.cols, holes=sorted(shape.holes)), order, closed=closed)
 
 
-def verify_certificate(d) -> str:
-    """Check any certificate with the kernel; return the claim line (or raise)."""
-    return kernel.check_certificate(d)
+def verify_certificate(d):
+    """Check any certificate with the kernel; return ``(object, claim line)`` or raise.
+
+    The object is the :class:`~kt_formal.tour.Tour` of a tour certificate, else the dict.
+    """
+    claim = kernel.check_certificate(d)
+    return (tour_from_dict(d) if d.get("kind") == "tour" else d), claim

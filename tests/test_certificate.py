@@ -110,7 +110,8 @@ def cert(name="8x8 closed"):
 
 
 def test_certificate_round_trip():
-    claim = verify_certificate(cert())
+    tour, claim = verify_certificate(cert())
+    assert tour == TOURS["8x8 closed"]
     t = TOURS["8x8 closed"]
     assert tour_from_dict(cert()) == t
     first, last = t.board.square_name(t.squares()[0]), t.board.square_name(t.squares()[-1])

@@ -57,7 +57,7 @@ def sweep(lo: int, hi: int, cli_proc, tmp_path):
                 assert v.answer == ("yes" if expected else "no"), (m, n, closed, v)
                 kind = "tour" if expected else "proof"
                 assert v.certificate["kind"] == kind
-                summary = verify_certificate(v.certificate)
+                _, summary = verify_certificate(v.certificate)
                 assert summary.startswith(("closed" if closed else "open") if expected else "no ")
                 certs[f"{m}x{n}-{'closed' if closed else 'open'}"] = v.certificate
     verify_in_subprocess(cli_proc, tmp_path, certs)
@@ -204,7 +204,7 @@ def test_exists_command(cli, tmp_path):
     cert = tmp_path / "t.json"
     r = cli("exists", 6, 6, "--open", "--start", "a1", "--cert", cert)
     assert r.code == 0 and r.out.startswith("Yes, an open tour from a1 exists")
-    summary = verify_certificate(json.loads(cert.read_text()))
+    _, summary = verify_certificate(json.loads(cert.read_text()))
     assert summary.startswith("open tour of the 6x6 board from a1 to ")
     mask = tmp_path / "m.txt"
     mask.write_text("....\n.##.\n....\n")
