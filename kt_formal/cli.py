@@ -366,11 +366,17 @@ def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
         return "OK: " + claim
     from kt_formal.io.formats import read_tour_file
 
-    tour, how = read_tour_file(path, closed=closed)
-    kind = "closed" if tour.closed else "open"
-    first, last = tour.board.square_name(tour.squares()[0]), tour.board.square_name(tour.squares()[-1])
-    return (f"OK: {kind} tour of the {tour.board.describe()} board from {first} to {last}: every "
-            f"square visited once, every step a knight move ({len(tour)} squares; read as a {how})")
+    from kt_formal.kernel.proofcheck import describe_question
+    from kt_formal.kernel.shape import Shape
+
+    tour, how = read_tour_file(path, closed=closed)  # checked by the kernel's tour check
+    b = tour.board
+    cols = b.cols
+    first, last = divmod(int(tour.order[0]), cols), divmod(int(tour.order[-1]), cols)
+    what = describe_question(Shape(b.rows, cols, b.holes()), tour.closed, first, last)
+    closing = ", the closing move included" if tour.closed else ""
+    return (f"OK: {what}: every square visited once, every step a knight move{closing} "
+            f"({len(tour)} squares; read as a {how})")
 
 
 def _run_verify(args) -> int:
