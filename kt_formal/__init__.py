@@ -6,21 +6,46 @@
 ('found', True)
 """
 
-from kt_formal.board import Board
-from kt_formal.certificate import check_tour, verify_tour
-from kt_formal.decide import Verdict, decide
-from kt_formal.engines import Result, Status, TourRequest, find_tour
-from kt_formal.exceptions import (
-    CertificateRejected,
-    InvalidInput,
-    KtFormalError,
-    LimitReached,
-    ProvenImpossible,
-    ResourceLimit,
-)
-from kt_formal.graph import knight_graph, neighbour_table
-from kt_formal.proofs import check_proof, find_proof
-from kt_formal.tour import Tour
+import importlib
+
+#: public name -> module defining it; imported on first use (PEP 562), so that
+#: ``kt-formal --help`` and ``kt-formal verify`` start without numba or OR-Tools.
+_LAZY = {
+    "Board": "kt_formal.board",
+    "Tour": "kt_formal.tour",
+    "knight_graph": "kt_formal.graph",
+    "neighbour_table": "kt_formal.graph",
+    "check_tour": "kt_formal.certificate",
+    "verify_tour": "kt_formal.certificate",
+    "find_tour": "kt_formal.engines",
+    "Result": "kt_formal.engines",
+    "Status": "kt_formal.engines",
+    "TourRequest": "kt_formal.engines",
+    "decide": "kt_formal.decide",
+    "Verdict": "kt_formal.decide",
+    "find_proof": "kt_formal.proofs",
+    "check_proof": "kt_formal.proofs",
+    "KtFormalError": "kt_formal.exceptions",
+    "InvalidInput": "kt_formal.exceptions",
+    "ResourceLimit": "kt_formal.exceptions",
+    "CertificateRejected": "kt_formal.exceptions",
+    "ProvenImpossible": "kt_formal.exceptions",
+    "LimitReached": "kt_formal.exceptions",
+}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kt_formal' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted([*globals(), *_LAZY])
+
 
 __version__ = "0.1.0"
 

@@ -107,12 +107,30 @@ examples:
   kt-formal tour 12 12 --format npy --out t.npy && kt-formal verify t.npy --closed
   kt-formal tour 10000 10000 --out t.npy     divide and conquer; numbered grid as .npy
   kt-formal tour 1000 1001 --format succ --out s.npy   successor array (next square index, -1 = none)
+  kt-formal tour 2000 2000 --hole 300,1200,500x300 --out big.ktour   compact binary, any size
 """
 
 
-def _add_tour(sub) -> None:
-    from kt_formal.engines import ENGINES
+class _EngineNames:
+    """``auto`` and the engine registry's names, looked up only when needed.
 
+    The registry's package imports numpy; ``kt-formal --help`` and ``verify`` do not
+    need it, so the parser is built without it (start-up stays fast).
+    """
+
+    def _names(self):
+        from kt_formal.engines import ENGINES
+
+        return ["auto", *ENGINES]
+
+    def __contains__(self, name):
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+
+def _add_tour(sub) -> None:
     p = sub.add_parser("tour", help="find a tour of a board and print it",
                        description="Find a knight's tour, verify it independently, and print it.",
                        epilog=TOUR_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -120,21 +138,24 @@ def _add_tour(sub) -> None:
     p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
     p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
     p.add_argument("--end", metavar="SQ", help="last square")
-    p.add_argument("--engine", default="auto", choices=["auto", *ENGINES],
-                   help="search engine (default auto)")
-    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ"],
-                   help="output format (default: json or npy when --out ends in .json or .npy, else "
-                        "grid: numbered squares, 1 at the start; npy: the numbered grid as a .npy "
-                        "array; succ: .npy array over square indices row*cols+col of the next "
-                        "square's index, -1 on holes and after an open tour's last square; "
-                        "json up to 1e6 squares)")
+    p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
+                   help="search engine: %(choices)s (default auto)")
+    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ", "bin"],
+                   help="output format (default: by the suffix of --out: .json, .npy, .ktour, else "
+                        "grid: numbered squares, 1 at the start; coords, chess: the squares in "
+                        "order after a header line; json: the certificate, up to 1e6 squares; "
+                        "npy: the numbered grid as a .npy array; succ: .npy array of the board's "
+                        "shape holding the next square's index row*cols+col, -1 on holes and "
+                        "after an open tour's last square; bin: compact binary order file "
+                        "(.ktour, 4 bytes a square, any size). verify and render read them all")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
     add_search_arguments(p)
     p.add_argument("--node-limit", type=int, metavar="N",
                    help="search engines: give up after N nodes and report unknown")
     p.add_argument("--order", metavar="ORDER",
-                   help="move order for dfs/warnsdorff: knight, seed001, seed002, seed004 or 'dr,dc;...'")
+                   help="move order for dfs/warnsdorff: knight (anticlockwise from 11 o'clock, the default), "
+                        "down-first, clockwise-from-7, clockwise (from 1 o'clock) or 'dr,dc;...'")
     p.add_argument("--tiebreak", metavar="RULE",
                    help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
     p.add_argument("--retries", type=int, metavar="R",
@@ -184,44 +205,40 @@ def _write_pictures(args, tour) -> list[str]:
 
 def _check_tour_output(args, board) -> str:
     """The output format, refusing what cannot be written for this board size (before any work)."""
-    from kt_formal.gridio import JSON_MAX_SQUARES, TEXT_SLOW_SQUARES
+    from kt_formal.formats import JSON_MAX_SQUARES, format_for_path, json_limit_message
+    from kt_formal.gridio import TEXT_SLOW_SQUARES
 
-    fmt = args.format
-    if fmt is None:
-        suffix = os.path.splitext(args.out or "")[1].lower()
-        fmt = {".json": "json", ".npy": "npy"}.get(suffix, "grid")
-    if fmt in ("npy", "succ") and not args.out:
-        raise InvalidInput(f"--format {fmt} writes a .npy file: give --out FILE.npy")
-    if fmt == "json" and board.size > JSON_MAX_SQUARES:
-        raise InvalidInput(f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; "
-                           f"this board has {board.size:,}: use --out FILE.npy or --format succ")
-    if fmt in ("coords", "chess") and board.size > TEXT_SLOW_SQUARES:
+    fmt = args.format or format_for_path(args.out)
+    if fmt in ("npy", "succ", "bin") and not args.out:
+        suffix = ".ktour" if fmt == "bin" else ".npy"
+        raise InvalidInput(f"--format {fmt} writes a binary file: give --out FILE{suffix}")
+    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
+        raise InvalidInput(json_limit_message(board.n_squares))
+    if fmt in ("coords", "chess") and board.n_squares > TEXT_SLOW_SQUARES:
         raise InvalidInput(f"--format {fmt} is limited to {TEXT_SLOW_SQUARES:,} squares; "
-                           "use grid, npy or succ")
+                           "use grid, npy, succ or bin")
     return fmt
 
 
 def _write_tour(tour, fmt: str, out, engine: str) -> None:
-    import numpy as np
+    from kt_formal.formats import save_tour, tour_text
 
-    if fmt in ("npy", "succ"):
-        _save_npy(tour.numbering() if fmt == "npy" else tour.successor(), out)
+    if out:
+        save_tour(tour, out, fmt, engine=engine)
         return
     if fmt == "grid" and tour.board.size > 100_000:
         from kt_formal.gridio import write_grid
 
-        if out:
-            try:
-                with open(out, "wb") as fh:
-                    write_grid(tour, fh)
-            except OSError as exc:
-                raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
-        else:
-            sys.stdout.flush()
-            write_grid(tour, sys.stdout.buffer)
+        sys.stdout.flush()
+        write_grid(tour, sys.stdout.buffer)
         return
-    text = tour.format(fmt) if fmt != "json" else tour.to_json(engine=engine)
-    _write_output(text, out)
+    _write_output(tour.to_json(engine=engine) if fmt == "json" else tour_text(tour, fmt), None)
+
+
+#: old --order spellings (kept in step with kt_formal.engines._search.ORDER_ALIASES, which
+#: the CLI does not import before a search: numba is slow to load)
+_ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "clockwise-from-7",
+                  "seed004": "clockwise"}
 
 
 def _run_tour(args) -> int:
@@ -236,6 +253,10 @@ def _run_tour(args) -> int:
     for name in ("node_limit", "order", "tiebreak", "retries"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
+    if options.get("order") in _ORDER_ALIASES:
+        new = _ORDER_ALIASES[options["order"]]
+        _note(args, f"--order {options['order']} is now called --order {new}")
+        options["order"] = new
     engine_label = args.engine if args.engine != "auto" else "search"
     with progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
         result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
@@ -253,38 +274,30 @@ def _run_tour(args) -> int:
     return result.status.exit_code
 
 
-def _save_npy(array, out: str) -> None:
-    """Write an array to exactly ``out`` (np.save on a path would add '.npy')."""
-    import numpy as np
-
-    try:
-        with open(out, "wb") as fh:
-            np.save(fh, array)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
-
-
 # ---------------------------------------------------------------------- verify
 VERIFY_EXAMPLES = """\
 examples:
   kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json
   kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt --closed
   kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
+  kt-formal tour 10000 10000 --out t.ktour && kt-formal verify t.ktour
 
-A JSON certificate says whether its tour is closed. A numbered grid (text: rows of
-step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on holes) is
-checked as an open tour unless --closed is given.
+Every format 'kt-formal tour' writes is read: JSON certificate, numbered grid (text:
+rows of step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on
+holes), coords or chess list, successor array (.npy), binary order file (.ktour).
+A JSON certificate, a list, a successor array and a binary file say whether the tour
+is closed; a numbered grid is checked as an open tour unless --closed is given.
 """
 
 
 def _add_verify(sub) -> None:
-    p = sub.add_parser("verify", help="check a certificate or a numbered grid independently",
-                       description="Re-check a certificate (JSON) or a numbered grid (text or .npy) "
-                                   "from the board and the knight rule alone.",
+    p = sub.add_parser("verify", help="check a certificate or a tour file independently",
+                       description="Re-check a certificate (JSON) or a tour file (any format "
+                                   "'kt-formal tour' writes) from the board and the knight rule alone.",
                        epilog=VERIFY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE",
-                   help="certificate (.json), numbered grid (text) or .npy grid to check; several "
-                        "files give one line each and a total")
+                   help="tour file to check (any format 'kt-formal tour' writes) or a proof "
+                        "certificate (.json); several files give one line each and a total")
     p.add_argument("--closed", action="store_true",
                    help="check a grid as a closed tour (the last square a knight move from the first)")
     p.set_defaults(run=_run_verify)
@@ -310,7 +323,7 @@ def _verify_one(path: str, closed: bool) -> str:
         if closed and getattr(obj, "closed", True) is False:
             raise CertificateRejected("the certificate is of an open tour; --closed was asked")
         return summary
-    tour, how = read_tour_file(path, closed=closed)
+    tour, how = read_tour_file(path, closed=True if closed else None)
     kind = "closed" if tour.closed else "open"
     return f"valid {kind} tour of the {tour.board.describe()} board ({len(tour)} squares); read as a {how}"
 
@@ -355,10 +368,11 @@ of 200 squares a side, PNG to 4000.
 
 def _add_render(sub) -> None:
     p = sub.add_parser("render", help="draw a tour file as an SVG or PNG picture",
-                       description="Draw a tour (JSON certificate, numbered grid or .npy grid), "
+                       description="Draw a tour (any file 'kt-formal tour' writes), "
                                    "checked first by the independent verifier.",
                        epilog=RENDER_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="tour to draw: certificate (.json), numbered grid (text) or .npy grid")
+    p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
+                                     "chess, npy, succ, ktour)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write (.svg or .png)")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
     p.add_argument("--cell", type=int, metavar="PX", help="pixels per square of a PNG (default: automatic)")

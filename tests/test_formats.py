@@ -129,7 +129,7 @@ def test_cli_verify_npy_and_json(cli, tmp_path):
     assert cli("tour", "10", "10", "--hole", "3,3,4x4", "--format", "npy", "--out", n).code == 0
     assert read_npy(n, closed=True).check() is None
     r = cli("verify", n, "--closed")
-    assert r.code == 0 and "closed tour of the 10x10 minus 16 holes" in r.out
+    assert r.code == 0 and "closed tour of the 10x10 minus 16 squares" in r.out
     assert cli("tour", "6", "6", "--format", "json", "--out", j).code == 0
     r = cli("verify", j)
     assert r.code == 0 and r.out == "OK: valid closed tour of the 6x6 board (36 squares)\n"
