@@ -270,8 +270,21 @@ def _run_tour(args) -> int:
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
-    _note(args, f"{result.status.value}: {result.message}")
+    _note(args, f"{result.status.value}: {result.message}{_open_hint(args, board, result)}")
     return result.status.exit_code
+
+
+def _open_hint(args, board, result) -> str:
+    """For a closed tour proven impossible: point to ``--open`` when an open tour may exist."""
+    if args.open or result.status.exit_code != 1:
+        return ""
+    if board.has_holes or args.start or args.end:
+        return "; for an open tour (a path) add --open"
+    from kt_formal.theorems import rectangle_tour
+
+    if rectangle_tour(board.rows, board.cols, False)[0]:
+        return f"; an open tour exists: kt-formal tour {board.rows} {board.cols} --open"
+    return ""
 
 
 # ---------------------------------------------------------------------- verify
@@ -319,6 +332,8 @@ def _verify_one(path: str, closed: bool) -> str:
     from kt_formal.formats import read_tour_file
 
     if _is_json_file(path):
+        import kt_formal.proofs  # noqa: F401  (registers the checkers of proof certificates)
+
         obj, summary = verify_certificate(read_certificate(path))
         if closed and getattr(obj, "closed", True) is False:
             raise CertificateRejected("the certificate is of an open tour; --closed was asked")
@@ -402,12 +417,28 @@ def _run_render(args) -> int:
 
 
 # ---------------------------------------------------------------------- graph
+GRAPH_EXAMPLES = """\
+examples:
+  kt-formal graph 8 8 --hole 3,3,2x2                 squares, edges, colours, degrees
+  kt-formal graph 8 8 --format graphml --out k8.graphml
+  kt-formal graph 6 6 --format edgelist --out k6.txt  one edge 'r,c r,c' a line
+  kt-formal graph 5 5 --format json --out k5.json     networkx node-link JSON
+
+Nodes are written as 'r,c' (0-based, row 0 at the top) with attributes row, col and
+colour; networkx reads the files back (read_graphml, read_edgelist, node_link_graph).
+"""
+
+
 def _add_graph(sub) -> None:
-    p = sub.add_parser("graph", help="describe the knight graph of a board",
-                       description="Squares, edges, colour counts and degree histogram of the knight graph.",
-                       epilog="example:\n  kt-formal graph 8 8 --hole 3,3,2x2",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser("graph", help="describe the knight graph of a board, or write it to a file",
+                       description="Squares, edges, colour counts and degree histogram of the knight "
+                                   "graph; with --format and --out, the graph itself as GraphML, an "
+                                   "edge list or node-link JSON.",
+                       epilog=GRAPH_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_board_arguments(p)
+    p.add_argument("--format", choices=["graphml", "edgelist", "json"],
+                   help="write the graph in this format (networkx's writers) to --out")
+    p.add_argument("--out", metavar="FILE", help="file to write the graph to (with --format)")
     p.set_defaults(run=_run_graph)
 
 
@@ -416,6 +447,8 @@ def _run_graph(args) -> int:
 
     from kt_formal.graph import neighbour_table
 
+    if bool(args.format) != bool(args.out):
+        raise InvalidInput("--format and --out go together: kt-formal graph 8 8 --format graphml --out k8.graphml")
     board = board_from_args(args)
     nt = neighbour_table(board)
     edges = int(nt.degree.sum()) // 2
@@ -426,6 +459,13 @@ def _run_graph(args) -> int:
     print(f"edges:   {edges}")
     print(f"colours: {dark} dark, {light} light (a1 is dark)")
     print("degrees: " + ", ".join(f"{d}: {int(n)}" for d, n in enumerate(hist) if n))
+    if args.out:
+        from kt_formal.formats import write_graph
+        from kt_formal.graph import knight_graph
+
+        write_graph(knight_graph(board), args.out, args.format)
+        _note(args, f"wrote the knight graph ({board.n_squares} nodes, {edges} edges) as {args.format} "
+                    f"to {args.out}")
     return 0
 
 
@@ -488,7 +528,7 @@ examples:
 
 
 def _add_frame(sub) -> None:
-    p = sub.add_parser("frame", help="seed 003's rotation and support models around a centred hole",
+    p = sub.add_parser("frame", help="the rotation and support models around a centred hole (seed 003)",
                        description="Build a closed tour around a centred hole from element A "
                                    "(n x m, from (1,1) to (2,m-1), 1-based) and element B "
                                    "(n1 x m1, from (1,1) to (n1,3)), verify it and print it.",
