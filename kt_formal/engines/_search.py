@@ -84,7 +84,7 @@ def announce_compile(kernel) -> None:
     _ANNOUNCED = True
     import sys
 
-    print("kt-formal: compiling the search kernels once, about 10 s (cached on disk for later runs)",
+    print("kt-formal: compiling the search kernels once, up to about 10 s (cached on disk for later runs)",
           file=sys.stderr, flush=True)
 
 __all__ = ["PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "ORDERS", "ORDER_ALIASES", "order_name", "parse_order",
