@@ -340,7 +340,7 @@ def successor_to_tour(succ: np.ndarray, source: str = "successor array"):
         raise InvalidInput(f"{source}: a successor array must be a 2-D signed integer array, "
                            f"got {a.dtype} of shape {a.shape}")
     rows, cols = a.shape
-    flat = np.ascontiguousarray(a.reshape(-1), dtype=np.int64)
+    flat = np.ascontiguousarray(a.reshape(-1), dtype=a.dtype if a.dtype.itemsize >= 4 else np.int32)
     total = flat.size
     bad = (flat < -1) | (flat >= total)
     if bad.any():
@@ -366,12 +366,12 @@ def successor_to_tour(succ: np.ndarray, source: str = "successor array"):
             raise CertificateRejected(f"an open tour has one first square (no square leads to it); "
                                       f"this array has {firsts.size}")
         start = int(firsts[0])
-    order = _walk(flat, start, k)
+    order = _walk(flat, start, k, index_dtype(rows, cols))
     board = Board(rows, cols, holes=(~live).reshape(rows, cols) if k < total else None)
     return _check_order(board, order, closed, source)
 
 
-def _walk(succ: np.ndarray, start: int, k: int) -> np.ndarray:
+def _walk(succ: np.ndarray, start: int, k: int, dtype=np.int64) -> np.ndarray:
     """Follow ``succ`` from ``start`` for at most ``k`` squares (stops at -1)."""
     if k <= 2_000_000:
         nxt = succ.tolist()
@@ -380,11 +380,11 @@ def _walk(succ: np.ndarray, start: int, k: int) -> np.ndarray:
         while v >= 0 and len(out) < k:
             out.append(v)
             v = nxt[v]
-        return np.array(out, dtype=np.int64)
+        return np.array(out, dtype=dtype)
     from kt_formal.engines._search import announce_compile
 
     announce_compile(_walk_kernel())
-    out = np.empty(k, dtype=np.int64)
+    out = np.empty(k, dtype=dtype)
     n = _walk_kernel()(succ, np.int64(start), out)
     return out[:n]
 
