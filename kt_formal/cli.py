@@ -213,7 +213,7 @@ def _check_tour_output(args, board) -> str:
         suffix = ".ktour" if fmt == "bin" else ".npy"
         raise InvalidInput(f"--format {fmt} writes a binary file: give --out FILE{suffix}")
     if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
-        raise InvalidInput(json_limit_message(board.n_squares))
+        raise InvalidInput(json_limit_message(board.n_squares, "board"))
     if fmt in ("coords", "chess") and board.n_squares > TEXT_SLOW_SQUARES:
         raise InvalidInput(f"--format {fmt} is limited to {TEXT_SLOW_SQUARES:,} squares; "
                            "use grid, npy, succ or bin")

@@ -200,10 +200,10 @@ def save_tour(tour, path, fmt: str | None = None, **meta) -> Path:
     return p
 
 
-def json_limit_message(squares: int) -> str:
-    """Why JSON is refused for a tour of ``squares`` squares, and what to use instead."""
-    return (f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; this tour "
-            f"has {squares:,}: use --out FILE{BINARY_SUFFIX} (compact binary), --out FILE.npy "
+def json_limit_message(squares: int, what: str = "tour") -> str:
+    """Why JSON is refused for a tour (or board) of ``squares`` squares, and what to use instead."""
+    return (f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; this {what} "
+            f"has {squares:,} squares: use --out FILE{BINARY_SUFFIX} (compact binary), --out FILE.npy "
             f"or --format succ")
 
 

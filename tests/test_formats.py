@@ -299,7 +299,7 @@ def test_chunked_grid_reading_matches(holed, tmp_path, monkeypatch):
 def test_json_limit_message_counts_squares(cli):
     r = cli("tour", 1001, 1001, "--hole", "0,0,10x10", "--format", "json", "--out", "x.json")
     assert r.code == 2
-    assert "this tour has 1,001,901" in r.err and ".ktour" in r.err
+    assert "this board has 1,001,901 squares" in r.err and ".ktour" in r.err
 
 
 # ---------------------------------------------------------------------- the knight graph
