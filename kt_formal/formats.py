@@ -381,7 +381,7 @@ def _walk(succ: np.ndarray, start: int, k: int, dtype=np.int64) -> np.ndarray:
             out.append(v)
             v = nxt[v]
         return np.array(out, dtype=dtype)
-    from kt_formal.engines._search import announce_compile
+    from kt_formal.engines._jit import announce_compile
 
     announce_compile(_walk_kernel())
     out = np.empty(k, dtype=dtype)
@@ -395,7 +395,7 @@ _WALK = None
 def _walk_kernel():
     global _WALK
     if _WALK is None:
-        from kt_formal.engines._search import _njit
+        from kt_formal.engines._jit import cached_njit
 
         def walk_successors(succ, start, out):
             v = start
@@ -406,7 +406,7 @@ def _walk_kernel():
                 v = succ[v]
             return n
 
-        _WALK = _njit(walk_successors)
+        _WALK = cached_njit(walk_successors)
     return _WALK
 
 

@@ -39,22 +39,22 @@ def test_verify_imports_no_solver(tmp_path):
 
 
 def test_compile_note_once(monkeypatch, capsys):
-    from kt_formal.engines import _search
+    from kt_formal.engines import _jit, _search
 
-    monkeypatch.setattr(_search, "_ANNOUNCED", False)
-    monkeypatch.setattr(_search, "kernels_compiled", lambda kernel: False)
-    _search.announce_compile(_search.search_kernel)
-    _search.announce_compile(_search.plain_kernel)
+    monkeypatch.setattr(_jit, "_ANNOUNCED", False)
+    monkeypatch.setattr(_jit, "kernels_compiled", lambda kernel: False)
+    _jit.announce_compile(_search.search_kernel)
+    _jit.announce_compile(_search.plain_kernel)
     err = capsys.readouterr().err
     assert err.count("compiling the search kernels once") == 1 and err.count("\n") == 1
 
 
 def test_no_note_when_cached(monkeypatch, capsys):
-    from kt_formal.engines import _search
+    from kt_formal.engines import _jit, _search
 
-    monkeypatch.setattr(_search, "_ANNOUNCED", False)
-    monkeypatch.setattr(_search, "kernels_compiled", lambda kernel: True)
-    _search.announce_compile(_search.search_kernel)
+    monkeypatch.setattr(_jit, "_ANNOUNCED", False)
+    monkeypatch.setattr(_jit, "kernels_compiled", lambda kernel: True)
+    _jit.announce_compile(_search.search_kernel)
     assert capsys.readouterr().err == ""
 
 
@@ -69,7 +69,7 @@ def test_loaded_kernel_counts_as_compiled():
 
 
 def test_unwritable_cache_falls_back_to_compiling(monkeypatch):
-    from kt_formal.engines import _search
+    from kt_formal.engines import _jit
 
     calls = []
 
@@ -81,13 +81,16 @@ def test_unwritable_cache_falls_back_to_compiling(monkeypatch):
             return ("compiled", args[0])
         return lambda fn: ("compiled", fn)
 
-    monkeypatch.setattr(_search, "_numba_njit", fake_njit)
+    monkeypatch.setattr(_jit, "_numba_njit", fake_njit)
 
     def f(x):
         return x
 
-    assert _search._njit(f) == ("compiled", f)
+    assert _jit.cached_njit(f) == ("compiled", f)
     assert calls[0] == {"cache": True}
+    calls.clear()
+    assert _jit.cached_njit(nogil=True)(f) == ("compiled", f)
+    assert calls == [{"cache": True, "nogil": True}, {"nogil": True}]
 
 
 @pytest.mark.parametrize("old,new", [("seed001", "down-first"), ("seed002", "clockwise-from-7")])

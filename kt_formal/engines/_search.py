@@ -34,58 +34,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit as _numba_njit
 
 from kt_formal.board import KNIGHT_MOVES
+from kt_formal.engines._jit import announce_compile, cached_njit as _njit, kernels_compiled
 from kt_formal.exceptions import InvalidInput
 
-
-def _njit(fn):
-    """``numba.njit(cache=True)``, or without the disk cache when no cache folder is writable.
-
-    numba keeps compiled code next to the source (``__pycache__``), else in
-    ``NUMBA_CACHE_DIR`` or the user's cache folder; where none is writable it refuses
-    ``cache=True``, and the kernels are then compiled in every process instead.
-    """
-    try:
-        return _numba_njit(cache=True)(fn)
-    except RuntimeError:  # "cannot cache function ...: no locator available"
-        return _numba_njit(fn)
-
-
-def kernels_compiled(kernel) -> bool:
-    """Whether ``kernel`` runs without compiling: loaded in this process, or on disk.
-
-    The disk test is numba's index file of the function, newer than its source file
-    (numba recompiles when the source changes).
-    """
-    if kernel.signatures:
-        return True
-    cache = getattr(kernel, "_cache", None)
-    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
-    if index is None:
-        return False
-    try:
-        import os
-
-        return os.stat(index).st_mtime >= os.stat(kernel.py_func.__code__.co_filename).st_mtime
-    except OSError:
-        return False
-
-
-_ANNOUNCED = False
-
-
-def announce_compile(kernel) -> None:
-    """One line on standard error the first time a kernel must be compiled (about 10 s)."""
-    global _ANNOUNCED
-    if _ANNOUNCED or kernels_compiled(kernel):
-        return
-    _ANNOUNCED = True
-    import sys
-
-    print("kt-formal: compiling the search kernels once, up to about 10 s (cached on disk for later runs)",
-          file=sys.stderr, flush=True)
 
 __all__ = ["PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "ORDERS", "ORDER_ALIASES", "order_name", "parse_order",
            "kernels_compiled",
