@@ -17,10 +17,10 @@ _LAZY = {
     "neighbour_table": "kt_formal.graph",
     "check_tour": "kt_formal.certificate",
     "verify_tour": "kt_formal.certificate",
-    "find_tour": "kt_formal.engines",
-    "Result": "kt_formal.engines",
-    "Status": "kt_formal.engines",
-    "TourRequest": "kt_formal.engines",
+    "find_tour": "kt_formal.solve",
+    "Result": "kt_formal.solve",
+    "Status": "kt_formal.solve",
+    "TourRequest": "kt_formal.solve",
     "decide": "kt_formal.decide",
     "Verdict": "kt_formal.decide",
     "find_proof": "kt_formal.proofs",
@@ -33,11 +33,36 @@ _LAZY = {
     "LimitReached": "kt_formal.exceptions",
 }
 
+_PICTURES_WIRED = False
+
+
+def _wire_pictures() -> None:
+    """Boards and tours draw themselves in Jupyter.
+
+    The value types sit below the pictures (io.render imports them), so the package
+    facade, above every layer, attaches the drawing functions: no value type imports the
+    io layer. Done on the first use of a public name (not at import: the command line's
+    start-up stays free of numpy for --help).
+    """
+    global _PICTURES_WIRED
+    if _PICTURES_WIRED:
+        return
+    _PICTURES_WIRED = True
+    from kt_formal.board import Board
+    from kt_formal.io import render
+    from kt_formal.tour import Tour
+
+    Board._repr_svg_ = render.board_repr_svg
+    Tour._repr_svg_ = render.tour_repr_svg
+
 
 def __getattr__(name):
     module = _LAZY.get(name)
     if module is None:
+        if name == "io":  # kt_formal.io, e.g. kt_formal.io.render
+            return importlib.import_module("kt_formal.io")
         raise AttributeError(f"module 'kt_formal' has no attribute {name!r}")
+    _wire_pictures()
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

@@ -119,7 +119,7 @@ class _EngineNames:
     """
 
     def _names(self):
-        from kt_formal.engines import ENGINES
+        from kt_formal.solve import ENGINES
 
         return ["auto", *ENGINES]
 
@@ -164,7 +164,7 @@ def _add_tour(sub) -> None:
 
 
 def add_picture_arguments(p: argparse.ArgumentParser) -> None:
-    """``--svg FILE --png FILE --numbers`` (pictures, see :mod:`kt_formal.render`)."""
+    """``--svg FILE --png FILE --numbers`` (pictures, see :mod:`kt_formal.io.render`)."""
     p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
     p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
@@ -173,7 +173,7 @@ def add_picture_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_pictures(args, board) -> None:
     """Refuse picture sizes above the caps before any search starts."""
-    from kt_formal.render import check_picture_size
+    from kt_formal.io.render import check_picture_size
 
     if getattr(args, "svg", None):
         check_picture_size(board, "svg")
@@ -183,7 +183,7 @@ def _check_pictures(args, board) -> None:
 
 def _write_pictures(args, tour) -> list[str]:
     """Write the ``--svg`` / ``--png`` pictures of a tour; return the paths written."""
-    from kt_formal import render
+    from kt_formal.io import render
     from kt_formal.progress import progress_for
 
     written = []
@@ -205,8 +205,8 @@ def _write_pictures(args, tour) -> list[str]:
 
 def _check_tour_output(args, board) -> str:
     """The output format, refusing what cannot be written for this board size (before any work)."""
-    from kt_formal.formats import JSON_MAX_SQUARES, format_for_path, json_limit_message
-    from kt_formal.gridio import TEXT_SLOW_SQUARES
+    from kt_formal.io.formats import JSON_MAX_SQUARES, format_for_path, json_limit_message
+    from kt_formal.io.gridio import TEXT_SLOW_SQUARES
 
     fmt = args.format or format_for_path(args.out)
     if fmt in ("npy", "succ", "bin") and not args.out:
@@ -221,13 +221,13 @@ def _check_tour_output(args, board) -> str:
 
 
 def _write_tour(tour, fmt: str, out, engine: str) -> None:
-    from kt_formal.formats import save_tour, tour_text
+    from kt_formal.io.formats import save_tour, tour_text
 
     if out:
         save_tour(tour, out, fmt, engine=engine)
         return
     if fmt == "grid" and tour.board.size > 100_000:
-        from kt_formal.gridio import write_grid
+        from kt_formal.io.gridio import write_grid
 
         sys.stdout.flush()
         write_grid(tour, sys.stdout.buffer)
@@ -242,7 +242,7 @@ _ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "cloc
 
 
 def _run_tour(args) -> int:
-    from kt_formal.engines import find_tour
+    from kt_formal.solve import find_tour
 
     from kt_formal.progress import progress_for
 
@@ -329,7 +329,7 @@ def _verify_one(path: str, closed: bool) -> str:
     """Summary of one verified file; raises CertificateRejected or InvalidInput."""
     from kt_formal.certificate import read_certificate, verify_certificate
     from kt_formal.exceptions import CertificateRejected
-    from kt_formal.formats import read_tour_file
+    from kt_formal.io.formats import read_tour_file
 
     if _is_json_file(path):
         import kt_formal.proofs  # noqa: F401  (registers the checkers of proof certificates)
@@ -397,8 +397,8 @@ def _add_render(sub) -> None:
 
 def _run_render(args) -> int:
     from kt_formal.exceptions import CertificateRejected
-    from kt_formal.formats import read_tour_file
-    from kt_formal.render import check_picture_path, save_picture
+    from kt_formal.io.formats import read_tour_file
+    from kt_formal.io.render import check_picture_path, save_picture
 
     check_picture_path(args.output)
     try:
@@ -460,7 +460,7 @@ def _run_graph(args) -> int:
     print(f"colours: {dark} dark, {light} light (a1 is dark)")
     print("degrees: " + ", ".join(f"{d}: {int(n)}" for d, n in enumerate(hist) if n))
     if args.out:
-        from kt_formal.formats import write_graph
+        from kt_formal.io.formats import write_graph
         from kt_formal.graph import knight_graph
 
         write_graph(knight_graph(board), args.out, args.format)
@@ -486,7 +486,7 @@ def _add_models(sub) -> None:
 def _run_models(args) -> int:
     from pathlib import Path
 
-    from kt_formal import library
+    from kt_formal.combine import library
 
     directory = Path(args.dir) if args.dir else None
     if args.action == "check":

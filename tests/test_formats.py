@@ -7,7 +7,7 @@ import pytest
 
 from kt_formal import Board, find_tour
 from kt_formal.exceptions import CertificateRejected, InvalidInput
-from kt_formal.formats import grid_to_tour, read_grid_text, read_npy, read_tour_file
+from kt_formal.io.formats import grid_to_tour, read_grid_text, read_npy, read_tour_file
 
 
 def _tour(board, closed=True):
@@ -199,7 +199,7 @@ ALL_FORMATS = ["grid", "coords", "chess", "json", "npy", "succ", "bin"]
 @pytest.mark.parametrize("fmt", ALL_FORMATS)
 @pytest.mark.parametrize("which", ["holed", "open5"])
 def test_every_format_round_trips(fmt, which, request, tmp_path):
-    from kt_formal.formats import save_tour
+    from kt_formal.io.formats import save_tour
 
     t = request.getfixturevalue(which)
     path = save_tour(t, tmp_path / f"t.{fmt}", fmt)
@@ -224,7 +224,7 @@ def test_cli_tour_then_verify_and_render_every_format(fmt, cli, tmp_path):
 
 
 def test_binary_file_layout(holed, tmp_path):
-    from kt_formal.formats import BINARY_MAGIC, save_tour
+    from kt_formal.io.formats import BINARY_MAGIC, save_tour
 
     path = save_tour(holed, tmp_path / "t.ktour")
     data = path.read_bytes()
@@ -236,7 +236,7 @@ def test_binary_file_layout(holed, tmp_path):
 
 
 def test_binary_tampering_is_rejected(holed, tmp_path):
-    from kt_formal.formats import save_tour
+    from kt_formal.io.formats import save_tour
 
     path = save_tour(holed, tmp_path / "t.ktour")
     data = bytearray(path.read_bytes())
@@ -261,7 +261,7 @@ def test_binary_tampering_is_rejected(holed, tmp_path):
 
 
 def test_successor_arrays(open5, holed, tmp_path):
-    from kt_formal.formats import successor_to_tour
+    from kt_formal.io.formats import successor_to_tour
 
     for t in (open5, holed):
         succ = t.successor().reshape(t.board.rows, t.board.cols)
@@ -284,7 +284,7 @@ def test_coords_without_header_infers_the_board(closed8, tmp_path):
 
 
 def test_chunked_grid_reading_matches(holed, tmp_path, monkeypatch):
-    import kt_formal.formats as formats
+    import kt_formal.io.formats as formats
 
     monkeypatch.setattr(formats, "_CHUNK", 7)  # many chunks, rows split across them
     np.save(tmp_path / "g.npy", holed.numbering())

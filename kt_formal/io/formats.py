@@ -79,6 +79,7 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.files import read_user_text, user_file_errors
+from kt_formal.io.gridio import JSON_MAX_SQUARES
 
 __all__ = [
     "HOLE_TOKENS",
@@ -117,8 +118,6 @@ BINARY_SUFFIX = ".ktour"
 
 _HEADER = 32
 
-#: JSON certificates list every square as a pair: refused above this many squares.
-JSON_MAX_SQUARES = 1_000_000
 
 #: Largest grid file read (bytes).
 MAX_GRID_BYTES = 1 << 30
@@ -189,7 +188,7 @@ def save_tour(tour, path, fmt: str | None = None, **meta) -> Path:
                 b = tour.board
                 np.save(fh, tour.numbering() if fmt == "npy" else tour.successor().reshape(b.rows, b.cols))
             elif fmt == "grid" and tour.board.size > 100_000:
-                from kt_formal.gridio import write_grid
+                from kt_formal.io.gridio import write_grid
 
                 write_grid(tour, fh)
             else:
