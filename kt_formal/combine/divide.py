@@ -531,7 +531,7 @@ def assemble_tour(row_parts, col_parts, missing=frozenset(), *, progress=None) -
 
     >>> t = assemble_tour([6, 6, 6], [6, 6, 6], missing={(1, 1)})
     >>> t.board.describe(), t.check() is None
-    ('18x18 minus 36 holes', True)
+    ('18x18 minus 36 squares', True)
     """
     missing = frozenset(tuple(int(x) for x in b) for b in missing)
     succ, (start, closed) = assemble(row_parts, col_parts, missing, progress=progress, return_plan=True)
