@@ -413,10 +413,10 @@ class Board:
         return "\n".join("".join("." if x else "#" for x in row) for row in live) + "\n"
 
     def describe(self) -> str:
-        """``8x8`` or ``8x8 minus 4 holes``."""
+        """``8x8`` or ``8x8 minus 4 squares`` (the squares removed, however many holes they form)."""
         base = f"{self.rows}x{self.cols}"
         if self._n_holes:
-            return f"{base} minus {self._n_holes} hole{'s' if self._n_holes != 1 else ''}"
+            return f"{base} minus {self._n_holes} square{'s' if self._n_holes != 1 else ''}"
         return base
 
     # ------------------------------------------------------------------ symmetries

@@ -138,12 +138,30 @@ examples:
   kt-formal tour 12 12 --format npy --out t.npy && kt-formal verify t.npy --closed
   kt-formal tour 10000 10000 --out t.npy     divide and conquer; numbered grid as .npy
   kt-formal tour 1000 1001 --format succ --out s.npy   successor array (next square index, -1 = none)
+  kt-formal tour 2000 2000 --hole 300,1200,500x300 --out big.ktour   compact binary, any size
 """
 
 
-def _add_tour(sub) -> None:
-    from kt_formal.solve import ENGINES
+class _EngineNames:
+    """``auto`` and the engine registry's names, looked up only when needed.
 
+    The registry's package imports numpy; ``kt-formal --help`` and ``verify`` do not
+    need it, so the parser is built without it (start-up stays fast).
+    """
+
+    def _names(self):
+        from kt_formal.solve import ENGINES
+
+        return ["auto", *ENGINES]
+
+    def __contains__(self, name):
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+
+def _add_tour(sub) -> None:
     p = sub.add_parser("tour", help="find a tour of a board and print it",
                        description="Find a knight's tour, verify it independently, and print it.",
                        epilog=TOUR_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -151,21 +169,24 @@ def _add_tour(sub) -> None:
     p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
     p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
     p.add_argument("--end", metavar="SQ", help="last square")
-    p.add_argument("--engine", default="auto", choices=["auto", *ENGINES],
-                   help="search engine (default auto)")
-    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ"],
-                   help="output format (default: json or npy when --out ends in .json or .npy, else "
-                        "grid: numbered squares, 1 at the start; npy: the numbered grid as a .npy "
-                        "array; succ: .npy array over square indices row*cols+col of the next "
-                        "square's index, -1 on holes and after an open tour's last square; "
-                        "json up to 1e6 squares)")
+    p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
+                   help="search engine: %(choices)s (default auto)")
+    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ", "bin"],
+                   help="output format (default: by the suffix of --out: .json, .npy, .ktour, else "
+                        "grid: numbered squares, 1 at the start; coords, chess: the squares in "
+                        "order after a header line; json: the certificate, up to 1e6 squares; "
+                        "npy: the numbered grid as a .npy array; succ: .npy array of the board's "
+                        "shape holding the next square's index row*cols+col, -1 on holes and "
+                        "after an open tour's last square; bin: compact binary order file "
+                        "(.ktour, 4 bytes a square, any size). verify and render read them all")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
     add_search_arguments(p)
     p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search engines: give up after N nodes and report unknown")
     p.add_argument("--order", metavar="ORDER",
-                   help="move order for dfs/warnsdorff: knight, seed001, seed002, seed004 or 'dr,dc;...'")
+                   help="move order for dfs/warnsdorff: knight (anticlockwise from 11 o'clock, the default), "
+                        "down-first, clockwise-from-7, clockwise (from 1 o'clock) or 'dr,dc;...'")
     p.add_argument("--tiebreak", metavar="RULE",
                    help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
     p.add_argument("--retries", type=_bounded(int, 0, 10**6, "--retries"), metavar="R",
@@ -215,44 +236,40 @@ def _write_pictures(args, tour) -> list[str]:
 
 def _check_tour_output(args, board) -> str:
     """The output format, refusing what cannot be written for this board size (before any work)."""
-    from kt_formal.io.gridio import JSON_MAX_SQUARES, TEXT_SLOW_SQUARES
+    from kt_formal.io.formats import JSON_MAX_SQUARES, format_for_path, json_limit_message
+    from kt_formal.io.gridio import TEXT_SLOW_SQUARES
 
-    fmt = args.format
-    if fmt is None:
-        suffix = os.path.splitext(args.out or "")[1].lower()
-        fmt = {".json": "json", ".npy": "npy"}.get(suffix, "grid")
-    if fmt in ("npy", "succ") and not args.out:
-        raise InvalidInput(f"--format {fmt} writes a .npy file: give --out FILE.npy")
-    if fmt == "json" and board.size > JSON_MAX_SQUARES:
-        raise InvalidInput(f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; "
-                           f"this board has {board.size:,}: use --out FILE.npy or --format succ")
-    if fmt in ("coords", "chess") and board.size > TEXT_SLOW_SQUARES:
+    fmt = args.format or format_for_path(args.out)
+    if fmt in ("npy", "succ", "bin") and not args.out:
+        suffix = ".ktour" if fmt == "bin" else ".npy"
+        raise InvalidInput(f"--format {fmt} writes a binary file: give --out FILE{suffix}")
+    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
+        raise InvalidInput(json_limit_message(board.n_squares, "board"))
+    if fmt in ("coords", "chess") and board.n_squares > TEXT_SLOW_SQUARES:
         raise InvalidInput(f"--format {fmt} is limited to {TEXT_SLOW_SQUARES:,} squares; "
-                           "use grid, npy or succ")
+                           "use grid, npy, succ or bin")
     return fmt
 
 
 def _write_tour(tour, fmt: str, out, engine: str) -> None:
-    import numpy as np
+    from kt_formal.io.formats import save_tour, tour_text
 
-    if fmt in ("npy", "succ"):
-        _save_npy(tour.numbering() if fmt == "npy" else tour.successor(), out)
+    if out:
+        save_tour(tour, out, fmt, engine=engine)
         return
     if fmt == "grid" and tour.board.size > 100_000:
         from kt_formal.io.gridio import write_grid
 
-        if out:
-            try:
-                with open(out, "wb") as fh:
-                    write_grid(tour, fh)
-            except OSError as exc:
-                raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
-        else:
-            sys.stdout.flush()
-            write_grid(tour, sys.stdout.buffer)
+        sys.stdout.flush()
+        write_grid(tour, sys.stdout.buffer)
         return
-    text = tour.format(fmt) if fmt != "json" else tour.to_json(engine=engine)
-    _write_output(text, out)
+    _write_output(tour.to_json(engine=engine) if fmt == "json" else tour_text(tour, fmt), None)
+
+
+#: old --order spellings (kept in step with kt_formal.engines._search.ORDER_ALIASES, which
+#: the CLI does not import before a search: numba is slow to load)
+_ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "clockwise-from-7",
+                  "seed004": "clockwise"}
 
 
 def _run_tour(args) -> int:
@@ -267,6 +284,10 @@ def _run_tour(args) -> int:
     for name in ("node_limit", "order", "tiebreak", "retries"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
+    if options.get("order") in _ORDER_ALIASES:
+        new = _ORDER_ALIASES[options["order"]]
+        _note(args, f"--order {options['order']} is now called --order {new}")
+        options["order"] = new
     engine_label = args.engine if args.engine != "auto" else "search"
     with progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
         result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
@@ -280,19 +301,21 @@ def _run_tour(args) -> int:
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
-    _note(args, f"{result.status.value}: {result.message}")
+    _note(args, f"{result.status.value}: {result.message}{_open_hint(args, board, result)}")
     return result.status.exit_code
 
 
-def _save_npy(array, out: str) -> None:
-    """Write an array to exactly ``out`` (np.save on a path would add '.npy')."""
-    import numpy as np
+def _open_hint(args, board, result) -> str:
+    """For a closed tour proven impossible: point to ``--open`` when an open tour may exist."""
+    if args.open or result.status.exit_code != 1:
+        return ""
+    if board.has_holes or args.start or args.end:
+        return "; for an open tour (a path) add --open"
+    from kt_formal.theorems import rectangle_tour
 
-    try:
-        with open(out, "wb") as fh:
-            np.save(fh, array)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    if rectangle_tour(board.rows, board.cols, False)[0]:
+        return f"; an open tour exists: kt-formal tour {board.rows} {board.cols} --open"
+    return ""
 
 
 # ---------------------------------------------------------------------- verify
@@ -301,21 +324,24 @@ examples:
   kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json
   kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt --closed
   kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
+  kt-formal tour 10000 10000 --out t.ktour && kt-formal verify t.ktour
 
-A JSON certificate says whether its tour is closed. A numbered grid (text: rows of
-step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on holes) is
-checked as an open tour unless --closed is given.
+Every format 'kt-formal tour' writes is read: JSON certificate, numbered grid (text:
+rows of step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on
+holes), coords or chess list, successor array (.npy), binary order file (.ktour).
+A JSON certificate, a list, a successor array and a binary file say whether the tour
+is closed; a numbered grid is checked as an open tour unless --closed is given.
 """
 
 
 def _add_verify(sub) -> None:
-    p = sub.add_parser("verify", help="check a certificate or a numbered grid independently",
-                       description="Re-check a certificate (JSON) or a numbered grid (text or .npy) "
-                                   "from the board and the knight rule alone.",
+    p = sub.add_parser("verify", help="check a certificate or a tour file independently",
+                       description="Re-check a certificate (JSON) or a tour file (any format "
+                                   "'kt-formal tour' writes) from the board and the knight rule alone.",
                        epilog=VERIFY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE",
-                   help="certificate (.json), numbered grid (text) or .npy grid to check; several "
-                        "files give one line each and a total")
+                   help="tour file to check (any format 'kt-formal tour' writes) or a proof "
+                        "certificate (.json); several files give one line each and a total")
     p.add_argument("--closed", action="store_true",
                    help="check a grid as a closed tour (the last square a knight move from the first)")
     p.add_argument("--replay", action="store_true",
@@ -369,7 +395,7 @@ def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
     from kt_formal.kernel.proofcheck import describe_question
     from kt_formal.kernel.shape import Shape
 
-    tour, how = read_tour_file(path, closed=closed)  # checked by the kernel's tour check
+    tour, how = read_tour_file(path, closed=True if closed else None)  # checked by the kernel's tour check
     b = tour.board
     cols = b.cols
     first, last = divmod(int(tour.order[0]), cols), divmod(int(tour.order[-1]), cols)
@@ -421,10 +447,11 @@ of 200 squares a side, PNG to 4000.
 
 def _add_render(sub) -> None:
     p = sub.add_parser("render", help="draw a tour file as an SVG or PNG picture",
-                       description="Draw a tour (JSON certificate, numbered grid or .npy grid), "
+                       description="Draw a tour (any file 'kt-formal tour' writes), "
                                    "checked first by the independent verifier.",
                        epilog=RENDER_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="tour to draw: certificate (.json), numbered grid (text) or .npy grid")
+    p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
+                                     "chess, npy, succ, ktour)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write (.svg or .png)")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
     p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
@@ -454,12 +481,28 @@ def _run_render(args) -> int:
 
 
 # ---------------------------------------------------------------------- graph
+GRAPH_EXAMPLES = """\
+examples:
+  kt-formal graph 8 8 --hole 3,3,2x2                 squares, edges, colours, degrees
+  kt-formal graph 8 8 --format graphml --out k8.graphml
+  kt-formal graph 6 6 --format edgelist --out k6.txt  one edge 'r,c r,c' a line
+  kt-formal graph 5 5 --format json --out k5.json     networkx node-link JSON
+
+Nodes are written as 'r,c' (0-based, row 0 at the top) with attributes row, col and
+colour; networkx reads the files back (read_graphml, read_edgelist, node_link_graph).
+"""
+
+
 def _add_graph(sub) -> None:
-    p = sub.add_parser("graph", help="describe the knight graph of a board",
-                       description="Squares, edges, colour counts and degree histogram of the knight graph.",
-                       epilog="example:\n  kt-formal graph 8 8 --hole 3,3,2x2",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser("graph", help="describe the knight graph of a board, or write it to a file",
+                       description="Squares, edges, colour counts and degree histogram of the knight "
+                                   "graph; with --format and --out, the graph itself as GraphML, an "
+                                   "edge list or node-link JSON.",
+                       epilog=GRAPH_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_board_arguments(p)
+    p.add_argument("--format", choices=["graphml", "edgelist", "json"],
+                   help="write the graph in this format (networkx's writers) to --out")
+    p.add_argument("--out", metavar="FILE", help="file to write the graph to (with --format)")
     p.set_defaults(run=_run_graph)
 
 
@@ -468,6 +511,8 @@ def _run_graph(args) -> int:
 
     from kt_formal.graph import neighbour_table
 
+    if bool(args.format) != bool(args.out):
+        raise InvalidInput("--format and --out go together: kt-formal graph 8 8 --format graphml --out k8.graphml")
     board = board_from_args(args)
     nt = neighbour_table(board)
     edges = int(nt.degree.sum()) // 2
@@ -478,6 +523,13 @@ def _run_graph(args) -> int:
     print(f"edges:   {edges}")
     print(f"colours: {dark} dark, {light} light (a1 is dark)")
     print("degrees: " + ", ".join(f"{d}: {int(n)}" for d, n in enumerate(hist) if n))
+    if args.out:
+        from kt_formal.io.formats import write_graph
+        from kt_formal.graph import knight_graph
+
+        write_graph(knight_graph(board), args.out, args.format)
+        _note(args, f"wrote the knight graph ({board.n_squares} nodes, {edges} edges) as {args.format} "
+                    f"to {args.out}")
     return 0
 
 
@@ -540,7 +592,7 @@ examples:
 
 
 def _add_frame(sub) -> None:
-    p = sub.add_parser("frame", help="seed 003's rotation and support models around a centred hole",
+    p = sub.add_parser("frame", help="the rotation and support models around a centred hole (seed 003)",
                        description="Build a closed tour around a centred hole from element A "
                                    "(n x m, from (1,1) to (2,m-1), 1-based) and element B "
                                    "(n1 x m1, from (1,1) to (n1,3)), verify it and print it.",

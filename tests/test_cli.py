@@ -78,9 +78,11 @@ def test_impossible_exits_1_and_unknown_exits_3(cli):
 
 def test_formats_and_out(cli, tmp_path):
     run = cli("tour", "5", "5", "--open", "--start", "a1", "--format", "chess")
-    assert run.code == 0 and run.out.split()[0] == "a1" and len(run.out.split()) == 25
+    head, _, body = run.out.partition("\n")  # a header line says the board and the kind
+    assert head == "# kt-formal chess: open tour, board 5x5"
+    assert run.code == 0 and body.split()[0] == "a1" and len(body.split()) == 25
     run = cli("tour", "5", "5", "--open", "--start", "0,0", "--format", "coords")
-    assert run.out.startswith("(0, 0) ")
+    assert run.out.partition("\n")[2].startswith("(0, 0) ")
     out = tmp_path / "t.json"
     run = cli("tour", "6", "6", "--format", "json", "--out", out)
     assert run.code == 0 and run.out == ""

@@ -32,7 +32,7 @@ are joined by swapping two moves across the cut.
 
 >>> t = rotation_model("3x8", 1, 1)
 >>> t.board.describe(), len(t), t.check() is None, t.start
-('14x8 minus 16 holes', 96, True, (0, 0))
+('14x8 minus 16 squares', 96, True, (0, 0))
 
 References
 ----------
@@ -355,7 +355,7 @@ def support_model(a, b, wh: int, wv: int) -> Tour:
     --------
     >>> t = support_model("3x10", "4x3", 1, 1)
     >>> t.board.describe(), len(t)
-    ('10x10 minus 16 holes', 84)
+    ('10x10 minus 16 squares', 84)
     """
     n, m = _parse_size(a, "element A")
     n1, m1 = _parse_size(b, "element B")
