@@ -17,7 +17,8 @@ side. Colours: green all yes, red all no, a mix of both amber, grey any unknown.
 >>> with Store.open(path) as s:
 ...     _ = run_census(remove_squares(3, 3, 1), s, time_limit=5.0)
 >>> with Store.open(path, readonly=True) as s:
-...     print("\n".join(summary_lines(s)[1:]))
+...     for line in summary_lines(s)[1:]:
+...         print(line)
 answer                  closed   total
 yes                          1       1
 no: colour                   4       4
