@@ -18,8 +18,8 @@ writer commits in batches, at most :data:`COMMIT_SECONDS` apart.
 
 ``PRAGMA application_id`` (:data:`APPLICATION_ID`) marks a census file and
 ``PRAGMA user_version`` its schema (:data:`SCHEMA_VERSION`). An existing file is
-first opened read-only and refused, untouched, when it is not SQLite, was written by
-something else, or by a newer schema.
+checked first, from its header bytes alone, and refused, untouched, when it is not
+SQLite, was written by something else, or by a newer schema.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "c.sqlite")
@@ -122,20 +122,15 @@ def check_store_file(path) -> bool:
         return False
     try:
         with open(p, "rb") as fh:
-            head = fh.read(16)
+            head = fh.read(100)
     except OSError as exc:
         raise InvalidInput(f"--db {p.name}: cannot read ({exc.strerror})") from None
-    if head != b"SQLite format 3\x00":
+    if len(head) < 100 or head[:16] != b"SQLite format 3\x00":
         raise InvalidInput(f"--db {p.name}: not a census database (not an SQLite file)")
-    try:
-        con = sqlite3.connect(_uri(p, "ro"), uri=True)
-        try:
-            app = con.execute("PRAGMA application_id").fetchone()[0]
-            version = con.execute("PRAGMA user_version").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.Error as exc:
-        raise InvalidInput(f"--db {p.name}: unreadable SQLite file ({exc})") from None
+    # the marks are read from the file header (user_version at byte 60, application_id at 68),
+    # so a refused file is not even opened by SQLite; a census writes them before WAL mode
+    version = int.from_bytes(head[60:64], "big")
+    app = int.from_bytes(head[68:72], "big")
     if app != APPLICATION_ID:
         raise InvalidInput(f"--db {p.name}: written by something else (application_id {app:#x}, "
                            f"a census file has {APPLICATION_ID:#x}); refusing to touch it")
@@ -168,21 +163,25 @@ class Store:
         if readonly:
             if not exists:
                 raise InvalidInput(f"--db {p.name}: no such census database")
-            con = sqlite3.connect(_uri(p, "ro"), uri=True)
+            try:
+                con = sqlite3.connect(_uri(p, "ro"), uri=True)
+                con.execute("SELECT COUNT(*) FROM verdicts").fetchone()
+            except sqlite3.Error as exc:
+                raise InvalidInput(f"--db {p.name}: unreadable census database ({exc})") from None
             return cls(con, p)
         try:
             con = sqlite3.connect(str(p), isolation_level=None)
         except sqlite3.Error as exc:
             raise InvalidInput(f"--db {p.name}: cannot open ({exc})") from None
         try:
-            con.execute("PRAGMA journal_mode=WAL")
-            con.execute("PRAGMA synchronous=NORMAL")
-            if not exists:
+            if not exists:  # schema and marks in the main file first, then WAL mode
                 con.execute("BEGIN IMMEDIATE")
                 con.execute(_SCHEMA.strip().rstrip(";"))
                 con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 con.execute("COMMIT")
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             con.close()
             raise InvalidInput(f"--db {p.name}: cannot write ({exc})") from None
