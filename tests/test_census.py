@@ -342,3 +342,41 @@ def test_bad_input_one_line_exit_2_db_untouched(cli_proc, tmp_path, make, args, 
             r = cli_proc(*cmd)
             assert r.code == 2 and len(r.err.strip().splitlines()) == 1
             assert db.read_bytes() == before
+
+
+def test_retry_unknown_asks_stored_unknowns_again(tmp_path):
+    path = tmp_path / "u.sqlite"
+    q = (3, 4, ((0, 0),), False, None, None)
+    with Store.open(path) as s:
+        s.add([(*q, "unknown", None, 0.0, "search:cpsat+limit")])
+        s.flush()
+        assert run_census([q], s, time_limit=10.0).asked == 0  # stored, even if unknown
+        run = run_census([q], s, time_limit=10.0, retry_unknown=True)
+        assert run.asked == 1
+    (row,) = table_of(path)
+    assert row[6] == "yes"
+    assert verify_store(path)[:3] == (1, 0, 0)
+
+
+def test_mask_dir_family_and_fixed_ends(cli, tmp_path):
+    masks = tmp_path / "masks"
+    masks.mkdir()
+    (masks / "a.txt").write_text("....\n#...\n....\n")
+    (masks / "b.txt").write_text("....\n....\n...#\n")
+    (masks / "c.txt").write_text(".....\n.....\n.....\n")  # 3x5: not among the sizes asked
+    db = tmp_path / "m.sqlite"
+    r = cli("census", "3", "4", "--mask-dir", masks, "--open", "--db", db)
+    assert r.code == 0, r.err
+    rows = table_of(db)
+    assert [json.loads(x[2]) for x in rows] == [[[1, 0]], [[2, 3]]]
+    # fixed start: positions removing the start are skipped, every tour starts there
+    db2 = tmp_path / "s.sqlite"
+    r = cli("census", "4", "5", "--remove-squares", "1", "--open", "--start", "0,0", "--db", db2)
+    assert r.code == 0, r.err
+    with Store.open(db2, readonly=True) as s:
+        got = list(s.rows(with_certificate=True))
+    assert len(got) == 19 and all(x["start"] == "[0, 0]" for x in got)
+    for x in got:
+        if x["answer"] == "yes":
+            assert json.loads(x["certificate"])["squares"][0] == [0, 0]
+    assert verify_store(db2)[1] == 0

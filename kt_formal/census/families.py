@@ -236,6 +236,11 @@ def transform_question(q: Question, sym: str) -> Question:
     return (rows, cols, moved, closed, _map(start, rows, cols, sym), _map(end, rows, cols, sym))
 
 
+_INVERSE = {"identity": "identity", "rot90": "rot270", "rot270": "rot90", "rot180": "rot180",
+            "flip_lr": "flip_lr", "flip_ud": "flip_ud", "transpose": "transpose",
+            "antitranspose": "antitranspose"}
+
+
 def _order_key(q: Question):
     rows, cols, holes, closed, start, end = q
     return (holes, start is not None, start or (0, 0), end is not None, end or (0, 0))
@@ -244,12 +249,13 @@ def _order_key(q: Question):
 def canonical(q: Question) -> tuple[Question, str]:
     """The least image of ``q`` and a symmetry ``s`` with ``transform_question(rep, s) == q``."""
     rows, cols = q[0], q[1]
-    images = {s: transform_question(q, s) for s in shape_symmetries(rows, cols)}
-    rep = min(images.values(), key=_order_key)
+    best, rep = None, None
     for s in shape_symmetries(rows, cols):
-        if transform_question(rep, s) == q:
-            return rep, s
-    raise AssertionError("no symmetry maps the representative back")  # pragma: no cover
+        image = transform_question(q, s)
+        key = _order_key(image)
+        if best is None or key < best[0]:
+            best, rep = (key, s), image
+    return rep, _INVERSE[best[1]]
 
 
 def group_by_symmetry(questions) -> list[tuple[Question, list[tuple[Question, str]]]]:

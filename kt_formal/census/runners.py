@@ -306,14 +306,18 @@ def run_census(questions, store: Store, *, time_limit: float | None = 10.0, work
     pending = [q for q in qs if question_key(q) not in done]
     run.stored_before = len(qs) - len(pending)
     run.asked = len(pending)
-    limit = time_limit
-    if retry_unknown and time_limit is not None:
-        stored = store.answered(include_unknown=True)
-        if any(question_key(q) in stored for q in pending):
-            limit = time_limit * RETRY_FACTOR
     orbits = group_by_symmetry(pending)
     run.orbits = len(orbits)
-    jobs = [(rep, members, limit) for rep, members in orbits]
+    retried = set()
+    if retry_unknown:
+        retried = store.answered(include_unknown=True) - done  # the stored unknowns
+
+    def limit(members):
+        if time_limit is not None and any(question_key(q) in retried for q, _ in members):
+            return time_limit * RETRY_FACTOR
+        return time_limit
+
+    jobs = [(rep, members, limit(members)) for rep, members in orbits]
     chunks = _chunks(jobs, workers)
     results = _dask_results(chunks, dask, workers, dask_processes) if dask else _pool_results(chunks, workers)
     total = len(pending)
