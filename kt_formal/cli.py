@@ -738,9 +738,8 @@ def _census_questions(args) -> list:
 def _run_census(args) -> int:
     import math
 
-    from kt_formal.census import report
     from kt_formal.census.runners import run_census
-    from kt_formal.census.store import Store, check_store_file, question_key
+    from kt_formal.census.store import Store, check_store_file
     from kt_formal.progress import progress_for
 
     if not (args.time_limit > 0 and math.isfinite(args.time_limit)):
@@ -749,18 +748,35 @@ def _run_census(args) -> int:
         raise InvalidInput(f"--workers must be between 1 and 1024, got {args.workers}")
     check_store_file(args.db)  # refuse a foreign or newer file before anything else
     questions = _census_questions(args)
-    with Store.open(args.db) as store:
-        with progress_for(enabled=not getattr(args, "quiet", False), label="census") as progress:
-            run = run_census(questions, store, time_limit=args.time_limit, workers=args.workers,
-                             dask=args.dask, retry_unknown=args.retry_unknown, progress=progress)
-        keys = {question_key(q) for q in questions}
-        unknown = sum(1 for r in store.con.execute(
-            'SELECT rows, cols, holes, tour, start, "end" FROM verdicts WHERE answer = \'unknown\'')
-            if tuple(r) in keys)
-        _note(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
-                    f"({run.orbits} up to symmetry) in {run.seconds:.1f} s; database {args.db}")
-        print("\n".join(report.summary_lines(store)))
+    dask = None
+    if args.dask:  # connect first: an unreachable scheduler leaves no database behind
+        from kt_formal.census.runners import DaskConnection
+
+        dask = DaskConnection(args.dask, args.workers)
+    try:
+        with Store.open(args.db) as store:
+            with progress_for(enabled=not getattr(args, "quiet", False), label="census") as progress:
+                run = run_census(questions, store, time_limit=args.time_limit, workers=args.workers,
+                                 dask=dask, retry_unknown=args.retry_unknown, progress=progress)
+            summary, unknown = _census_summary(store, questions)
+    finally:
+        if dask is not None:
+            dask.close()
+    _note(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
+                f"({run.orbits} up to symmetry) in {run.seconds:.1f} s; database {args.db}")
+    print(summary)
     return 3 if unknown else 0
+
+
+def _census_summary(store, questions):
+    from kt_formal.census import report
+    from kt_formal.census.store import question_key
+
+    keys = {question_key(q) for q in questions}
+    unknown = sum(1 for r in store.con.execute(
+        'SELECT rows, cols, holes, tour, start, "end" FROM verdicts WHERE answer = \'unknown\'')
+        if tuple(r) in keys)
+    return "\n".join(report.summary_lines(store)), unknown
 
 
 def _add_census_report(sub) -> None:

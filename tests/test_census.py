@@ -380,3 +380,22 @@ def test_mask_dir_family_and_fixed_ends(cli, tmp_path):
         if x["answer"] == "yes":
             assert json.loads(x["certificate"])["squares"][0] == [0, 0]
     assert verify_store(db2)[1] == 0
+
+
+@pytest.mark.slow
+def test_cli_dask_local_processes_same_table_as_pool(cli_proc, tmp_path):
+    pytest.importorskip("dask.distributed")
+    args = ("census", "3..5", "3..5", "--remove-squares", "1", "--workers", "2")
+    assert cli_proc(*args, "--db", tmp_path / "p.sqlite").code == 0
+    r = cli_proc(*args, "--db", tmp_path / "d.sqlite", "--dask", "local")
+    assert r.code == 0, r.err
+    assert table_of(tmp_path / "d.sqlite") == table_of(tmp_path / "p.sqlite")
+
+
+@pytest.mark.slow
+def test_unreachable_scheduler_leaves_no_database(cli_proc, tmp_path):
+    pytest.importorskip("dask.distributed")
+    db = tmp_path / "n.sqlite"
+    r = cli_proc("census", "3", "3", "--remove-squares", "1", "--db", db, "--dask", "tcp://127.0.0.1:9")
+    assert r.code == 2 and "cannot reach" in r.err and len(r.err.strip().splitlines()) == 1
+    assert not db.exists()

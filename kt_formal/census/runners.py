@@ -40,6 +40,7 @@ __all__ = [
     "check_row_certificate",
     "run_census",
     "CensusRun",
+    "DaskConnection",
     "RETRY_FACTOR",
     "EXPENSIVE_CHECKS",
 ]
@@ -243,35 +244,65 @@ def _package_parent() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(kt_formal.__file__)))
 
 
-def _dask_results(chunks, address: str, workers: int, processes: bool = True):
-    """Results of the chunks as they finish, on a Dask cluster (``"local"``: a LocalCluster)."""
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:  # pragma: no cover - a dependency
-        raise InvalidInput("--dask needs the dask[distributed] package") from None
-    cluster = None
-    if address == "local":
-        # workers started here import the same kt_formal as this process
-        parent = _package_parent()
-        path = os.environ.get("PYTHONPATH", "")
-        if parent not in path.split(os.pathsep):
-            os.environ["PYTHONPATH"] = parent + (os.pathsep + path if path else "")
-        cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=processes,
-                               dashboard_address=None, silence_logs=40)
-        client = Client(cluster)
-    else:
+class DaskConnection:
+    """A Dask client (and the LocalCluster it started, if any); close it when done.
+
+    ``address`` is a scheduler address (``tcp://HOST:8786``) or ``"local"`` for a
+    LocalCluster of ``workers`` worker processes (threads if ``processes`` is False).
+    Raises InvalidInput when the scheduler cannot be reached.
+    """
+
+    def __init__(self, address: str, workers: int = 2, processes: bool = True):
         try:
-            client = Client(address, timeout="10s")
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise InvalidInput(f"--dask {address}: cannot reach the scheduler ({exc})") from None
-    try:
-        futures = [client.submit(solve_chunk, c, pure=False) for c in chunks]
-        for f in as_completed(futures):
-            yield f.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+            from dask.distributed import Client, LocalCluster
+        except ImportError:  # pragma: no cover - a dependency
+            raise InvalidInput("--dask needs the dask[distributed] package") from None
+        self.cluster = None
+        if address == "local":
+            # workers started here import the same kt_formal as this process
+            parent = _package_parent()
+            path = os.environ.get("PYTHONPATH", "")
+            if parent not in path.split(os.pathsep):
+                os.environ["PYTHONPATH"] = parent + (os.pathsep + path if path else "")
+            self.cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
+                                        processes=processes, dashboard_address=None, silence_logs=40)
+            self.client = Client(self.cluster)
+        else:
+            try:
+                self.client = Client(address, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise InvalidInput(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+
+    def results(self, chunks):
+        """Results of the chunks as they finish (``as_completed``)."""
+        from dask.distributed import as_completed
+
+        futures = [self.client.submit(solve_chunk, c, pure=False) for c in chunks]
+        try:
+            for f in as_completed(futures):
+                yield f.result()
+        finally:
+            for f in futures:
+                f.cancel()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def __enter__(self) -> "DaskConnection":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _dask_results(chunks, dask, workers: int, processes: bool = True):
+    if isinstance(dask, DaskConnection):
+        yield from dask.results(chunks)
+        return
+    with DaskConnection(dask, workers, processes) as conn:
+        yield from conn.results(chunks)
 
 
 def run_census(questions, store: Store, *, time_limit: float | None = 10.0, workers: int = 1,
@@ -287,8 +318,9 @@ def run_census(questions, store: Store, *, time_limit: float | None = 10.0, work
         Seconds per board (``retry_unknown``: :data:`RETRY_FACTOR` times this for the unknowns).
     workers : int
         Processes of the local pool, or workers of ``dask="local"``.
-    dask : str, optional
-        A scheduler address (``tcp://host:8786``) or ``"local"``; None for the local pool.
+    dask : str or DaskConnection, optional
+        A scheduler address (``tcp://host:8786``), ``"local"``, or an open
+        :class:`DaskConnection`; None for the local pool.
     dask_processes : bool
         Whether a LocalCluster's workers are processes (True) or threads.
     retry_unknown : bool
