@@ -687,10 +687,10 @@ def _census_questions(args) -> list:
         raise InvalidInput("--samples and --seed go with --random-holes")
     questions: list = []
     if args.mask_dir is not None:
-        for m, n in sizes:
-            ends(m, n)
-        s, e = (None, None) if args.start is None and args.end is None else ends(*sizes[0])
-        questions = list(families.mask_dir(args.mask_dir, sizes, closed, s, e))
+        for m, n, holes, _, _, _ in families.mask_dir(args.mask_dir, sizes, closed):
+            s, e = ends(m, n)  # chess names depend on the board's size
+            if (s is None or s not in holes) and (e is None or e not in holes):
+                questions.append((m, n, holes, closed, s, e))
         if not questions:
             raise InvalidInput(f"--mask-dir {args.mask_dir}: no mask of the sizes asked")
         return questions
