@@ -11,7 +11,9 @@ trivial questions do not pay the per-task overhead.
 
 :func:`run_census` skips the questions already stored, sends the rest to the
 workers and writes the rows as they come back (``as_completed``), through
-:class:`~kt_formal.census.store.Store`, which commits them in batches.
+:class:`~kt_formal.census.store.Store`, which commits them in batches at most 0.2 s
+apart, and at once whenever no other result is ready: a kill loses only the boards
+still being worked on.
 
 >>> solve_question((3, 4, (), False, None, None, 5.0))[0]
 'yes'
@@ -214,26 +216,39 @@ def _chunks(jobs: list, workers: int) -> list[list]:
     return [jobs[i:i + size] for i in range(0, len(jobs), size)]
 
 
+#: Seconds a runner waits for a result before it reports itself idle (the store then commits).
+IDLE_SECONDS = 0.05
+
+
 def _pool_results(chunks, workers: int):
-    """Results of the chunks as they finish, on a local process pool (in-process for one worker)."""
+    """Results of the chunks as they finish, on a local process pool (in-process for one worker).
+
+    An empty list means "nothing finished just now": the caller commits what it holds,
+    so a kill loses only the boards still being worked on.
+    """
     if workers <= 1 or len(chunks) <= 1:
         for c in chunks:
             yield solve_chunk(c)
+            yield []
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     import kt_formal.decide  # noqa: F401 - loaded once, inherited by forked workers
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [pool.submit(solve_chunk, c) for c in chunks]
+        waiting = {pool.submit(solve_chunk, c) for c in chunks}
         try:
-            for f in as_completed(futures):
-                yield f.result()
+            while waiting:
+                done, waiting = wait(waiting, timeout=IDLE_SECONDS, return_when=FIRST_COMPLETED)
+                for f in done:
+                    yield f.result()
+                if not done:
+                    yield []
         except BaseException:
-            for f in futures:
+            for f in waiting:
                 f.cancel()
             raise
 
@@ -279,8 +294,14 @@ class DaskConnection:
 
         futures = [self.client.submit(solve_chunk, c, pure=False) for c in chunks]
         try:
-            for f in as_completed(futures):
-                yield f.result()
+            ready = as_completed(futures)
+            while not ready.is_empty():
+                if ready.has_ready():
+                    for f in ready.next_batch(block=False):
+                        yield f.result()
+                else:
+                    yield []  # idle: the caller commits what it holds
+                    time.sleep(IDLE_SECONDS)
         finally:
             for f in futures:
                 f.cancel()
@@ -365,6 +386,9 @@ def run_census(questions, store: Store, *, time_limit: float | None = 10.0, work
 
     tell()
     for rows in results:
+        if not rows:  # the runner is idle: commit every finished row now
+            store.flush()
+            continue
         store.add(rows)
         got += len(rows)
         for r in rows:
