@@ -270,6 +270,7 @@ examples:
   kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json
   kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt --closed
   kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
+  kt-formal verify --db census.sqlite        every certificate stored by 'kt-formal census'
 
 A JSON certificate says whether its tour is closed. A numbered grid (text: rows of
 step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on holes) is
@@ -779,10 +780,22 @@ def _census_summary(store, questions):
     return "\n".join(report.summary_lines(store)), unknown
 
 
+CENSUS_REPORT_EXAMPLES = """\
+examples:
+  kt-formal census-report one.sqlite                       the summary table
+  kt-formal census-report one.sqlite --csv one.csv         one line per question
+  kt-formal census-report hole.sqlite --map hole.svg       one board: answer at each hole position
+  kt-formal census-report one.sqlite --map sizes.png       several sizes: a rows x columns grid
+
+Map colours: green all yes, red all no, amber a mix, grey some unknown.
+"""
+
+
 def _add_census_report(sub) -> None:
     p = sub.add_parser("census-report", help="summary, CSV and map of a census database",
                        description="Print the summary of a census database; write it as CSV or "
-                                   "draw a map of the answers. The database is only read.")
+                                   "draw a map of the answers. The database is only read.",
+                       epilog=CENSUS_REPORT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("db", metavar="FILE", help="the census database")
     p.add_argument("--csv", metavar="OUT", help="write one line per question to OUT")
     p.add_argument("--certificates", action="store_true", help="include the certificates in the CSV")
