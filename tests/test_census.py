@@ -227,6 +227,10 @@ def miller_farnsworth_closed(n: int, i: int, j: int) -> bool:
     or (2, 6); or n = 9 and the square is one of (1, 3), (3, 3), (1, 7), (3, 7),
     (2, 4), (2, 6), (2, 2), (2, 8); or n >= 11 and the square is one of (1, 3),
     (2, 4), (3, 3), (1, n - 2), (2, n - 3), (3, n - 2).
+
+    Copies of the abstract differ in the last clause ("n = 11" in one repository copy,
+    "n >= 11" in others, and the journal page drops the condition); this predicate
+    takes "n >= 11", and the census's checked proofs on 3 x 13 agree with that reading.
     """
     if n % 2 == 0 or (i + j) % 2 == 1 or n == 5:
         return False
