@@ -47,10 +47,11 @@ def add_board_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _size(text, what: str) -> int:
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"{what} must be a whole number, not {text!r}") from None
+    text = str(text).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        shown = text[:20] + ("..." if len(text) > 20 else "")
+        raise InvalidInput(f"{what} must be a whole number from 1 to 10^12, not {shown!r}")
+    return int(text)
 
 
 def board_from_args(args):
@@ -73,11 +74,41 @@ def board_from_args(args):
     return Board.from_spec(rows, cols, args.hole, [probe.parse_square(s) for s in args.remove])
 
 
+def _bounded(kind, low, high, what: str):
+    """An argparse type: a number of ``kind`` from ``low`` to ``high`` (finite), named ``what``."""
+
+    def parse(text: str):
+        text = text.strip()
+        if len(text) > 40 or not text.isascii():
+            raise argparse.ArgumentTypeError(f"a number from {low} to {high} is wanted, "
+                                             f"not {text[:20]!r}{'...' if len(text) > 20 else ''}")
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a {'whole ' if kind is int else ''}number from "
+                                             f"{low} to {high} is wanted, not {text!r}") from None
+        if not (low <= value <= high):  # NaN fails this too
+            raise argparse.ArgumentTypeError(f"a number from {low} to {high} is wanted, not {text}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+#: Limits of the run settings on the command line.
+MAX_SECONDS = 10**7
+MAX_WORKERS = 64
+MAX_SEED = 2**31 - 1
+
+
 def add_search_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
+                   default=60.0, metavar="S",
                    help="give up after S seconds and report unknown (default 60)")
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="random seed (default 0); runs repeat")
-    p.add_argument("--workers", type=int, default=2, metavar="W", help="solver threads (default 2)")
+    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+                   help="random seed (default 0); runs repeat")
+    p.add_argument("--workers", type=_bounded(int, 1, MAX_WORKERS, "--workers"), default=2,
+                   metavar="W", help=f"solver threads, 1 to {MAX_WORKERS} (default 2)")
 
 
 def _write_output(text: str, out: str | None) -> None:
@@ -131,13 +162,13 @@ def _add_tour(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
     add_search_arguments(p)
-    p.add_argument("--node-limit", type=int, metavar="N",
+    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search engines: give up after N nodes and report unknown")
     p.add_argument("--order", metavar="ORDER",
                    help="move order for dfs/warnsdorff: knight, seed001, seed002, seed004 or 'dr,dc;...'")
     p.add_argument("--tiebreak", metavar="RULE",
                    help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
-    p.add_argument("--retries", type=int, metavar="R",
+    p.add_argument("--retries", type=_bounded(int, 0, 10**6, "--retries"), metavar="R",
                    help="warnsdorff: up to R more walks with random tie-breaks after a failure")
     p.set_defaults(run=_run_tour)
 
@@ -147,7 +178,7 @@ def add_picture_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
     p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
-    p.add_argument("--cell", type=int, metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
+    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
 
 
 def _check_pictures(args, board) -> None:
@@ -271,6 +302,7 @@ examples:
   kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt --closed
   kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
   kt-formal verify --db census.sqlite        every certificate stored by 'kt-formal census'
+                                             (--replay re-runs exhaustive records there too)
 
 A JSON certificate says whether its tour is closed. A numbered grid (text: rows of
 step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on holes) is
@@ -288,38 +320,72 @@ def _add_verify(sub) -> None:
                         "files give one line each and a total")
     p.add_argument("--closed", action="store_true",
                    help="check a grid as a closed tour (the last square a knight move from the first)")
+    p.add_argument("--replay", action="store_true",
+                   help="re-run the search an 'exhaustive' record names (the kernel runs no search, "
+                        "so without --replay such a record is NOT CHECKED)")
     p.add_argument("--db", metavar="FILE", help="re-check every certificate stored in a census database")
     p.set_defaults(run=_run_verify)
 
 
 def _is_json_file(path: str) -> bool:
+    """True for a JSON certificate, and for anything that is not a regular file (a pipe,
+    a FIFO, a device): those are read only by the kernel's bounded reader."""
+    import stat
+
+    if path == "-":
+        return True
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO without writer must not block
     except OSError:
-        return False  # the reader reports the error
+        return True  # the reader reports the error
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return True
+        head = os.read(fd, 4096)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
     return head.lstrip().startswith(b"{")
 
 
-def _verify_one(path: str, closed: bool) -> str:
-    """Summary of one verified file; raises CertificateRejected or InvalidInput."""
-    from kt_formal.certificate import read_certificate, verify_certificate
-    from kt_formal.exceptions import CertificateRejected
-    from kt_formal.io.formats import read_tour_file
+def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
+    """The claim of one checked file; raises CertificateRejected or InvalidInput."""
+    from kt_formal import kernel
+    from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
     if _is_json_file(path):
-        obj, summary = verify_certificate(read_certificate(path))
-        if closed and getattr(obj, "closed", True) is False:
+        d = kernel.read_certificate(path)
+        try:
+            claim = kernel.check_certificate(d)
+        except CertificateNotChecked:
+            if not replay:
+                raise
+            from kt_formal.proofs.replay import replay_exhaustive
+
+            return "REPLAYED: " + replay_exhaustive(d)
+        if closed and d.get("kind") == "tour" and d.get("closed") is False:
             raise CertificateRejected("the certificate is of an open tour; --closed was asked")
-        return summary
-    tour, how = read_tour_file(path, closed=closed)
-    kind = "closed" if tour.closed else "open"
-    return f"valid {kind} tour of the {tour.board.describe()} board ({len(tour)} squares); read as a {how}"
+        return "OK: " + claim
+    from kt_formal.io.formats import read_tour_file
+
+    from kt_formal.kernel.proofcheck import describe_question
+    from kt_formal.kernel.shape import Shape
+
+    tour, how = read_tour_file(path, closed=closed)  # checked by the kernel's tour check
+    b = tour.board
+    cols = b.cols
+    first, last = divmod(int(tour.order[0]), cols), divmod(int(tour.order[-1]), cols)
+    what = describe_question(Shape(b.rows, cols, b.holes()), tour.closed, first, last)
+    closing = ", the closing move included" if tour.closed else ""
+    return (f"OK: {what}: every square visited once, every step a knight move{closing} "
+            f"({len(tour)} squares; read as a {how})")
 
 
 def _run_verify(args) -> int:
-    """Exit 0 when every file verifies, 1 if any is rejected, 2 if any is unreadable."""
-    from kt_formal.exceptions import CertificateRejected
+    """One line per file; exit 0 when every file verifies, 1 if any is rejected or not
+    checked, 2 if any is unreadable."""
+    from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
     if args.db is not None:
         if args.files:
@@ -327,25 +393,26 @@ def _run_verify(args) -> int:
         return _run_verify_db(args)
     if not args.files:
         raise InvalidInput("give a certificate file to check (or --db FILE)")
-    if len(args.files) == 1:  # one file: bad input is the usual one-line error, exit 2
-        try:
-            print(f"OK: {_verify_one(args.files[0], args.closed)}")
-            return 0
-        except CertificateRejected as exc:
-            print(f"REJECTED: {exc}")
-            return 1
     codes = []
+    many = len(args.files) > 1
     for path in args.files:
+        head = f"{path}: " if many else ""
         try:
-            print(f"{path}: OK: {_verify_one(path, args.closed)}")
+            print(f"{head}{_verify_one(path, args.closed, args.replay)}", flush=True)
             codes.append(0)
-        except CertificateRejected as exc:
-            print(f"{path}: REJECTED: {exc}")
+        except CertificateNotChecked as exc:
+            print(f"{head}{exc}", flush=True)
             codes.append(1)
-        except InvalidInput as exc:
-            print(f"{path}: BAD INPUT: {exc}")
-            codes.append(2)
-    print(f"{codes.count(0)} of {len(codes)} files verified")
+        except CertificateRejected as exc:
+            print(f"{head}REJECTED: {exc}", flush=True)
+            codes.append(1)
+        except KtFormalError as exc:
+            if not many:
+                raise  # one file: the usual one-line error on stderr
+            print(f"{head}BAD INPUT: {exc}", flush=True)
+            codes.append(exc.exit_code)
+    if many:
+        print(f"{codes.count(0)} of {len(codes)} files verified")
     return max(codes)
 
 
@@ -369,7 +436,7 @@ def _add_render(sub) -> None:
     p.add_argument("file", help="tour to draw: certificate (.json), numbered grid (text) or .npy grid")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write (.svg or .png)")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
-    p.add_argument("--cell", type=int, metavar="PX", help="pixels per square of a PNG (default: automatic)")
+    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
     p.add_argument("--closed", action="store_true", help="read a grid as a closed tour")
     p.set_defaults(run=_run_render)
 
@@ -492,8 +559,8 @@ def _add_frame(sub) -> None:
     p.add_argument("--element", metavar="NxM", help="element A of the rotation model")
     p.add_argument("--a", metavar="NxM", help="element A of the support model")
     p.add_argument("--b", metavar="N1xM1", help="element B of the support model")
-    p.add_argument("--wh", type=int, default=1, metavar="K", help="elements along top and bottom (default 1)")
-    p.add_argument("--wv", type=int, default=1, metavar="K", help="elements down each side (default 1)")
+    p.add_argument("--wh", type=_bounded(int, 1, 1000, "--wh"), default=1, metavar="K", help="elements along top and bottom (default 1)")
+    p.add_argument("--wv", type=_bounded(int, 1, 1000, "--wv"), default=1, metavar="K", help="elements down each side (default 1)")
     p.add_argument("--format", default="grid", choices=["grid", "coords", "chess", "json"],
                    help="output format (default grid: numbered squares, 1 at the top-left, # holes)")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
@@ -544,9 +611,10 @@ def _add_count(sub) -> None:
     p.add_argument("--start", metavar="SQ", help="only tours starting here")
     p.add_argument("--end", metavar="SQ", help="only tours ending here")
     p.add_argument("--out", metavar="FILE", help="also write every tour to FILE, one JSON list per line")
-    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
+                   default=60.0, metavar="S",
                    help="stop after S seconds and report unknown (default 60)")
-    p.add_argument("--node-limit", type=int, metavar="N", help="stop after N nodes and report unknown")
+    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N", help="stop after N nodes and report unknown")
     p.set_defaults(run=_run_count)
 
 
@@ -829,11 +897,11 @@ def _run_verify_db(args) -> int:
     from kt_formal.progress import progress_for
 
     with progress_for(enabled=not getattr(args, "quiet", False), label="verify") as progress:
-        checked, failed, unknown, failures = verify_store(args.db, progress=progress)
+        checked, failed, unknown, failures = verify_store(args.db, progress=progress, replay=args.replay)
     for line in failures:
         print(line)
     print(f"{checked - failed} of {checked} certificates verified in {args.db}"
-          f"{f'; {failed} REJECTED' if failed else ''}; {unknown} unknown rows without a certificate")
+          f"{f'; {failed} REJECTED or NOT CHECKED' if failed else ''}; {unknown} unknown rows without a certificate")
     return 1 if failed else 0
 
 
@@ -867,6 +935,14 @@ def _add_quiet_everywhere(sub) -> None:
             pass
 
 
+def _quiet_stdout() -> None:
+    """Drop what is left in stdout's buffer (its flush at exit would fail again)."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+
+
 def main(argv=None) -> int:
     """Run the command; return the exit code (never raise for expected errors)."""
     parser = build_parser()
@@ -875,7 +951,9 @@ def main(argv=None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return 2
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
     except KtFormalError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -887,11 +965,12 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         # output piped into a command that stopped reading (e.g. head)
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        _quiet_stdout()
         return 0
+    except OSError as exc:  # e.g. output to /dev/full
+        _quiet_stdout()
+        print(f"{PROG}: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug: one line, with a way to see the traceback
         if os.environ.get("KT_FORMAL_DEBUG"):
             raise

@@ -403,3 +403,19 @@ def test_unreachable_scheduler_leaves_no_database(cli_proc, tmp_path):
     r = cli_proc("census", "3", "3", "--remove-squares", "1", "--db", db, "--dask", "tcp://127.0.0.1:9")
     assert r.code == 2 and "cannot reach" in r.err and len(r.err.strip().splitlines()) == 1
     assert not db.exists()
+
+
+def test_verify_db_says_not_checked_for_exhaustive_records_unless_replayed(cli, tmp_path):
+    from kt_formal.engines import exhaustive
+    from kt_formal.engines.base import Status, TourRequest
+
+    q = (3, 4, ((0, 0),), True, None, None)
+    result = exhaustive.solve(TourRequest(Board(3, 4, holes=[(0, 0)]), closed=True), time_limit=30)
+    assert result.status is Status.IMPOSSIBLE and result.proof["method"] == "exhaustive"
+    db = tmp_path / "e.sqlite"
+    with Store.open(db) as s:
+        s.add([(*q, "no", json.dumps(result.proof), 0.1, "test:exhaustive")])
+    r = cli("verify", "--db", db)
+    assert r.code == 1 and "NOT CHECKED" in r.out and "0 of 1 certificates verified" in r.out
+    r = cli("verify", "--db", db, "--replay")
+    assert r.code == 0 and "1 of 1 certificates verified" in r.out

@@ -72,7 +72,7 @@ def parse_range(text, what: str = "size") -> list[int]:
     >>> parse_range("5..3")
     Traceback (most recent call last):
     ...
-    kt_formal.exceptions.InvalidInput: the size range 5..3 is empty
+    kt_formal.kernel.errors.InvalidInput: the size range 5..3 is empty
     """
     m = _RANGE_RE.match(str(text))
     if not m:

@@ -50,8 +50,9 @@ __all__ = [
 #: ``--retry-unknown`` asks stored unknowns again with this many times the time limit.
 RETRY_FACTOR = 4.0
 
-#: Proof methods whose check re-runs a search; the worker does not re-check those
-#: (``kt-formal verify --db`` does), every other certificate is checked before it is stored.
+#: Proof methods the kernel cannot check without a search (it refuses them as not
+#: checked); the worker stores them as they come, and ``kt-formal verify --db --replay``
+#: re-runs them. Every other certificate is checked by the kernel before it is stored.
 EXPENSIVE_CHECKS = ("exhaustive",)
 
 #: Most orbits in one chunk of work.
@@ -94,8 +95,9 @@ def check_row_certificate(q: tuple, answer: str, cert: dict, full: bool = True) 
 
     The certificate must be about exactly this question (board, holes, kind of tour,
     fixed ends), of the right kind for the answer (a tour for yes, a proof for no),
-    and pass :func:`kt_formal.certificate.verify_certificate`. With ``full=False``
-    proofs in :data:`EXPENSIVE_CHECKS` are not re-run.
+    and pass the kernel's check (:func:`kt_formal.certificate.verify_certificate`). With
+    ``full=False`` records in :data:`EXPENSIVE_CHECKS` are passed without a check;
+    with ``full=True`` the kernel refuses them (CertificateNotChecked).
 
     Raises
     ------
@@ -126,7 +128,7 @@ def check_row_certificate(q: tuple, answer: str, cert: dict, full: bool = True) 
             if (None if got is None else tuple(got)) != sq:
                 raise CertificateRejected(f"the proof's {key} {got} is not the question's {sq}")
         if not full and cert.get("method") in EXPENSIVE_CHECKS:
-            return f"{cert.get('method')} proof (re-run by verify --db)"
+            return f"{cert.get('method')} record, not checked (kt-formal verify --db --replay re-runs it)"
     else:
         squares = cert.get("squares") or [[None, None]]
         if start is not None and tuple(squares[0]) != start:

@@ -46,7 +46,7 @@ import re
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory, transform_coords
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.combine.library import PieceSpec
 from kt_formal.tour import Tour
 
@@ -69,10 +69,6 @@ __all__ = [
 #: The elements the paper lists.
 SEED_A: tuple[tuple[int, int], ...] = ((3, 7), (3, 8), (3, 9), (3, 10), (5, 5), (5, 6))
 SEED_B: tuple[tuple[int, int], ...] = ((3, 9), (3, 11), (4, 3), (4, 5), (5, 5))
-
-
-class NotApplicable(Exception):
-    """The frame construction does not cover this board (the message says why)."""
 
 
 # ---------------------------------------------------------------------- specs

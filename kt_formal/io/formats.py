@@ -26,7 +26,7 @@ Every tour returned has passed the independent checker
 >>> read_grid_text("1 2\\n3 4\\n")
 Traceback (most recent call last):
 ...
-kt_formal.exceptions.CertificateRejected: step 1: (0, 0) -> (0, 1) is not a knight move
+kt_formal.kernel.errors.CertificateRejected: step 1: (0, 0) -> (0, 1) is not a knight move
 """
 
 from __future__ import annotations
