@@ -1,6 +1,6 @@
 """Census speed: families of boards answered, stored and re-checked on 2 cores.
 
-    python benchmarks/bench_census.py            # about 1.5 min on 2 idle cores
+    python benchmarks/bench_census.py            # 35 s to 1.5 min on 2 shared cores
     python benchmarks/bench_census.py --full     # adds every 6x6 hole position in 30x30
 
 1. every single-square removal of every m x n, 3 <= m <= n <= 10, closed and open (the issue's
