@@ -41,6 +41,7 @@ def solve(
     workers: int = 2,
     log: bool = False,
     progress=None,
+    stop=None,
     **_ignored,
 ):
     """Find a tour for ``request`` with one CP-SAT circuit model.
@@ -60,6 +61,9 @@ def solve(
         The progress contract of :mod:`kt_formal.progress`: called as
         ``progress(seconds_elapsed, time_limit, text)`` while the model is built and from
         the solver's log callback during the search.
+    stop : threading.Event, optional
+        Set by another thread to end the search early (the result is then UNKNOWN);
+        used by the portfolio of :mod:`kt_formal.decide`.
 
     Returns
     -------
@@ -141,7 +145,24 @@ def solve(
         solver.parameters.log_search_progress = True
         solver.parameters.log_to_stdout = bool(log)
         solver.log_callback = lambda _line: progress(clock(), time_limit, "searching")
-    status = solver.solve(model)
+    watcher = None
+    if stop is not None:
+        import threading
+
+        done = threading.Event()
+
+        def watch():
+            while not done.wait(0.02):
+                if stop.is_set():
+                    solver.stop_search()  # repeated: the search may not have started yet
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+    try:
+        status = solver.solve(model)
+    finally:
+        if watcher is not None:
+            done.set()
     stats = {
         "arcs": len(arcs),
         "branches": solver.num_branches,

@@ -1,0 +1,1042 @@
+"""The block construction: tours of boards with holes of any shape, at any scale.
+
+The board is cut along row and column cut lines into *cells* whose sides come from the
+library's palette (5..10, the sizes of :mod:`kt_formal.combine.divide`'s port pieces);
+the cut lines are put on the edges of the holes where the palette allows. A cell
+without holes and with even area takes the library's port piece of its shape (a closed
+tour holding the four port moves). Every other cell (touched by holes, or odd x odd)
+belongs to a *group*: a set of edge-adjacent cells solved as one small board by CP-SAT,
+with the port moves its joins need forced in, and cached by its mask and ports. Groups
+are formed so that they can be solved:
+
+* colour balance: a closed tour alternates colours, so a group with more dark than
+  light squares is merged with the nearest group with the opposite excess (the cells on
+  the way join too);
+* degree: a square with fewer than two moves inside its group merges the group with the
+  groups of its other neighbours;
+* ports: a group with no live port toward the rest is merged with a neighbour;
+* failure: a group CP-SAT cannot solve (infeasible, or its time slice ran out) is merged
+  with its neighbours and solved again, bigger.
+
+Groups and library cells are joined along a spanning tree by the 2-move swap of
+``../shared/reference.md`` ("Two cycles side by side"): the left block holds the move
+(r, X-1)-(r+2, X-2), the right one (r+1, X+1)-(r+3, X); both are deleted and
+(r, X-1)-(r+1, X+1), (r+2, X-2)-(r+3, X) added (vertical joins transposed). The tour is
+kept as an undirected neighbour array (two neighbours per square), so the swaps need no
+orientation bookkeeping; a numba walk turns it into the visiting order, and the result
+passes the kernel's tour check.
+
+Open tours: with an odd colour excess one group is solved as a path (its ends free, or
+at given end squares); a cycle spliced into a path by the same swap leaves one path with
+the same ends.
+
+>>> from kt_formal.board import Board
+>>> t = block_tour(Board.from_spec(30, 30, ["0,0,2x3", "13,17,2x2"]))
+>>> t.check() is None, t.closed
+(True, True)
+
+References
+----------
+A. J. Schwenk, "Which rectangular chessboards have a knight's tour?", Math. Mag. 64
+(1991); I. Parberry, "An efficient algorithm for the knight's tour problem", Discrete
+Applied Mathematics 73 (1997) (divide and conquer with joins of two moves).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+import numpy as np
+
+from kt_formal.board import Board, ensure_memory
+from kt_formal.combine.divide import PART_SIZES, _port_piece, port_edges
+from kt_formal.exceptions import InvalidInput
+from kt_formal.tour import Tour
+
+__all__ = ["block_tour", "BlocksNotApplicable", "cut_parts", "solve_group", "walk_neighbours",
+           "MAX_GROUP_SQUARES"]
+
+#: Largest group (live squares) handed to CP-SAT; beyond it the construction gives up.
+MAX_GROUP_SQUARES = 6000
+
+_MOVES = np.array([(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)])
+
+
+import os
+_DEBUG = bool(os.environ.get("KT_BLOCKS_DEBUG"))
+
+
+class BlocksNotApplicable(Exception):
+    """The block construction found no tour for this board (the message says why)."""
+
+
+# ====================================================================== cuts
+def cut_parts(length: int, wanted, sizes=PART_SIZES) -> list[int]:
+    """Cut a side into parts in ``sizes``, putting cut lines on ``wanted`` positions where possible.
+
+    Dynamic programming over the positions 0..length: a cut on a wanted position scores
+    its weight. Every part is even, except exactly one when ``length`` is odd (an odd x
+    odd cell has no closed piece, and two odd parts per side would make four).
+
+    Parameters
+    ----------
+    length : int
+        At least ``min(sizes)``.
+    wanted : dict or iterable
+        Positions (0 < p < length) where a cut is welcome, with weights if a dict.
+
+    >>> cut_parts(26, {})
+    [6, 10, 10]
+    >>> cut_parts(30, {8: 5, 20: 5})
+    [8, 6, 6, 10]
+    """
+    if length < min(sizes):
+        raise InvalidInput(f"a side of {length} cannot be cut into parts of {min(sizes)}..{max(sizes)}")
+    w = np.zeros(length + 1)
+    if isinstance(wanted, dict):
+        for p, x in wanted.items():
+            if 0 < p < length:
+                w[p] += x
+    else:
+        for p in wanted:
+            if 0 < p < length:
+                w[p] += 1
+    # state: position and whether the one odd part (odd lengths only) is used
+    NEG = -1e18
+    odd_ok = length % 2
+    best = np.full((length + 1, 2), NEG)
+    back = np.zeros((length + 1, 2), dtype=np.int64)
+    best[0, 0] = 0.0
+    order = sorted(sizes, key=lambda s: (s % 2, -s))  # ties: even, then large parts
+    for p in range(1, length + 1):
+        for u in (0, 1):
+            for s in order:
+                if s > p:
+                    continue
+                pu = u - (s % 2)
+                if pu < 0 or (s % 2 and not odd_ok):
+                    continue
+                if best[p - s, pu] <= NEG:
+                    continue
+                v = best[p - s, pu] + w[p] - 1.0
+                if v > best[p, u] + 1e-9:
+                    best[p, u] = v
+                    back[p, u] = s
+    u = odd_ok
+    if best[length, u] <= NEG:
+        raise InvalidInput(f"a side of {length} cannot be cut into parts of {sorted(sizes)}")
+    parts = []
+    p = length
+    while p > 0:
+        s = int(back[p, u])
+        parts.append(s)
+        p -= s
+        u -= s % 2
+    return parts[::-1]
+
+
+def _wanted(mask: np.ndarray, axis: int) -> dict:
+    """Positions where the hole pattern changes between consecutive rows (axis 0) / columns."""
+    m = mask if axis == 0 else mask.T
+    d = m[1:] != m[:-1]
+    run = (d[:, :-2] & d[:, 1:-1] & d[:, 2:]).sum(axis=1)  # edges at least 3 squares long
+    return {int(i) + 1: float(run[i]) for i in np.flatnonzero(run)}
+
+
+# ====================================================================== union-find
+class _DSU:
+    def __init__(self, n):
+        self.p = list(range(n))
+
+    def find(self, x):
+        p = self.p
+        while p[x] != x:
+            p[x] = p[p[x]]
+            x = p[x]
+        return x
+
+    def union(self, a, b):
+        a, b = self.find(a), self.find(b)
+        if a != b:
+            self.p[b] = a
+        return a
+
+
+# ====================================================================== group solver
+_CACHE: dict = {}
+_CACHE_MAX = 20000
+
+
+def solve_group(live: np.ndarray, *, closed: bool = True, start=None, end=None, need=(),
+                time_limit: float = 10.0, seed: int = 0, workers: int = 1):
+    """A tour of a small board given by ``live`` (bool array) holding one move from each set in ``need``.
+
+    Parameters
+    ----------
+    live : (h, w) bool array
+        The squares of the group (True = part of the group).
+    closed : bool
+        A cycle or a path.
+    start, end : (r, c) or None
+        Fixed ends of a path.
+    need : sequence of sequences of ((r, c), (r, c))
+        For each set, at least one of its moves must be in the tour.
+    time_limit, seed, workers
+        CP-SAT parameters.
+
+    Returns
+    -------
+    list of (int, int) or None or str
+        The tour's moves as pairs of local indices ``r * w + c`` (a path's moves in
+        order), ``"infeasible"`` when CP-SAT proved there is none, None at the limit.
+        Results are cached by the arguments.
+
+    >>> live = np.ones((5, 6), dtype=bool)
+    >>> len(solve_group(live, need=[[((0, 5), (2, 4))]]))
+    30
+    """
+    key = (live.shape, np.packbits(live).tobytes(), closed, start, end,
+           tuple(tuple(sorted(s)) for s in need))
+    if key in _CACHE:
+        return _CACHE[key]
+    res = _solve_group(live, closed, start, end, need, time_limit, seed, workers)
+    if res is not None:
+        if len(_CACHE) > _CACHE_MAX:
+            _CACHE.clear()
+        _CACHE[key] = res
+    return res
+
+
+def _solve_group(live, closed, start, end, need, time_limit, seed, workers):
+    from ortools.sat.python import cp_model
+
+    h, w = live.shape
+    idx = np.flatnonzero(live.ravel())
+    k = idx.size
+    if k == 0:
+        return "infeasible"
+    node = np.full(h * w, -1, dtype=np.int64)
+    node[idx] = np.arange(k)
+    r, c = np.divmod(idx, w)
+    model = cp_model.CpModel()
+    arcs = []
+    lit = {}
+    for dr, dc in _MOVES.tolist():
+        rr, cc = r + dr, c + dc
+        ok = (rr >= 0) & (rr < h) & (cc >= 0) & (cc < w)
+        ok[ok] = live[rr[ok], cc[ok]]
+        for u, v in zip(np.flatnonzero(ok).tolist(), node[rr[ok] * w + cc[ok]].tolist()):
+            x = model.new_bool_var(f"arc_{u}_{v}")
+            lit[(u, v)] = x
+            arcs.append((u, v, x))
+    if closed and k < 3:
+        return "infeasible"
+    if not closed:
+        d = k
+        s = [int(node[start[0] * w + start[1]])] if start is not None else range(k)
+        e = [int(node[end[0] * w + end[1]])] if end is not None else range(k)
+        for u in s:
+            x = model.new_bool_var(f"start_{u}")
+            arcs.append((d, u, x))
+        for u in e:
+            x = model.new_bool_var(f"end_{u}")
+            arcs.append((u, d, x))
+        if k == 1:
+            return []
+    model.add_circuit(arcs)
+    for group in need:
+        terms = []
+        for a, b in group:
+            u, v = int(node[a[0] * w + a[1]]), int(node[b[0] * w + b[1]])
+            if u >= 0 and v >= 0 and (u, v) in lit:
+                terms += [lit[(u, v)], lit[(v, u)]]
+        if not terms:
+            return "infeasible"
+        model.add_bool_or(terms)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
+    solver.parameters.num_workers = int(workers)
+    solver.parameters.random_seed = int(seed)
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return "infeasible"
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    succ = np.full(k + 1, -1, dtype=np.int64)
+    for u, v, x in arcs:
+        if solver.boolean_value(x):
+            succ[u] = v
+    cur = 0 if closed else int(succ[k])
+    order = []
+    for _ in range(k):
+        order.append(cur)
+        cur = int(succ[cur])
+    order = idx[np.array(order)].tolist()
+    if closed:
+        return [(order[i], order[(i + 1) % k]) for i in range(k)]
+    return [(order[i], order[i + 1]) for i in range(k - 1)] or [(order[0], -1)]
+
+
+# ====================================================================== walk
+_WALK = None
+
+
+def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
+    """Visiting order along an undirected neighbour array ``nb`` (n, 2) from ``start`` (numba).
+
+    >>> walk_neighbours(np.array([[1, 2], [0, 2], [1, 0]]), 0, 3).tolist()
+    [0, 1, 2]
+    """
+    global _WALK
+    if _WALK is None:
+        from numba import njit
+
+        @njit(cache=True, nogil=True)
+        def _walk(nb, start, out):  # pragma: no cover - compiled
+            prev = -1
+            cur = start
+            for k in range(out.shape[0]):
+                out[k] = cur
+                a = nb[cur, 0]
+                nxt = nb[cur, 1] if a == prev else a
+                if nxt == prev and nb[cur, 0] == nb[cur, 1]:
+                    return -1
+                prev = cur
+                cur = nxt
+                if cur < 0:
+                    return k + 1
+            return out.shape[0]
+
+        _WALK = _walk
+    out = np.empty(length, dtype=np.int64)
+    n = _WALK(nb, np.int64(start), out)
+    if n != length:
+        raise RuntimeError(f"the walk covered {n} of {length} squares")
+    return out
+
+
+# ====================================================================== the construction
+class _Layout:
+    """Cells of the cut, their content, and the groups (union-find over cells)."""
+
+    def __init__(self, board: Board, closed: bool, start, end):
+        self.board = board
+        R, C = board.rows, board.cols
+        self.R, self.C = R, C
+        mask = np.array(board.hole_mask) if board.has_holes else np.zeros((R, C), dtype=bool)
+        self.mask = mask
+        self.live = ~mask
+        rp = cut_parts(R, _wanted(mask, 0)) if board.has_holes else cut_parts(R, {})
+        cp = cut_parts(C, _wanted(mask, 1)) if board.has_holes else cut_parts(C, {})
+        self.rp, self.cp = rp, cp
+        self.ro = np.concatenate([[0], np.cumsum(rp)]).astype(np.int64)
+        self.co = np.concatenate([[0], np.cumsum(cp)]).astype(np.int64)
+        p, q = len(rp), len(cp)
+        self.p, self.q = p, q
+        # per-cell counts of live squares and of dark (r + c odd) live squares
+        col = (np.add.outer(np.arange(R), np.arange(C)) % 2 == 1)
+        live = self.live
+
+        def cellsum(a):
+            s = np.add.reduceat(a.astype(np.int64), self.ro[:-1], axis=0)
+            return np.add.reduceat(s, self.co[:-1], axis=1)
+
+        self.nlive = cellsum(live)
+        dark = cellsum(live & col)
+        self.imb = (2 * dark - self.nlive)  # dark - light
+        area = np.outer(rp, cp)
+        self.lib = (self.nlive == area) & (area % 2 == 0)
+        self.empty = self.nlive == 0
+        self.dsu = _DSU(p * q)
+        self.closed = closed
+        self.start, self.end = start, end
+
+    def cell_of(self, r, c):
+        i = int(np.searchsorted(self.ro, r, side="right") - 1)
+        j = int(np.searchsorted(self.co, c, side="right") - 1)
+        return i * self.q + j
+
+    def cell_rect(self, cell):
+        i, j = divmod(cell, self.q)
+        return int(self.ro[i]), int(self.ro[i + 1]), int(self.co[j]), int(self.co[j + 1])
+
+
+def _nbr_cells(L: _Layout, cell):
+    i, j = divmod(cell, L.q)
+    if i > 0:
+        yield cell - L.q
+    if i + 1 < L.p:
+        yield cell + L.q
+    if j > 0:
+        yield cell - 1
+    if j + 1 < L.q:
+        yield cell + 1
+
+
+def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_limit: float = 30.0,
+               seed: int = 0, workers: int = 1, stats: dict | None = None) -> Tour:
+    """A tour of ``board`` by the block construction (see the module docstring).
+
+    Parameters
+    ----------
+    board : Board
+        Both sides at least 5.
+    closed : bool
+    start, end : (row, col) or None
+        Fixed ends of an open tour (a closed tour is renumbered by the caller).
+    time_limit : float
+        Seconds for the whole construction (the CP-SAT calls share it).
+    seed, workers
+        CP-SAT parameters for the groups.
+    stats : dict, optional
+        Filled with counts: cells, groups, CP-SAT calls, merges.
+
+    Returns
+    -------
+    Tour
+        Checked by the kernel's tour check before it is returned.
+
+    Raises
+    ------
+    BlocksNotApplicable
+        When no tour was built (the reason says which step failed); never a claim that
+        no tour exists.
+
+    Notes
+    -----
+    Time linear in the area outside the groups (numpy stamping of library pieces),
+    plus CP-SAT on the groups.
+    """
+    t0 = time.perf_counter()
+    deadline = t0 + max(0.0, float(time_limit))
+    st = stats if stats is not None else {}
+    R, C = board.rows, board.cols
+    if min(R, C) < min(PART_SIZES):
+        raise BlocksNotApplicable(f"both sides must be at least {min(PART_SIZES)}")
+    if closed and (start is not None and end is not None):
+        raise BlocksNotApplicable("closed tours with a fixed last square are not built here")
+    ensure_memory(R * C * 40.0, f"the block construction on the {R}x{C} board")
+    L = _Layout(board, closed, start, end)
+    p, q = L.p, L.q
+    ncell = p * q
+    total_imb = int(L.imb.sum())
+    n_live = int(L.nlive.sum())
+    if closed and total_imb != 0:
+        raise BlocksNotApplicable(f"the colours are unbalanced ({total_imb:+d})")
+    if not closed and abs(total_imb) > 1:
+        raise BlocksNotApplicable(f"the colours differ by {abs(total_imb)}")
+    # The open group (if any) and what it must hold.
+    open_ends = [x for x in (start, end) if x is not None]
+    need_open = (not closed) and (total_imb != 0 or len(open_ends) == 2)
+    # An open tour with even count and at most one fixed end: a closed tour, cut afterwards.
+    build_closed = closed or not need_open
+    st.update(cells=ncell, cpsat_calls=0, merges=0, cache_hits=0)
+
+    dsu = L.dsu
+    special = np.zeros(ncell, dtype=bool)  # cells that belong to a solved group
+    special[:] = ~L.lib.ravel() & ~L.empty.ravel()
+    imb = {}  # group root -> imbalance
+    members = {}
+    for cell in np.flatnonzero(special).tolist():
+        imb[cell] = int(L.imb.flat[cell])
+        members[cell] = [cell]
+    open_root = None
+
+    def root(cell):
+        return dsu.find(cell)
+
+    def merge(cells):
+        """Merge the groups of ``cells`` (library cells become part of the group)."""
+        cells = [c for c in cells if not L.empty.flat[c]]
+        roots = []
+        for c in cells:
+            if not special[c]:
+                special[c] = True
+                imb[c] = int(L.imb.flat[c])
+                members[c] = [c]
+            r = root(c)
+            if r not in roots:
+                roots.append(r)
+        if len(roots) < 2:
+            return roots[0] if roots else None
+        a = roots[0]
+        for b in roots[1:]:
+            x = dsu.union(a, b)
+            y = b if x == a else a
+            imb[x] = imb.pop(x, 0) + imb.pop(y, 0)
+            members[x] = members.pop(x) + members.pop(y)
+            a = x
+        st["merges"] += 1
+        return a
+
+    # fixed ends of an open group: their cells are merged (with the cells between them)
+    if need_open and len(open_ends) == 2:
+        c1, c2 = L.cell_of(*open_ends[0]), L.cell_of(*open_ends[1])
+        merge(_cell_path(L, c1, c2))
+        open_root = root(c1)
+    elif need_open and len(open_ends) == 1:
+        c1 = L.cell_of(*open_ends[0])
+        merge([c1])
+        open_root = root(c1)
+
+    def target(r):
+        if need_open and open_root is not None and root(open_root) == r:
+            return total_imb
+        return 0
+
+    def excess(r):
+        return imb[r] - target(r)
+
+    def balance():
+        """Merge groups with a colour excess with near groups of the opposite excess.
+
+        Greedy matching by distance: first partners with exactly the opposite excess,
+        one cell away, then two, ...; then any opposite excess. Routes run through
+        library cells (then balanced groups, then anything).
+        """
+        nonlocal open_root
+        plans = [(True, d) for d in (1, 2, 3, 4, 6)] + [(False, d) for d in (1, 2, 4, 8, None)]
+        for exact, depth in plans:
+            progress = True
+            while progress:
+                progress = False
+                for g in [r for r in list(imb) if root(r) == r]:
+                    if root(g) != g or excess(g) == 0:
+                        continue
+                    if need_open and open_root is None and total_imb != 0 and imb[g] == total_imb:
+                        continue  # may end as the open group
+                    e = excess(g)
+
+                    def accept(c, g=g, e=e):
+                        if not special[c] or root(c) == root(g):
+                            return False
+                        x = excess(root(c))
+                        if need_open and open_root is None and total_imb != 0:
+                            x = min(x, imb[root(c)] - total_imb, key=abs) if x * e >= 0 else x
+                        return x == -e if exact else x * e < 0
+
+                    path = None
+                    for through in (lambda c: not special[c],
+                                    lambda c: not special[c] or excess(root(c)) == 0,
+                                    None):
+                        path = _nearest(L, members[g], accept, through, depth)
+                        if path is not None:
+                            break
+                    if path is not None:
+                        merge([g] + path)
+                        progress = True
+            if _DEBUG:
+                print("plan", exact, depth, sorted(len(m) for m in members.values())[-5:],
+                      [(r, excess(r)) for r in imb if root(r) == r and excess(r) != 0])
+        left = [r for r in imb if root(r) == r and excess(r) != 0]
+        if not left:
+            return True
+        if need_open and open_root is None and total_imb != 0:
+            if len(left) == 1 and imb[left[0]] == total_imb:
+                open_root = left[0]
+                return True
+        raise BlocksNotApplicable(f"{len(left)} groups keep a colour excess no route can match")
+
+    def degree_fix():
+        """Merge a group with the groups of the outside neighbours of its squares of degree < 2."""
+        changed = False
+        for r in [r for r in list(members) if root(r) == r]:
+            if r not in members:
+                continue
+            grp = _group_mask(L, members[r])
+            bad_out = _low_degree(L, grp, r == (root(open_root) if open_root is not None else -1))
+            if bad_out:
+                merge([r] + bad_out)
+                changed = True
+        return changed
+
+    # phases: balance, degree, connectivity of the join graph, then solve
+    balance()
+    if _DEBUG:
+        print("after balance", sorted(len(m) for m in members.values())[-10:])
+    for _ in range(200):
+        if not degree_fix():
+            break
+        balance()
+    for g in [r for r in members if root(r) == r]:
+        if sum(int(L.nlive.flat[c]) for c in members[g]) > MAX_GROUP_SQUARES:
+            raise BlocksNotApplicable("a group grew beyond "
+                                      f"{MAX_GROUP_SQUARES} squares")
+
+    solutions = {}
+    attempts = 0
+    while True:
+        attempts += 1
+        if attempts > 400:
+            raise BlocksNotApplicable("too many merge rounds")
+        tree, joins, fail = _tree(L, special, root)
+        if fail is not None:
+            merge(list(fail))
+            balance()
+            while degree_fix():
+                balance()
+            continue
+        # solve groups in BFS order of the tree
+        order = _bfs_groups(tree, [r for r in members if root(r) == r])
+        chosen = {}
+        failed = None
+        solutions = {}
+        for g in order:
+            if time.perf_counter() > deadline:
+                raise BlocksNotApplicable(f"the time limit ({time_limit:g} s) ran out while solving groups")
+            cells = members[g]
+            if sum(int(L.nlive.flat[c]) for c in cells) > MAX_GROUP_SQUARES:
+                raise BlocksNotApplicable(f"a group grew beyond {MAX_GROUP_SQUARES} squares")
+            local, r0, c0 = _group_mask(L, cells)
+            c1 = c0 + local.shape[1]
+            needs = []
+            keys = []
+            for other, cands in tree.get(g, {}).items():
+                sel = []
+                for cand in cands:
+                    mine, theirs = _halves(cand, g, root, L)
+                    if other in solutions:
+                        if not _has_move(solutions[other], theirs, C):
+                            continue
+                    sel.append((cand, mine))
+                if not sel:
+                    failed = (g, other)
+                    break
+                needs.append([((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for _, (a, b) in sel])
+                keys.append((other, sel))
+            if failed:
+                break
+            is_open = (not build_closed) and open_root is not None and root(open_root) == g
+            s_loc = e_loc = None
+            if is_open:
+                if start is not None:
+                    s_loc = (start[0] - r0, start[1] - c0)
+                if end is not None:
+                    e_loc = (end[0] - r0, end[1] - c0)
+            left = deadline - time.perf_counter()
+            n_sq = int(local.sum())
+            before = len(_CACHE)
+            res = solve_group(local, closed=not is_open, start=s_loc, end=e_loc, need=needs,
+                              time_limit=min(left, 1.0 + n_sq / 150.0), seed=seed, workers=workers)
+            st["cpsat_calls"] += 1 if len(_CACHE) != before or res is None else 0
+            if not isinstance(res, list):
+                failed = (g, None)
+                break
+            w = c1 - c0
+            glob = [((a // w + r0) * C + a % w + c0, -1 if b < 0 else (b // w + r0) * C + b % w + c0)
+                    for a, b in res]
+            moves = set(frozenset(e) for e in glob)
+            solutions[g] = (glob, moves, is_open)
+            for other, sel in keys:
+                for cand, mine in sel:
+                    if frozenset((mine[0][0] * C + mine[0][1], mine[1][0] * C + mine[1][1])) in moves:
+                        if other in solutions or other not in members or True:
+                            chosen.setdefault(frozenset((g, other)), []).append(cand)
+                        break
+        if failed is None:
+            break
+        g, other = failed
+        nb_groups = set()
+        for c in members[g]:
+            for d in _nbr_cells(L, c):
+                if not L.empty.flat[d] and root(d) != g:
+                    nb_groups.add(d)
+        if other is not None:
+            merge([g, other])
+        elif nb_groups:
+            merge([g] + sorted(nb_groups))
+        else:
+            raise BlocksNotApplicable(f"CP-SAT found no tour of a group of {len(members[g])} cells "
+                                      "that cannot grow further")
+        balance()
+        while degree_fix():
+            balance()
+
+    # ---------------------------------------------------------------- assembly
+    N = R * C
+    dt = np.int32 if N < 2**31 else np.int64
+    nb = np.full((N, 2), -1, dtype=dt)
+    _stamp_library(L, special, nb)
+    for g, (glob, _moves, is_open) in solutions.items():
+        if is_open:
+            if glob and glob[0][1] == -1:
+                continue  # a single square
+            a = np.array(glob, dtype=np.int64)
+            seq = np.concatenate([a[:, 0], a[-1:, 1]])
+            nb[seq[1:], 0] = seq[:-1]
+            nb[seq[:-1], 1] = seq[1:]
+        else:
+            a = np.array(glob, dtype=np.int64)
+            seq = a[:, 0]
+            nb[seq, 0] = np.roll(seq, 1)
+            nb[seq, 1] = np.roll(seq, -1)
+    # the joins: for a tree edge between a solved group and a library cell or two groups,
+    # the candidate chosen by the solve; library-library edges have exactly one candidate
+    n_join = 0
+    for (g, other), cands in _tree_edges(tree):
+        pick = None
+        for cand in cands:
+            if _present(nb, cand, C):
+                pick = cand
+                break
+        if pick is None:
+            raise RuntimeError("a join's port moves are missing")
+        _swap(nb, pick, C)
+        n_join += 1
+    st["joins"] = n_join
+    st["groups"] = len(solutions)
+    st["group_squares"] = int(sum(len(s[0]) for s in solutions.values()))
+    if need_open and not build_closed:
+        ends = np.flatnonzero((nb[:, 0] < 0) & (nb[:, 1] >= 0) | (nb[:, 1] < 0) & (nb[:, 0] >= 0))
+        s0 = int(L.board.index(*start)) if start is not None else int(ends[0]) if ends.size else None
+        if s0 is None:
+            raise RuntimeError("an open tour without an end")
+        if nb[s0, 0] >= 0 and nb[s0, 1] < 0:
+            pass
+        elif nb[s0, 0] < 0:
+            nb[s0] = nb[s0, ::-1]
+        order = walk_neighbours(nb, s0, n_live)
+        tour = Tour(board, order, False)
+    else:
+        s0 = int(np.argmax(L.live.ravel()))
+        order = walk_neighbours(nb, s0, n_live)
+        tour = Tour(board, order, True)
+        if not closed:
+            tour = _cut(tour, start, end)
+    reason = tour.check()
+    if reason is not None:
+        raise RuntimeError(f"the block construction produced an invalid tour: {reason}")
+    st["seconds"] = time.perf_counter() - t0
+    return tour
+
+
+def _cut(tour: Tour, start, end) -> Tour:
+    """An open tour from a closed one: cut next to ``start`` (or ``end``)."""
+    b = tour.board
+    order = tour.order
+    if start is not None:
+        i = int(np.flatnonzero(order == b.index(*start))[0])
+        order = np.roll(order, -i)
+    elif end is not None:
+        i = int(np.flatnonzero(order == b.index(*end))[0])
+        order = np.roll(order, -(i + 1))
+    return Tour(b, np.ascontiguousarray(order), False)
+
+
+def _cell_path(L: _Layout, c1: int, c2: int) -> list[int]:
+    """Cells of an L-shaped route from cell c1 to c2 (rows first), skipping empty cells by BFS."""
+    path = _nearest(L, [c1], lambda c: c == c2)
+    return [c1] + (path or [])
+
+
+def _nearest(L: _Layout, sources, accept, through=None, depth=None):
+    """Shortest route of cells (BFS over non-empty cells ``through`` allows) from ``sources``
+    to a cell ``accept`` takes; the route's cells, the accepted one last, or None."""
+    prev = {s: None for s in sources}
+    dist = {s: 0 for s in sources}
+    dq = deque(sources)
+    while dq:
+        c = dq.popleft()
+        if depth is not None and dist[c] >= depth:
+            continue
+        for d in _nbr_cells(L, c):
+            if d in prev or L.empty.flat[d]:
+                continue
+            prev[d] = c
+            if accept(d):
+                out = []
+                x = d
+                while x is not None and x not in sources:
+                    out.append(x)
+                    x = prev[x]
+                return out[::-1]
+            if through is None or through(d):
+                dist[d] = dist[c] + 1
+                dq.append(d)
+    return None
+
+
+def _bbox(L: _Layout, cells):
+    rs = [L.cell_rect(c) for c in cells]
+    return min(r[0] for r in rs), max(r[1] for r in rs), min(r[2] for r in rs), max(r[3] for r in rs)
+
+
+def _group_mask(L: _Layout, cells):
+    """``(local, r0, c0)``: the group's live squares in its bounding box, and the box corner."""
+    r0, r1, c0, c1 = _bbox(L, cells)
+    out = np.zeros((r1 - r0, c1 - c0), dtype=bool)
+    for c in cells:
+        a, b, x, y = L.cell_rect(c)
+        out[a - r0:b - r0, x - c0:y - c0] = L.live[a:b, x:y]
+    return out, r0, c0
+
+
+def _low_degree(L: _Layout, grp, is_open: bool):
+    """Cells holding outside neighbours of group squares with fewer than 2 moves inside."""
+    live, r0, c0 = grp
+    h, w = live.shape
+    deg = np.zeros((h, w), dtype=np.int64)
+    for dr, dc in _MOVES.tolist():
+        sh = np.zeros((h, w), dtype=bool)
+        ys0, ys1 = max(0, -dr), min(h, h - dr)
+        xs0, xs1 = max(0, -dc), min(w, w - dc)
+        if ys1 > ys0 and xs1 > xs0:
+            sh[ys0:ys1, xs0:xs1] = live[ys0 + dr:ys1 + dr, xs0 + dc:xs1 + dc]
+        deg += sh
+    low = live & (deg < 2)
+    if is_open and 0 < int(low.sum()) <= 2 and not (live & (deg < 1)).any():
+        return []
+    out = set()
+    for r, c in np.argwhere(low).tolist():
+        for dr, dc in _MOVES.tolist():
+            y, x = r + dr, c + dc
+            inside = 0 <= y < h and 0 <= x < w and live[y, x]
+            y, x = y + r0, x + c0
+            if 0 <= y < L.R and 0 <= x < L.C and L.live[y, x] and not inside:
+                out.add(L.cell_of(y, x))
+    return sorted(out)
+
+
+# ---------------------------------------------------------------------- joins
+def _join_candidates(L: _Layout, a: int, b: int, lib_a: bool, lib_b: bool):
+    """Port positions for a join between adjacent cells a and b (a above or left of b).
+
+    Each candidate is ``(kind, a1, a2, b1, b2)`` with squares as (r, c); a1-a2 lies in a,
+    b1-b2 in b. A library cell only offers its standard port (offset 0).
+    """
+    ia, ja = divmod(a, L.q)
+    ib, jb = divmod(b, L.q)
+    live = L.live
+    out = []
+    if ia == ib:  # horizontal: a left of b, border at X
+        X = int(L.co[jb])
+        y0, y1 = int(L.ro[ia]), int(L.ro[ia + 1])
+        rows = [y0] if (lib_a or lib_b) else range(y0, y1 - 3)
+        for r in rows:
+            sq = ((r, X - 1), (r + 2, X - 2), (r + 1, X + 1), (r + 3, X))
+            if all(live[y, x] for y, x in sq):
+                out.append(("h",) + sq)
+    else:  # vertical: a above b, border at Y
+        Y = int(L.ro[ib])
+        x0, x1 = int(L.co[ja]), int(L.co[ja + 1])
+        cols = [x0] if (lib_a or lib_b) else range(x0, x1 - 3)
+        for x in cols:
+            sq = ((Y - 1, x), (Y - 2, x + 2), (Y + 1, x + 1), (Y, x + 3))
+            if all(live[y, z] for y, z in sq):
+                out.append(("v",) + sq)
+    return out
+
+
+def _tree(L: _Layout, special, root):
+    """Spanning tree of groups and library cells (Kruskal, library-library joins first).
+
+    Returns ``(tree, joins, fail)``: ``tree[g][h]`` the candidate joins between nodes g
+    and h on the tree; ``fail`` a pair of adjacent nodes to merge when the join graph is
+    disconnected (else None).
+    """
+    p, q = L.p, L.q
+    node = np.array([root(c) if special[c] else c for c in range(p * q)])
+    empty = L.empty.ravel()
+    edges = {}
+    lib = ~special
+    for a in range(p * q):
+        if empty[a]:
+            continue
+        for b in (a + 1 if (a % q) + 1 < q else -1, a + q if a + q < p * q else -1):
+            if b < 0 or empty[b] or node[a] == node[b]:
+                continue
+            cands = _join_candidates(L, a, b, bool(lib[a]), bool(lib[b]))
+            if not cands:
+                continue
+            key = (int(node[a]), int(node[b]))
+            if key[0] > key[1]:
+                key = key[::-1]
+            w = 0 if (lib[a] and lib[b]) else 1
+            e = edges.get(key)
+            if e is None:
+                edges[key] = [w, cands]
+            else:
+                e[1].extend(cands)
+    dsu = _DSU(p * q)
+    tree: dict = {}
+    for (x, y), (w, cands) in sorted(edges.items(), key=lambda kv: kv[1][0]):
+        if dsu.find(x) != dsu.find(y):
+            dsu.union(x, y)
+            tree.setdefault(x, {})[y] = cands
+            tree.setdefault(y, {})[x] = cands
+    nodes = sorted(set(int(node[c]) for c in range(p * q) if not empty[c]))
+    comps = {dsu.find(x) for x in nodes}
+    if len(comps) > 1:
+        # merge two adjacent nodes of different components
+        for a in range(p * q):
+            if empty[a]:
+                continue
+            for b in _nbr_cells(L, a):
+                if not empty[b] and dsu.find(int(node[a])) != dsu.find(int(node[b])):
+                    return tree, None, (a, b)
+        raise BlocksNotApplicable("the board falls apart into pieces no join connects")
+    return tree, None, None
+
+
+def _tree_edges(tree):
+    seen = set()
+    for x, nbrs in tree.items():
+        for y, cands in nbrs.items():
+            k = (min(x, y), max(x, y))
+            if k not in seen:
+                seen.add(k)
+                yield k, cands
+
+
+def _bfs_groups(tree, groups):
+    """Groups in BFS order from the library cells and the first group."""
+    gs = set(groups)
+    out, seen = [], set()
+    for g0 in groups:
+        if g0 in seen:
+            continue
+        dq = deque([g0])
+        seen.add(g0)
+        while dq:
+            x = dq.popleft()
+            if x in gs:
+                out.append(x)
+            for y in tree.get(x, {}):
+                if y not in seen:
+                    seen.add(y)
+                    dq.append(y)
+    return out
+
+
+def _halves(cand, g, root, L):
+    """(my half, their half) of a candidate join for group g."""
+    _, a1, a2, b1, b2 = cand
+    ca = L.cell_of(*a1)
+    ga = root(ca) if True else ca
+    if ga == g:
+        return (a1, a2), (b1, b2)
+    return (b1, b2), (a1, a2)
+
+
+def _has_move(sol, half, C):
+    (a, b) = half
+    return frozenset((a[0] * C + a[1], b[0] * C + b[1])) in sol[1]
+
+
+def _present(nb, cand, C):
+    _, a1, a2, b1, b2 = cand
+    i = lambda s: s[0] * C + s[1]  # noqa: E731
+    return i(a2) in nb[i(a1)] and i(b2) in nb[i(b1)]
+
+
+def _replace(nb, x, old, new):
+    if nb[x, 0] == old:
+        nb[x, 0] = new
+    elif nb[x, 1] == old:
+        nb[x, 1] = new
+    else:  # pragma: no cover - a bug
+        raise RuntimeError("join: move missing")
+
+
+def _swap(nb, cand, C):
+    """Delete a1-a2 and b1-b2, add a1-b1 and a2-b2."""
+    _, a1, a2, b1, b2 = cand
+    a1, a2, b1, b2 = (s[0] * C + s[1] for s in (a1, a2, b1, b2))
+    _replace(nb, a1, a2, b1)
+    _replace(nb, a2, a1, b2)
+    _replace(nb, b1, b2, a1)
+    _replace(nb, b2, b1, a2)
+
+
+def _stamp_library(L: _Layout, special, nb):
+    """Library port pieces on every library cell, stamped per shape with numpy."""
+    C = L.C
+    lib = np.flatnonzero(~special & L.lib.ravel())
+    if lib.size == 0:
+        return
+    i, j = np.divmod(lib, L.q)
+    hs = np.asarray(L.rp)[i]
+    ws = np.asarray(L.cp)[j]
+    base = L.ro[i] * C + L.co[j]
+    for h in np.unique(hs).tolist():
+        for w in np.unique(ws[hs == h]).tolist():
+            sel = (hs == h) & (ws == w)
+            piece = _port_piece(h, w)
+            fwd, bwd = piece.succ[0], piece.succ[1]
+            k = np.arange(h * w)
+            loc = (k // w) * C + k % w
+            n0 = (fwd // w) * C + fwd % w
+            n1 = (bwd // w) * C + bwd % w
+            b = base[sel]
+            for lo in range(0, b.size, 4096):
+                bb = b[lo:lo + 4096][:, None]
+                sq = (bb + loc[None, :]).ravel()
+                nb[sq, 0] = (bb + n0[None, :]).ravel()
+                nb[sq, 1] = (bb + n1[None, :]).ravel()
+    _ = port_edges  # the port layout these pieces follow
+
+
+# ====================================================================== hole families
+def random_rectangles(rows: int, cols: int, count: int, max_side: int, seed: int = 0,
+                      margin: int = 0) -> np.ndarray:
+    """A hole mask of ``count`` random rectangles with sides 1..``max_side`` (seeded).
+
+    Rectangles keep ``margin`` squares from the edges; the mask is then made
+    colour-balanced by adding or removing single squares next to the rectangles' corners,
+    so that a closed tour is not ruled out by the colour count alone.
+
+    >>> m = random_rectangles(40, 40, 3, 6, seed=1)
+    >>> m.shape, bool(m.any())
+    ((40, 40), True)
+    """
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((rows, cols), dtype=bool)
+    for _ in range(count):
+        h = int(rng.integers(1, max_side + 1))
+        w = int(rng.integers(1, max_side + 1))
+        r = int(rng.integers(margin, max(margin + 1, rows - margin - h + 1)))
+        c = int(rng.integers(margin, max(margin + 1, cols - margin - w + 1)))
+        mask[r:r + h, c:c + w] = True
+    return _balance_mask(mask, rng, margin)
+
+
+def scattered_squares(rows: int, cols: int, count: int, seed: int = 0, margin: int = 3) -> np.ndarray:
+    """A hole mask of ``count`` random single squares, colour-balanced, ``margin`` from the edges.
+
+    Half the squares are dark and half light (``count`` even), so the colour count
+    allows a closed tour.
+
+    >>> m = scattered_squares(20, 20, 6, seed=2)
+    >>> int(m.sum()), int((m & (np.add.outer(np.arange(20), np.arange(20)) % 2 == 1)).sum())
+    (6, 3)
+    """
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((rows, cols), dtype=bool)
+    want = [count // 2, count - count // 2]  # light, dark
+    while sum(want) > 0:
+        r = int(rng.integers(margin, rows - margin))
+        c = int(rng.integers(margin, cols - margin))
+        k = (r + c) % 2
+        if not mask[r, c] and want[k] > 0:
+            mask[r, c] = True
+            want[k] -= 1
+    return mask
+
+
+def _balance_mask(mask: np.ndarray, rng, margin: int) -> np.ndarray:
+    rows, cols = mask.shape
+    dark = np.add.outer(np.arange(rows), np.arange(cols)) % 2 == 1
+    live = ~mask
+    excess = int((live & dark).sum() - (live & ~dark).sum())  # dark - light among live
+    tries = 0
+    while excess != 0 and tries < 100000:
+        tries += 1
+        r = int(rng.integers(margin, rows - margin))
+        c = int(rng.integers(margin, cols - margin))
+        if mask[r, c]:
+            continue
+        if (excess > 0) == bool(dark[r, c]):
+            mask[r, c] = True
+            excess += -1 if dark[r, c] else 1
+    return mask
