@@ -489,7 +489,8 @@ def _portfolio(request, shape, budget, seed, workers, progress, stages):
         if nm in results:
             res, secs = results[nm]
             if res is None:
-                outcome = "stopped: another engine answered first"
+                outcome = ("stopped: another engine answered first" if winner
+                           else "stopped at the time limit")
             elif res.status is Status.FOUND:
                 outcome = "found a tour"
             elif res.status is Status.IMPOSSIBLE:

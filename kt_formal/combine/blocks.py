@@ -497,7 +497,9 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
         """
         nonlocal open_root
         plans = [(True, d) for d in (1, 2, 3, 4, 6)] + [(False, d) for d in (1, 2, 4, 8, None)]
-        for exact, depth in plans:
+        plans.append((False, None))  # again, now also through groups with an excess
+        for k, (exact, depth) in enumerate(plans):
+            last_resort = k == len(plans) - 1
             progress = True
             while progress:
                 progress = False
@@ -517,9 +519,11 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
                         return x == -e if exact else x * e < 0
 
                     path = None
-                    for through in (lambda c: not special[c],
-                                    lambda c: not special[c] or excess(root(c)) == 0,
-                                    None):
+                    throughs = [lambda c: not special[c],
+                                lambda c: not special[c] or excess(root(c)) == 0]
+                    if last_resort:
+                        throughs.append(None)
+                    for through in throughs:
                         path = _nearest(L, members[g], accept, through, depth)
                         if path is not None:
                             break
@@ -618,7 +622,7 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
             n_sq = int(local.sum())
             before = len(_CACHE)
             res = solve_group(local, closed=not is_open, start=s_loc, end=e_loc, need=needs,
-                              time_limit=min(left, 1.0 + n_sq / 150.0), seed=seed, workers=workers)
+                              time_limit=min(left, 0.4 + n_sq / 400.0), seed=seed, workers=workers)
             st["cpsat_calls"] += 1 if len(_CACHE) != before or res is None else 0
             if not isinstance(res, list):
                 failed = (g, None)
@@ -979,26 +983,42 @@ def _stamp_library(L: _Layout, special, nb):
 
 # ====================================================================== hole families
 def random_rectangles(rows: int, cols: int, count: int, max_side: int, seed: int = 0,
-                      margin: int = 0) -> np.ndarray:
+                      margin: int = 0, gap: int = 1) -> np.ndarray:
     """A hole mask of ``count`` random rectangles with sides 1..``max_side`` (seeded).
 
-    Rectangles keep ``margin`` squares from the edges; the mask is then made
-    colour-balanced by adding or removing single squares next to the rectangles' corners,
-    so that a closed tour is not ruled out by the colour count alone.
+    The rectangles have even area (so as many dark as light squares), keep ``margin``
+    squares from the edges and ``gap`` squares from each other (a rectangle that does
+    not fit is drawn again, up to 100 times): the colour count never rules a closed tour
+    out by itself.
 
     >>> m = random_rectangles(40, 40, 3, 6, seed=1)
-    >>> m.shape, bool(m.any())
-    ((40, 40), True)
+    >>> m.shape, int(m.sum()) % 2
+    ((40, 40), 0)
     """
     rng = np.random.default_rng(seed)
     mask = np.zeros((rows, cols), dtype=bool)
-    for _ in range(count):
+    placed = 0
+    for _ in range(100 * count):
+        if placed == count:
+            break
         h = int(rng.integers(1, max_side + 1))
         w = int(rng.integers(1, max_side + 1))
-        r = int(rng.integers(margin, max(margin + 1, rows - margin - h + 1)))
-        c = int(rng.integers(margin, max(margin + 1, cols - margin - w + 1)))
+        if h * w % 2:
+            if w < max_side:
+                w += 1
+            elif h > 1:
+                h -= 1
+            else:
+                w -= 1
+        if h < 1 or w < 1 or h > rows - 2 * margin or w > cols - 2 * margin:
+            continue
+        r = int(rng.integers(margin, rows - margin - h + 1))
+        c = int(rng.integers(margin, cols - margin - w + 1))
+        if mask[max(0, r - gap):r + h + gap, max(0, c - gap):c + w + gap].any():
+            continue
         mask[r:r + h, c:c + w] = True
-    return _balance_mask(mask, rng, margin)
+        placed += 1
+    return mask
 
 
 def scattered_squares(rows: int, cols: int, count: int, seed: int = 0, margin: int = 3) -> np.ndarray:
@@ -1021,22 +1041,4 @@ def scattered_squares(rows: int, cols: int, count: int, seed: int = 0, margin: i
         if not mask[r, c] and want[k] > 0:
             mask[r, c] = True
             want[k] -= 1
-    return mask
-
-
-def _balance_mask(mask: np.ndarray, rng, margin: int) -> np.ndarray:
-    rows, cols = mask.shape
-    dark = np.add.outer(np.arange(rows), np.arange(cols)) % 2 == 1
-    live = ~mask
-    excess = int((live & dark).sum() - (live & ~dark).sum())  # dark - light among live
-    tries = 0
-    while excess != 0 and tries < 100000:
-        tries += 1
-        r = int(rng.integers(margin, rows - margin))
-        c = int(rng.integers(margin, cols - margin))
-        if mask[r, c]:
-            continue
-        if (excess > 0) == bool(dark[r, c]):
-            mask[r, c] = True
-            excess += -1 if dark[r, c] else 1
     return mask

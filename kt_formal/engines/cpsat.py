@@ -136,8 +136,8 @@ def solve(
         model.add(lit_of[(v, u)] == 0)
 
     solver = cp_model.CpSolver()
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+    if time_limit is not None:  # the limit covers building the model too
+        solver.parameters.max_time_in_seconds = max(0.001, float(time_limit) - clock())
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(seed)
     solver.parameters.log_search_progress = bool(log)
