@@ -53,6 +53,8 @@ __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIM
 #: Largest board (live squares) the portfolio gives to CP-SAT (building the model of a
 #: bigger one takes longer than the searches that suit it).
 CPSAT_MAX_SQUARES = 40_000
+#: Seconds of the backtracking probe before the constructions (at most a tenth of the budget).
+PROBE_SECONDS = 0.25
 
 #: Seconds allowed by default.
 DEFAULT_TIME_LIMIT = 60.0
@@ -359,6 +361,16 @@ def decide(
             return yes(result.tour, "divide", "construction:divide", result.stats)
     elif shape == "sparse" or (not closed and s is not None and e is not None and board.n_squares > 2500):
         from kt_formal.engines.blocks import construct
+
+        # a short backtracking probe first: on big boards with sparse holes Warnsdorff's
+        # rule often walks straight through (hundredths of a second)
+        t = time.perf_counter()
+        probe = budget.share(0.1, at_most=PROBE_SECONDS)
+        result = get_engine("backtrack").solve(request, time_limit=probe)
+        stage("backtrack-probe", "found a tour" if result.found else
+              f"{result.message} (a {probe:.2f} s probe)", t)
+        if result.found:
+            return yes(result.tour, "backtrack", "probe:backtrack", result.stats)
 
         t = time.perf_counter()
         notes = []

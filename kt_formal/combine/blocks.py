@@ -76,8 +76,9 @@ def cut_parts(length: int, wanted, sizes=PART_SIZES) -> list[int]:
     """Cut a side into parts in ``sizes``, putting cut lines on ``wanted`` positions where possible.
 
     Dynamic programming over the positions 0..length: a cut on a wanted position scores
-    its weight. Every part is even, except exactly one when ``length`` is odd (an odd x
-    odd cell has no closed piece, and two odd parts per side would make four).
+    its weight. Odd parts come in adjacent pairs (where an odd row pair meets an odd
+    column pair, the four odd x odd cells have alternating colour excesses and pair up
+    next to each other), plus one unpaired odd part when ``length`` is odd.
 
     Parameters
     ----------
@@ -102,37 +103,43 @@ def cut_parts(length: int, wanted, sizes=PART_SIZES) -> list[int]:
         for p in wanted:
             if 0 < p < length:
                 w[p] += 1
-    # state: position and whether the one odd part (odd lengths only) is used
+    # state: (an odd part waits for its partner, the one unpaired odd part is used)
     NEG = -1e18
-    odd_ok = length % 2
-    best = np.full((length + 1, 2), NEG)
-    back = np.zeros((length + 1, 2), dtype=np.int64)
-    best[0, 0] = 0.0
+    single = length % 2
+    best = np.full((length + 1, 2, 2), NEG)
+    back = np.zeros((length + 1, 2, 2, 3), dtype=np.int64)
+    best[0, 0, 0] = 0.0
     order = sorted(sizes, key=lambda s: (s % 2, -s))  # ties: even, then large parts
     for p in range(1, length + 1):
-        for u in (0, 1):
-            for s in order:
-                if s > p:
-                    continue
-                pu = u - (s % 2)
-                if pu < 0 or (s % 2 and not odd_ok):
-                    continue
-                if best[p - s, pu] <= NEG:
-                    continue
-                v = best[p - s, pu] + w[p] - 1.0
-                if v > best[p, u] + 1e-9:
-                    best[p, u] = v
-                    back[p, u] = s
-    u = odd_ok
-    if best[length, u] <= NEG:
+        gain = w[p] - 1.0
+        for s in order:
+            if s > p:
+                continue
+            q = p - s
+            for po in (0, 1):
+                for su in (0, 1):
+                    v0 = best[q, po, su]
+                    if v0 <= NEG:
+                        continue
+                    if s % 2 == 0:
+                        nxt = [] if po else [(0, su)]
+                    else:
+                        nxt = [(1 - po, su)]
+                        if po == 0 and su == 0 and single:
+                            nxt.append((0, 1))
+                    for npo, nsu in nxt:
+                        v = v0 + gain - (0.3 if s % 2 else 0.0)
+                        if v > best[p, npo, nsu] + 1e-9:
+                            best[p, npo, nsu] = v
+                            back[p, npo, nsu] = (s, po, su)
+    if best[length, 0, single] <= NEG:
         raise InvalidInput(f"a side of {length} cannot be cut into parts of {sorted(sizes)}")
     parts = []
-    p = length
+    p, po, su = length, 0, single
     while p > 0:
-        s = int(back[p, u])
+        s, po2, su2 = (int(x) for x in back[p, po, su])
         parts.append(s)
-        p -= s
-        u -= s % 2
+        p, po, su = p - s, po2, su2
     return parts[::-1]
 
 
@@ -282,8 +289,25 @@ def _solve_group(live, closed, start, end, need, time_limit, seed, workers):
 _WALK = None
 
 
+def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba
+    prev = -1
+    cur = start
+    for k in range(out.shape[0]):
+        out[k] = cur
+        a = nb[cur, 0]
+        nxt = nb[cur, 1] if a == prev else a
+        prev = cur
+        cur = nxt
+        if cur < 0:
+            return k + 1
+    return out.shape[0]
+
+
 def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
     """Visiting order along an undirected neighbour array ``nb`` (n, 2) from ``start`` (numba).
+
+    From ``start`` the walk goes to ``nb[start, 0]`` first (an open tour's first square
+    has its one neighbour there), then always to the neighbour it did not come from.
 
     >>> walk_neighbours(np.array([[1, 2], [0, 2], [1, 0]]), 0, 3).tolist()
     [0, 1, 2]
@@ -292,23 +316,7 @@ def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
     if _WALK is None:
         from numba import njit
 
-        @njit(cache=True, nogil=True)
-        def _walk(nb, start, out):  # pragma: no cover - compiled
-            prev = -1
-            cur = start
-            for k in range(out.shape[0]):
-                out[k] = cur
-                a = nb[cur, 0]
-                nxt = nb[cur, 1] if a == prev else a
-                if nxt == prev and nb[cur, 0] == nb[cur, 1]:
-                    return -1
-                prev = cur
-                cur = nxt
-                if cur < 0:
-                    return k + 1
-            return out.shape[0]
-
-        _WALK = _walk
+        _WALK = njit(cache=True, nogil=True)(_walk_py)
     out = np.empty(length, dtype=np.int64)
     n = _WALK(nb, np.int64(start), out)
     if n != length:
@@ -622,7 +630,7 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
             n_sq = int(local.sum())
             before = len(_CACHE)
             res = solve_group(local, closed=not is_open, start=s_loc, end=e_loc, need=needs,
-                              time_limit=min(left, 0.4 + n_sq / 400.0), seed=seed, workers=workers)
+                              time_limit=min(left, 0.2 + n_sq / 800.0), seed=seed, workers=workers)
             st["cpsat_calls"] += 1 if len(_CACHE) != before or res is None else 0
             if not isinstance(res, list):
                 failed = (g, None)
@@ -679,6 +687,8 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
     # the candidate chosen by the solve; library-library edges have exactly one candidate
     n_join = 0
     for (g, other), cands in _tree_edges(tree):
+        if isinstance(cands, tuple) and cands[0] == "std":
+            cands = _join_candidates(L, cands[1], cands[2], True, True)
         pick = None
         for cand in cands:
             if _present(nb, cand, C):
@@ -836,49 +846,53 @@ def _tree(L: _Layout, special, root):
     """Spanning tree of groups and library cells (Kruskal, library-library joins first).
 
     Returns ``(tree, joins, fail)``: ``tree[g][h]`` the candidate joins between nodes g
-    and h on the tree; ``fail`` a pair of adjacent nodes to merge when the join graph is
-    disconnected (else None).
+    and h on the tree (a library-library join as ``("std", a, b)``, made when needed);
+    ``fail`` a pair of adjacent nodes to merge when the join graph is disconnected.
     """
     p, q = L.p, L.q
-    node = np.array([root(c) if special[c] else c for c in range(p * q)])
+    n = p * q
+    node = np.arange(n)
+    sp = np.flatnonzero(special)
+    if sp.size:
+        node[sp] = [root(int(c)) for c in sp.tolist()]
     empty = L.empty.ravel()
-    edges = {}
-    lib = ~special
-    for a in range(p * q):
-        if empty[a]:
-            continue
-        for b in (a + 1 if (a % q) + 1 < q else -1, a + q if a + q < p * q else -1):
-            if b < 0 or empty[b] or node[a] == node[b]:
-                continue
-            cands = _join_candidates(L, a, b, bool(lib[a]), bool(lib[b]))
-            if not cands:
-                continue
-            key = (int(node[a]), int(node[b]))
-            if key[0] > key[1]:
-                key = key[::-1]
-            w = 0 if (lib[a] and lib[b]) else 1
-            e = edges.get(key)
-            if e is None:
-                edges[key] = [w, cands]
-            else:
-                e[1].extend(cands)
-    dsu = _DSU(p * q)
+    lib = ~special & ~empty
+    cell = np.arange(n).reshape(p, q)
+    pa = np.concatenate([cell[:, :-1].ravel(), cell[:-1, :].ravel()])
+    pb = np.concatenate([cell[:, 1:].ravel(), cell[1:, :].ravel()])
+    ok = ~empty[pa] & ~empty[pb] & (node[pa] != node[pb])
+    pa, pb = pa[ok], pb[ok]
+    both = lib[pa] & lib[pb]
+    dsu = _DSU(n)
     tree: dict = {}
-    for (x, y), (w, cands) in sorted(edges.items(), key=lambda kv: kv[1][0]):
+    for a, b in zip(pa[both].tolist(), pb[both].tolist()):
+        if dsu.find(a) != dsu.find(b):
+            dsu.union(a, b)
+            tree.setdefault(a, {})[b] = ("std", a, b)
+            tree.setdefault(b, {})[a] = ("std", a, b)
+    edges = {}
+    for a, b in zip(pa[~both].tolist(), pb[~both].tolist()):
+        cands = _join_candidates(L, a, b, bool(lib[a]), bool(lib[b]))
+        if not cands:
+            continue
+        key = (int(node[a]), int(node[b]))
+        if key[0] > key[1]:
+            key = key[::-1]
+        edges.setdefault(key, []).extend(cands)
+    for (x, y), cands in edges.items():
         if dsu.find(x) != dsu.find(y):
             dsu.union(x, y)
             tree.setdefault(x, {})[y] = cands
             tree.setdefault(y, {})[x] = cands
-    nodes = sorted(set(int(node[c]) for c in range(p * q) if not empty[c]))
-    comps = {dsu.find(x) for x in nodes}
-    if len(comps) > 1:
+    nodes = np.unique(node[~empty])
+    roots = {dsu.find(int(x)) for x in nodes.tolist()}
+    if len(roots) > 1:
         # merge two adjacent nodes of different components
-        for a in range(p * q):
-            if empty[a]:
-                continue
-            for b in _nbr_cells(L, a):
-                if not empty[b] and dsu.find(int(node[a])) != dsu.find(int(node[b])):
-                    return tree, None, (a, b)
+        cell_a = np.concatenate([cell[:, :-1].ravel(), cell[:-1, :].ravel()])
+        cell_b = np.concatenate([cell[:, 1:].ravel(), cell[1:, :].ravel()])
+        for a, b in zip(cell_a.tolist(), cell_b.tolist()):
+            if not empty[a] and not empty[b] and dsu.find(int(node[a])) != dsu.find(int(node[b])):
+                return tree, None, (a, b)
         raise BlocksNotApplicable("the board falls apart into pieces no join connects")
     return tree, None, None
 
