@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
+from kt_formal.engines.base import Status, TourRequest
 from kt_formal.proofs import explain, find_proof
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
@@ -55,6 +56,8 @@ __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIM
 CPSAT_MAX_SQUARES = 40_000
 #: Seconds of the backtracking probe before the constructions (at most a tenth of the budget).
 PROBE_SECONDS = 0.25
+#: Seconds the portfolio's first engine runs alone before the second starts.
+STAGGER_SECONDS = 0.1
 
 #: Seconds allowed by default.
 DEFAULT_TIME_LIMIT = 60.0
@@ -447,7 +450,9 @@ def _portfolio(request, shape, budget, seed, workers, progress, stages):
     n = request.board.n_squares
     names = ["backtrack"]
     if n <= CPSAT_MAX_SQUARES:
-        names = ["cpsat", "backtrack"] if shape != "sparse" else ["backtrack", "cpsat"]
+        # backtracking starts first (it often answers in milliseconds, before CP-SAT has
+        # built its model), except on tiny boards and densely holed ones
+        names = ["cpsat", "backtrack"] if (shape == "dense" or n <= 400) else ["backtrack", "cpsat"]
     cores = os.cpu_count() or 1
     stop = threading.Event()
     results = {}
@@ -482,9 +487,13 @@ def _portfolio(request, shape, budget, seed, workers, progress, stages):
     limit = budget.left()
     if len(names) > 1 and cores >= 2:
         threads = [threading.Thread(target=run, args=(nm, limit), daemon=True) for nm in names]
-        for th in threads:
-            th.start()
         deadline = None if limit is None else time.perf_counter() + limit + 0.5
+        threads[0].start()
+        threads[0].join(STAGGER_SECONDS)  # the second engine joins unless the first answered
+        for th in threads[1:]:
+            if not winner:
+                th.start()
+        threads = [th for th in threads if th.ident is not None]
         for th in threads:
             th.join(None if deadline is None else max(0.0, deadline - time.perf_counter()))
         stop.set()
@@ -514,7 +523,8 @@ def _portfolio(request, shape, budget, seed, workers, progress, stages):
             stages.append(Stage(nm, "still running at the time limit; abandoned",
                                 time.perf_counter() - started[nm]))
         else:
-            stages.append(Stage(nm, "not started: no time left", 0.0))
+            stages.append(Stage(nm, "not started: another engine answered first" if winner
+                                else "not started: no time left", 0.0))
     skipped = "" if n <= CPSAT_MAX_SQUARES else f"; CP-SAT skipped above {CPSAT_MAX_SQUARES} squares"
     if skipped:
         stages.append(Stage("cpsat", skipped[2:], 0.0))
