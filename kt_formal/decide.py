@@ -316,7 +316,7 @@ def decide(
 
     # An open tour with at most one fixed end on a rectangle with a closed tour: a closed
     # tour cut open (the constructions and searches for closed tours are much faster).
-    cut = (not closed and (s is None or e is None) and not board.has_holes
+    cut = (engine == "auto" and not closed and (s is None or e is None) and not board.has_holes
            and rectangle_has_tour(board.rows, board.cols, closed=True))
     prefix = ("theorem+" if theorem else "") + ("cut+" if cut else "")
     q_closed = True if cut else closed
@@ -395,7 +395,9 @@ def decide(
         return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
                             yes, no, f"portfolio:{result.engine}")
     # ------------------------------------------------------------ 5. unknown
-    return _unknown(board, kind, budget, stages, prefix + "portfolio+limit", None)
+    at_limit = any(r is not None and (r.engine == "cpsat" or "limit" in (r.message or ""))
+                   for r, _ in results.values()) or (budget.limit is not None and not results)
+    return _unknown(board, kind, budget, stages, prefix + "portfolio+limit", None, at_limit)
 
 
 def _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix, yes, no, route):
@@ -421,17 +423,19 @@ def _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut
         return _unknown(board, kind, budget, stages, f"{route}+no-proof",
                         f"{name} reports no {kind} tour of the {board.describe()} board (not certified: "
                         "no proof the checker accepts was found), so the answer stays unknown.")
-    return _unknown(board, kind, budget, stages, prefix + route + "+limit", None)
+    at_limit = result.engine == "cpsat" or "limit" in (result.message or "")
+    return _unknown(board, kind, budget, stages, prefix + route + "+limit", None, at_limit)
 
 
-def _unknown(board, kind, budget, stages, route, headline):
+def _unknown(board, kind, budget, stages, route, headline, at_limit=False):
     spent = budget.elapsed()
+    an = "an" if kind == "open" else "a"
     if headline is None:
-        if budget.limit is not None and spent >= budget.limit - 0.05:
-            headline = (f"Unknown: the search for a {kind} tour of the {board.describe()} board ran out "
+        if budget.limit is not None and (at_limit or spent >= 0.9 * budget.limit):
+            headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board ran out "
                         f"of time ({budget.limit:g} s) before an answer; nothing is claimed.")
         else:
-            headline = (f"Unknown: the search for a {kind} tour of the {board.describe()} board gave up "
+            headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board gave up "
                         f"after {spent:.2f} s without an answer; nothing is claimed.")
     detail = "; ".join(str(x) for x in stages)
     return Verdict("unknown", None, f"{headline} Stages: {detail}." if detail else headline,
