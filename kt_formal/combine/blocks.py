@@ -357,13 +357,60 @@ class _Layout:
         self.lib = (self.nlive == area) & (area % 2 == 0)
         self.empty = self.nlive == 0
         self.dsu = _DSU(p * q)
+        # the cell owning each square: the cut's rectangles, until squares are handed over
+        ci = np.repeat(np.arange(p), rp)
+        cj = np.repeat(np.arange(q), cp)
+        self.owner = (ci[:, None] * q + cj[None, :]).astype(np.int32)
+        self.moved = set()  # squares handed to a neighbouring cell
         self.closed = closed
         self.start, self.end = start, end
 
     def cell_of(self, r, c):
-        i = int(np.searchsorted(self.ro, r, side="right") - 1)
-        j = int(np.searchsorted(self.co, c, side="right") - 1)
-        return i * self.q + j
+        return int(self.owner[r, c])
+
+    def _nbrs(self, r, c):
+        for dr, dc in _MOVES.tolist():
+            y, x = r + dr, c + dc
+            if 0 <= y < self.R and 0 <= x < self.C and self.live[y, x]:
+                yield y, x
+
+    def _degree(self, r, c, cell):
+        """Moves from (r, c) to live squares owned by ``cell``."""
+        return sum(1 for y, x in self._nbrs(r, c) if self.owner[y, x] == cell)
+
+    def hand_over(self, giver: int, taker: int, dark: bool, avoid=()):
+        """Move one live square of colour ``dark`` from cell ``giver`` to the adjacent cell
+        ``taker``: a square on the giver's border row or column next to the taker, away from
+        the port squares (the first four and the last of the border). Returns it, or None."""
+        a0, a1, b0, b1 = self.cell_rect(giver)
+        ti, tj = divmod(taker, self.q)
+        gi, gj = divmod(giver, self.q)
+        h, w = a1 - a0, b1 - b0
+        ports = {(a0 + y, b0 + x) for y, x in ((1, 1), (3, 0), (0, w - 1), (2, w - 2), (0, 3),
+                                               (h - 1, 0), (h - 2, 2))}
+        if ti == gi:
+            cols = (b0, b0 + 1) if tj < gj else (b1 - 1, b1 - 2)
+            line = [(r, col) for col in cols for r in range(a0 + 1, a1 - 1)]
+        else:
+            rows = (a0, a0 + 1) if ti < gi else (a1 - 1, a1 - 2)
+            line = [(row, c) for row in rows for c in range(b0 + 1, b1 - 1)]
+        for r, c in line:
+            if (r, c) in ports:
+                continue
+            if (self.live[r, c] and self.owner[r, c] == giver and ((r + c) % 2 == 1) == dark
+                    and (r, c) not in self.moved and (r, c) not in avoid
+                    and self._degree(r, c, taker) >= 2
+                    and all(self._degree(y, x, giver) >= 3 for y, x in self._nbrs(r, c)
+                            if self.owner[y, x] == giver)):
+                self.owner[r, c] = taker
+                self.moved.add((r, c))
+                d = 1 if dark else -1
+                self.nlive.flat[giver] -= 1
+                self.nlive.flat[taker] += 1
+                self.imb.flat[giver] -= d
+                self.imb.flat[taker] += d
+                return (r, c)
+        return None
 
     def cell_rect(self, cell):
         i, j = divmod(cell, self.q)
@@ -535,6 +582,12 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
                         path = _nearest(L, members[g], accept, through, depth)
                         if path is not None:
                             break
+                    if path is not None and depth is None:
+                        if hand_along(g, path, e):
+                            progress = True
+                            continue
+                        if not last_resort:
+                            continue
                     if path is not None:
                         merge([g] + path)
                         progress = True
@@ -549,6 +602,47 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
                 open_root = left[0]
                 return True
         raise BlocksNotApplicable(f"{len(left)} groups keep a colour excess no route can match")
+
+    def hand_along(g, path, e):
+        """Pass one square of colour excess from group g to the end of ``path``: each cell
+        of the route hands its predecessor a square of the colour g lacks (g's excess goes
+        down by one, the last cell's group's excess toward zero). The cells on the route
+        become groups of their own. False (nothing changed) when a cell has no such square."""
+        first = _adjacent_member(L, members[g], path[0])
+        if first is None:
+            if _DEBUG:
+                print("no adjacent member", g, path[:3])
+            return False
+        chain = [first] + list(path)
+        dark = e < 0  # g has too many light squares: it takes a dark one
+        ends = tuple(open_ends)
+        done = []
+        for taker, giver in zip(chain[:-1], chain[1:]):
+            sq = L.hand_over(giver, taker, dark, ends)
+            if sq is None and _DEBUG:
+                print("hand_over failed", giver, taker, dark, L.cell_rect(giver), len(chain))
+            if sq is None:
+                for (r, c), t, gv in reversed(done):  # undo
+                    L.owner[r, c] = gv
+                    L.moved.discard((r, c))
+                    d = 1 if dark else -1
+                    L.nlive.flat[t] -= 1
+                    L.nlive.flat[gv] += 1
+                    L.imb.flat[t] -= d
+                    L.imb.flat[gv] += d
+                return False
+            done.append((sq, taker, giver))
+        d = 1 if dark else -1
+        for sq, taker, giver in done:
+            for c in (taker, giver):
+                if not special[c]:
+                    special[c] = True
+                    imb[c] = int(L.imb.flat[c])
+                    members[c] = [c]
+            imb[root(taker)] += d
+            imb[root(giver)] -= d
+        st["handed"] = st.get("handed", 0) + len(done)
+        return True
 
     def degree_fix():
         """Merge a group with the groups of the outside neighbours of its squares of degree < 2."""
@@ -633,7 +727,14 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
                               time_limit=min(left, 0.2 + n_sq / 800.0), seed=seed, workers=workers)
             st["cpsat_calls"] += 1 if len(_CACHE) != before or res is None else 0
             if not isinstance(res, list):
-                failed = (g, None)
+                # Without the joins' ports: if the group has a tour, the ports are the trouble
+                # and the group merges with the neighbour of its tightest join; otherwise it
+                # grows on every side.
+                free = solve_group(local, closed=not is_open, start=s_loc, end=e_loc, need=(),
+                                   time_limit=min(deadline - time.perf_counter(), 0.2 + n_sq / 800.0),
+                                   seed=seed, workers=workers)
+                tight = sorted((len(sel), other) for other, sel in keys)
+                failed = (g, tight[0][1] if isinstance(free, list) and tight else None)
                 break
             w = c1 - c0
             glob = [((a // w + r0) * C + a % w + c0, -1 if b < 0 else (b // w + r0) * C + b % w + c0)
@@ -695,6 +796,9 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
                 pick = cand
                 break
         if pick is None:
+            if _DEBUG:
+                print("missing join", g, other, special[g], special[other], g in solutions,
+                      other in solutions, cands[:3])
             raise RuntimeError("a join's port moves are missing")
         _swap(nb, pick, C)
         n_join += 1
@@ -777,13 +881,24 @@ def _bbox(L: _Layout, cells):
 
 
 def _group_mask(L: _Layout, cells):
-    """``(local, r0, c0)``: the group's live squares in its bounding box, and the box corner."""
+    """``(local, r0, c0)``: the group's live squares in its bounding box, and the box corner.
+
+    The box is the cells' rectangles grown by one square (squares handed over from a
+    neighbouring cell lie on its border next to the group)."""
     r0, r1, c0, c1 = _bbox(L, cells)
-    out = np.zeros((r1 - r0, c1 - c0), dtype=bool)
-    for c in cells:
-        a, b, x, y = L.cell_rect(c)
-        out[a - r0:b - r0, x - c0:y - c0] = L.live[a:b, x:y]
+    r0, c0 = max(0, r0 - 1), max(0, c0 - 1)
+    r1, c1 = min(L.R, r1 + 1), min(L.C, c1 + 1)
+    own = L.owner[r0:r1, c0:c1]
+    out = np.isin(own, np.asarray(list(cells), dtype=own.dtype)) & L.live[r0:r1, c0:c1]
     return out, r0, c0
+
+
+def _adjacent_member(L: _Layout, cells, target):
+    """A cell of ``cells`` edge-adjacent to ``target``, or None."""
+    for c in cells:
+        if target in _nbr_cells(L, c):
+            return c
+    return None
 
 
 def _low_degree(L: _Layout, grp, is_open: bool):
@@ -829,7 +944,7 @@ def _join_candidates(L: _Layout, a: int, b: int, lib_a: bool, lib_b: bool):
         rows = [y0] if (lib_a or lib_b) else range(y0, y1 - 3)
         for r in rows:
             sq = ((r, X - 1), (r + 2, X - 2), (r + 1, X + 1), (r + 3, X))
-            if all(live[y, x] for y, x in sq):
+            if all(live[y, x] for y, x in sq) and _owned(L, sq, a, b):
                 out.append(("h",) + sq)
     else:  # vertical: a above b, border at Y
         Y = int(L.ro[ib])
@@ -837,9 +952,14 @@ def _join_candidates(L: _Layout, a: int, b: int, lib_a: bool, lib_b: bool):
         cols = [x0] if (lib_a or lib_b) else range(x0, x1 - 3)
         for x in cols:
             sq = ((Y - 1, x), (Y - 2, x + 2), (Y + 1, x + 1), (Y, x + 3))
-            if all(live[y, z] for y, z in sq):
+            if all(live[y, z] for y, z in sq) and _owned(L, sq, a, b):
                 out.append(("v",) + sq)
     return out
+
+
+def _owned(L: _Layout, sq, a: int, b: int) -> bool:
+    o = L.owner
+    return (o[sq[0]] == a and o[sq[1]] == a and o[sq[2]] == b and o[sq[3]] == b)
 
 
 def _tree(L: _Layout, special, root):
@@ -879,7 +999,9 @@ def _tree(L: _Layout, special, root):
         if key[0] > key[1]:
             key = key[::-1]
         edges.setdefault(key, []).extend(cands)
-    for (x, y), cands in edges.items():
+    # joins to library cells before joins between two groups (fewer ports per group)
+    for (x, y), cands in sorted(edges.items(), key=lambda kv: (special[kv[0][0]] and special[kv[0][1]],
+                                                               -len(kv[1]))):
         if dsu.find(x) != dsu.find(y):
             dsu.union(x, y)
             tree.setdefault(x, {})[y] = cands
