@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from kt_formal.board import Board  # noqa: E402
+from kt_formal.combine import blocks  # noqa: E402
 from kt_formal.combine.blocks import random_rectangles, scattered_squares  # noqa: E402
 from kt_formal.decide import decide  # noqa: E402
 
@@ -69,6 +70,7 @@ def run_family(name, boards, limit, compare_first: int, compare_limit: float):
     times = []
     rows = []
     for k, (label, board, kw) in enumerate(boards):
+        blocks._CACHE.clear()  # no head start from an earlier board's groups
         t0 = time.perf_counter()
         v = decide(board, time_limit=limit, **kw)
         dt = time.perf_counter() - t0
@@ -82,6 +84,7 @@ def run_family(name, boards, limit, compare_first: int, compare_limit: float):
                 if eng == "cpsat" and board.n_squares > 40_000:
                     line += f" | {eng}: skipped (> 40,000 squares)"
                     continue
+                blocks._CACHE.clear()
                 t1 = time.perf_counter()
                 w = decide(board, time_limit=compare_limit, engine=eng, **kw)
                 line += f" | {eng}: {w.answer} {time.perf_counter() - t1:.2f} s"
@@ -104,6 +107,7 @@ def overhead(limit: float):
     print("\ndefault run vs the fastest single engine (target <= 1.5x)")
     worst = 0.0
     for label, board, kw in boards:
+        blocks._CACHE.clear()
         t0 = time.perf_counter()
         v = decide(board, time_limit=limit, **kw)
         d = time.perf_counter() - t0
@@ -111,6 +115,7 @@ def overhead(limit: float):
         for eng in ("cpsat", "backtrack", "blocks"):
             if eng == "cpsat" and board.n_squares > 40_000:
                 continue
+            blocks._CACHE.clear()
             t1 = time.perf_counter()
             w = decide(board, time_limit=limit, engine=eng, **kw)
             dt = time.perf_counter() - t1

@@ -59,6 +59,8 @@ __all__ = ["block_tour", "BlocksNotApplicable", "cut_parts", "solve_group", "wal
 
 #: Largest group (live squares) handed to CP-SAT; beyond it the construction gives up.
 MAX_GROUP_SQUARES = 6000
+#: Largest group holding both fixed ends of an open tour (the cells between them join it).
+ENDS_GROUP_SQUARES = 2500
 
 _MOVES = np.array([(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)])
 
@@ -528,7 +530,11 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
     # fixed ends of an open group: their cells are merged (with the cells between them)
     if need_open and len(open_ends) == 2:
         c1, c2 = L.cell_of(*open_ends[0]), L.cell_of(*open_ends[1])
-        merge(_cell_path(L, c1, c2))
+        route = _cell_path(L, c1, c2)
+        if sum(int(L.nlive.flat[c]) for c in route) > ENDS_GROUP_SQUARES:
+            raise BlocksNotApplicable("the fixed ends lie too far apart for one group "
+                                      f"(more than {ENDS_GROUP_SQUARES} squares)")
+        merge(route)
         open_root = root(c1)
     elif need_open and len(open_ends) == 1:
         c1 = L.cell_of(*open_ends[0])
