@@ -17,7 +17,7 @@ The stages, each timed and recorded in :attr:`Verdict.stages`:
 3. ``constructions``: divide and conquer and strips for plain rectangles, the frame
    and the block construction (:mod:`kt_formal.combine.blocks`) for holes;
 4. ``portfolio``: search engines chosen by the board's shape
-   (:func:`kt_formal.engines.shape_of`): CP-SAT and Warnsdorff-ordered backtracking
+   (:func:`kt_formal.solve.shape_of`): CP-SAT and Warnsdorff-ordered backtracking
    run side by side within one time budget (threads; the first answer stops the other);
 5. an honest ``unknown`` naming every stage, what it did and its time.
 
@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
-from kt_formal.engines.base import Status, TourRequest
+from kt_formal.engines.base import Status, TourRequest, check_options
 from kt_formal.proofs import explain, find_proof
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
@@ -181,7 +181,7 @@ def _cut_open(tour: Tour, start, end) -> Tour:
     """The open tour left by dropping one move of a closed tour, checked independently.
 
     The closed tour starts at ``start`` (if given) or ends at ``end`` (if given), as
-    :func:`kt_formal.engines.find_tour` orients it, so the dropped move is the closing one.
+    :func:`kt_formal.solve.find_tour` orients it, so the dropped move is the closing one.
     """
     open_tour = Tour(tour.board, tour.order.copy(), closed=False)
     reason = open_tour.check()
@@ -220,7 +220,7 @@ class _Budget:
 
 
 def _validate(board: Board, closed: bool, start, end, time_limit, engine: str):
-    from kt_formal.engines import ENGINES
+    from kt_formal.solve import ENGINES
     from kt_formal.exceptions import InvalidInput
 
     if time_limit is not None:
@@ -321,7 +321,7 @@ def decide(
     prefix = ("theorem+" if theorem else "") + ("cut+" if cut else "")
     q_closed = True if cut else closed
 
-    from kt_formal.engines import get_engine, shape_of
+    from kt_formal.solve import get_engine, shape_of
     from kt_formal.engines.base import TourRequest
 
     request = TourRequest(board, closed=q_closed, start=s, end=e)
@@ -347,23 +347,26 @@ def decide(
         opts.update(time_limit=budget.left(), seed=seed, workers=workers)
         if progress is not None:
             opts["progress"] = progress
-        result = get_engine(engine).solve(request, **opts)
+        module = get_engine(engine)
+        result = module.solve(request, **check_options(module, opts))
         stage(engine, result.message or result.status.value, t)
         return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
                             yes, no, f"search:{engine}")
 
     # ------------------------------------------------------------ 3. constructions
     shape = shape_of(board)
-    from kt_formal.engines.divide import is_plain
+    from kt_formal.combine.divide_engine import is_plain
 
     if is_plain(request) and min(board.rows, board.cols) >= 1 and (board.size > 144 or shape != "small"):
         t = time.perf_counter()
-        result = get_engine("divide").solve(request, time_limit=budget.share(1.0), seed=seed, workers=workers)
+        module = get_engine("divide")
+        result = module.solve(request, **check_options(module, dict(time_limit=budget.share(1.0), seed=seed,
+                                                                    workers=workers)))
         stage("divide", result.message, t)
         if result.found:
             return yes(result.tour, "divide", "construction:divide", result.stats)
     elif shape == "sparse" or (not closed and s is not None and e is not None and board.n_squares > 2500):
-        from kt_formal.engines.blocks import construct
+        from kt_formal.combine.blocks_engine import construct
 
         # a short backtracking probe first: on big boards with sparse holes Warnsdorff's
         # rule often walks straight through (hundredths of a second)
@@ -448,7 +451,7 @@ def _portfolio(request, shape, budget, seed, workers, progress, stages):
     Returns ``(decisive result or None, all results)``. CP-SAT is stopped through its
     ``stop`` event, backtracking by raising from its progress hook.
     """
-    from kt_formal.engines import get_engine
+    from kt_formal.solve import get_engine
     from kt_formal.engines.base import Status
 
     n = request.board.n_squares

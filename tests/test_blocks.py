@@ -14,7 +14,7 @@ from kt_formal.combine import blocks
 from kt_formal.combine.blocks import (BlocksNotApplicable, block_tour, cut_parts, random_rectangles,
                                       scattered_squares, solve_group, walk_neighbours)
 from kt_formal.combine.divide import PART_SIZES
-from kt_formal.engines import find_tour
+from kt_formal.solve import find_tour
 from kt_formal.engines.base import Status
 
 

@@ -18,7 +18,7 @@ from kt_formal.certificate import verify_certificate
 from kt_formal.combine import blocks
 from kt_formal.combine.blocks import random_rectangles, scattered_squares
 from kt_formal.decide import decide
-from kt_formal.engines import ENGINES, find_tour, shape_of
+from kt_formal.solve import ENGINES, find_tour, shape_of
 from kt_formal.engines.base import Status
 from kt_formal.proofs import check_proof
 

@@ -1,121 +1,15 @@
-"""Engines that find tours, behind one interface.
+"""Engines: the finders of tours, each behind the one protocol of :mod:`kt_formal.engines.base`.
 
-Each engine module has ``NAME`` and ``solve(request, **options) -> Result``; the
-registry below maps names to modules, imported only when used (cold start stays
-fast). :func:`find_tour` is the entry point.
+One module per engine (``cpsat``, ``backtrack``, ``warnsdorff``, ``dfs``, ``exhaustive``);
+each has ``NAME``, ``OPTIONS`` and ``solve(request, **options) -> Result``. Constructions
+that answer like engines live in :mod:`kt_formal.combine`; the registry that names them all
+and picks one is :mod:`kt_formal.solve`.
 
->>> from kt_formal.board import Board
->>> find_tour(Board(5, 6), engine="cpsat").tour.check() is None
-True
+>>> from kt_formal.engines.base import Status
+>>> Status.FOUND.exit_code
+0
 """
 
-from __future__ import annotations
-
-import importlib
-
-from kt_formal.board import Board
 from kt_formal.engines.base import Result, Status, TourRequest
-from kt_formal.exceptions import InvalidInput
 
-__all__ = ["find_tour", "get_engine", "choose_engine", "shape_of", "ENGINES", "Result", "Status",
-           "TourRequest"]
-
-#: engine name -> module implementing it
-ENGINES: dict[str, str] = {
-    "cpsat": "kt_formal.engines.cpsat",
-    "narrow": "kt_formal.engines.narrow",
-    "divide": "kt_formal.engines.divide",
-    "frame": "kt_formal.engines.frame",
-    "blocks": "kt_formal.engines.blocks",
-    "warnsdorff": "kt_formal.engines.warnsdorff",
-    "backtrack": "kt_formal.engines.backtrack",
-    "dfs": "kt_formal.engines.dfs",
-    "exhaustive": "kt_formal.engines.exhaustive",
-}
-
-
-def get_engine(name: str):
-    """The module of an engine by name."""
-    try:
-        return importlib.import_module(ENGINES[name])
-    except KeyError:
-        raise InvalidInput(
-            f"unknown engine {name!r}; choose from {', '.join(['auto', *ENGINES])}"
-        ) from None
-
-
-#: Boards with at most this many live squares are "small": CP-SAT is the engine of choice.
-SMALL_SQUARES = 2500
-#: Hole density (holes / rectangle) above which a board counts as densely holed.
-DENSE_HOLES = 0.25
-
-
-def shape_of(board: Board) -> str:
-    """``"small"``, ``"dense"`` or ``"sparse"``: what the engine choice looks at.
-
-    Small boards (at most :data:`SMALL_SQUARES` live squares) and densely holed ones
-    (more than :data:`DENSE_HOLES` of the rectangle removed) suit CP-SAT; big boards
-    with sparse holes suit constructions and Warnsdorff-ordered backtracking.
-
-    >>> shape_of(Board(8, 8)), shape_of(Board(100, 100)), shape_of(Board.from_spec(100, 100, ["0,0,60x90"]))
-    ('small', 'sparse', 'dense')
-    """
-    if board.n_squares <= SMALL_SQUARES:
-        return "small"
-    if board.n_holes > DENSE_HOLES * board.size:
-        return "dense"
-    return "sparse"
-
-
-def choose_engine(request: TourRequest) -> str:
-    """The single engine ``auto`` picks for a request, by the board's shape.
-
-    Plain rectangles: ``divide`` above 12x12 squares or without any tour (the theorem
-    answers at once), else ``cpsat``. Boards with holes, or fixed ends: ``cpsat`` on
-    small or densely holed boards, else ``blocks`` (frame and block constructions, then
-    backtracking). The portfolio of :func:`kt_formal.decide.decide` runs several.
-    """
-    from kt_formal.engines.divide import is_plain
-
-    b = request.board
-    if is_plain(request):
-        from kt_formal.combine.divide import tour_exists
-
-        if b.size > 144 or not tour_exists(b.rows, b.cols, request.closed)[0]:
-            return "divide"
-        return "cpsat"
-    if request.forced or shape_of(b) != "sparse":
-        return "cpsat"
-    return "blocks"
-
-
-def find_tour(
-    board: Board,
-    closed: bool = True,
-    start=None,
-    end=None,
-    *,
-    forced=(),
-    forbidden=(),
-    engine: str = "auto",
-    **options,
-) -> Result:
-    """Find a tour of ``board``; the tour in a FOUND result is already verified.
-
-    Parameters
-    ----------
-    board : Board
-    closed : bool
-        A closed tour (a cycle) or an open one (a path).
-    start, end : (row, col) or str, optional
-        Fixed first / last squares (``"a1"`` or ``"r,c"`` accepted).
-    forced, forbidden : sequences of (square, square)
-        Moves the tour must contain / must not contain.
-    engine : str
-        ``auto`` or a name in :data:`ENGINES`.
-    **options
-        Passed to the engine (``time_limit``, ``seed``, ``workers``, ...).
-    """
-    request = TourRequest(board, closed=closed, start=start, end=end, forced=forced, forbidden=forbidden)
-    name = choose_engine(request) if engine == "auto" else engine
-    return get_engine(name).solve(request, **options)
+__all__ = ["Result", "Status", "TourRequest"]

@@ -42,7 +42,6 @@ def solve(
     log: bool = False,
     progress=None,
     stop=None,
-    **_ignored,
 ):
     """Find a tour for ``request`` with one CP-SAT circuit model.
 

@@ -63,8 +63,7 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
     return None, None
 
 
-def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, progress=None,
-          **_ignored):
+def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, progress=None):
     """Constructions first, then backtracking with the time left.
 
     Returns
