@@ -401,7 +401,8 @@ class _Layout:
                 continue
             if (self.live[r, c] and self.owner[r, c] == giver and ((r + c) % 2 == 1) == dark
                     and (r, c) not in self.moved and (r, c) not in avoid
-                    and self._degree(r, c, taker) >= 2
+                    and self._degree(r, c, taker) >= 3
+                    and not any((y, x) in self.moved for y, x in self._nbrs(r, c))
                     and all(self._degree(y, x, giver) >= 3 for y, x in self._nbrs(r, c)
                             if self.owner[y, x] == giver)):
                 self.owner[r, c] = taker
@@ -435,6 +436,11 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
                seed: int = 0, workers: int = 1, stats: dict | None = None) -> Tour:
     """A tour of ``board`` by the block construction (see the module docstring).
 
+    Two strategies for colour excesses are tried in turn: merging groups with partners up
+    to eight cells away (few, larger groups: suits holes that are rectangles), then
+    merging only close partners and handing single squares along the routes to far ones
+    (many small groups: suits scattered single holes).
+
     Parameters
     ----------
     board : Board
@@ -447,7 +453,7 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
     seed, workers
         CP-SAT parameters for the groups.
     stats : dict, optional
-        Filled with counts: cells, groups, CP-SAT calls, merges.
+        Filled with counts: cells, groups, CP-SAT calls, merges, squares handed over.
 
     Returns
     -------
@@ -465,6 +471,21 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
     Time linear in the area outside the groups (numpy stamping of library pieces),
     plus CP-SAT on the groups.
     """
+    t0 = time.perf_counter()
+    try:
+        return _block_tour(board, closed, start, end, time_limit=time_limit, seed=seed,
+                           workers=workers, stats=stats, eager=True)
+    except BlocksNotApplicable as exc:
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0.5 or "grew" not in str(exc):
+            raise
+        return _block_tour(board, closed, start, end, time_limit=left, seed=seed,
+                           workers=workers, stats=stats, eager=False)
+
+
+def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
+                seed: int, workers: int, stats: dict | None, eager: bool) -> Tour:
+    """One attempt of :func:`block_tour`; ``eager`` merges far colour partners."""
     t0 = time.perf_counter()
     deadline = t0 + max(0.0, float(time_limit))
     st = stats if stats is not None else {}
@@ -557,7 +578,10 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
         library cells (then balanced groups, then anything).
         """
         nonlocal open_root
-        plans = [(True, d) for d in (1, 2, 3, 4, 6)] + [(False, d) for d in (1, 2, 4, 8, None)]
+        if eager:
+            plans = [(True, d) for d in (1, 2, 3, 4, 6)] + [(False, d) for d in (1, 2, 4, 8, None)]
+        else:
+            plans = [(True, d) for d in (1, 2)] + [(False, d) for d in (1, 2, 3, None)]
         plans.append((False, None))  # again, now also through groups with an excess
         for k, (exact, depth) in enumerate(plans):
             last_resort = k == len(plans) - 1
