@@ -54,8 +54,11 @@ __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIM
 #: Largest board (live squares) the portfolio gives to CP-SAT (building the model of a
 #: bigger one takes longer than the searches that suit it).
 CPSAT_MAX_SQUARES = 40_000
-#: Seconds of the backtracking probe before the constructions (at most a tenth of the budget).
+#: Seconds backtracking runs alone before the constructions start next to it (at most a
+#: tenth of the budget).
 PROBE_SECONDS = 0.25
+#: Whether backtracking runs next to the constructions on big sparse boards.
+BACKGROUND_BACKTRACK = True
 #: Seconds the portfolio's first engine runs alone before the second starts.
 STAGGER_SECONDS = 0.1
 
@@ -355,6 +358,7 @@ def decide(
 
     # ------------------------------------------------------------ 3. constructions
     shape = shape_of(board)
+    pf = None
     from kt_formal.combine.divide_engine import is_plain
 
     if is_plain(request) and min(board.rows, board.cols) >= 1 and (board.size > 144 or shape != "small"):
@@ -368,38 +372,37 @@ def decide(
     elif shape == "sparse" or (not closed and s is not None and e is not None and board.n_squares > 2500):
         from kt_formal.combine.blocks_engine import construct
 
-        # a short backtracking probe first: on big boards with sparse holes Warnsdorff's
-        # rule often walks straight through (hundredths of a second)
-        t = time.perf_counter()
-        probe = budget.share(0.1, at_most=PROBE_SECONDS)
-        result = get_engine("backtrack").solve(request, time_limit=probe)
-        stage("backtrack-probe", "found a tour" if result.found else
-              f"{result.message} (a {probe:.2f} s probe)", t)
-        if result.found:
-            return yes(result.tour, "backtrack", "probe:backtrack", result.stats)
+        # backtracking runs next to the constructions: on big boards with sparse holes
+        # Warnsdorff's rule often walks straight through (hundredths of a second)
+        if BACKGROUND_BACKTRACK:
+            pf = _Portfolio(request, seed, workers, progress)
+            pf.start("backtrack", budget.left())
+            pf.wait(budget.share(0.1, at_most=PROBE_SECONDS))
+        if pf is None or not pf.winner:
+            t = time.perf_counter()
+            notes = []
+            tour, how = construct(request, budget.share(0.6), seed, notes,
+                                  stop=None if pf is None else pf.stop)
+            for name, outcome, secs in notes:
+                stages.append(Stage(name, outcome, secs))
+            if tour is not None:
+                from kt_formal.engines.base import found
 
-        t = time.perf_counter()
-        notes = []
-        tour, how = construct(request, budget.share(0.4), seed, notes)
-        for name, outcome, secs in notes:
-            stages.append(Stage(name, outcome, secs))
-        if tour is not None:
-            from kt_formal.engines.base import found
-
-            result = found(request, tour.order, how, time.perf_counter() - t)
-            return yes(result.tour, how, f"construction:{how}")
+                result = found(request, tour.order, how, time.perf_counter() - t)
+                if pf is not None:
+                    pf.finish(stages, ["backtrack"])
+                return yes(result.tour, how, f"construction:{how}")
     else:
         stages.append(Stage("constructions", f"skipped: the board is {shape} "
                             f"({board.n_squares} squares, {board.n_holes} holes); searches suit it", 0.0))
 
     # ------------------------------------------------------------ 4. portfolio
-    result, results = _portfolio(request, shape, budget, seed, workers, progress, stages)
+    result, pf = _portfolio(request, shape, budget, seed, workers, progress, stages, pf)
     if result is not None:
         return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
                             yes, no, f"portfolio:{result.engine}")
     # ------------------------------------------------------------ 5. unknown
-    at_limit = any(r is not None and (r.engine == "cpsat" or "limit" in (r.message or ""))
-                   for r, _ in results.values()) or (budget.limit is not None and not results)
+    at_limit = pf.at_limit() or (budget.limit is not None and not pf.results)
     return _unknown(board, kind, budget, stages, prefix + "portfolio+limit", None, at_limit)
 
 
@@ -445,94 +448,129 @@ def _unknown(board, kind, budget, stages, route, headline, at_limit=False):
                    spent, route, stages=stages)
 
 
-def _portfolio(request, shape, budget, seed, workers, progress, stages):
+class _Portfolio:
+    """Engines run side by side in threads within one budget; the first answer wins.
+
+    CP-SAT is stopped through its ``stop`` event, backtracking by raising from its
+    progress hook; a construction running meanwhile watches the same event.
+    """
+
+    def __init__(self, request, seed, workers, progress):
+        self.request = request
+        self.seed, self.workers, self.progress = seed, workers, progress
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.results = {}
+        self.started = {}
+        self.threads = []
+        self.winner = []
+        self.cores = os.cpu_count() or 1
+
+    def start(self, name, limit):
+        th = threading.Thread(target=self._run, args=(name, limit), daemon=True)
+        self.started[name] = time.perf_counter()
+        self.threads.append(th)
+        th.start()
+
+    def _run(self, name, limit):
+        from kt_formal.solve import get_engine
+
+        t = time.perf_counter()
+        progress = self.progress
+        try:
+            if name == "cpsat":
+                w = max(1, min(self.workers, self.cores - 1)) if len(self.started) > 1 else self.workers
+                res = get_engine("cpsat").solve(self.request, time_limit=limit, seed=self.seed, workers=w,
+                                                stop=self.stop, progress=progress)
+            else:
+                def hook(done, total, text):
+                    if self.stop.is_set():
+                        raise _Stopped()
+                    if progress is not None:
+                        progress(done, total, text)
+
+                res = get_engine("backtrack").solve(self.request, time_limit=limit, progress=hook)
+        except _Stopped:
+            res = None
+        with self.lock:
+            self.results[name] = (res, time.perf_counter() - t)
+            if res is not None and res.status is not Status.UNKNOWN and not self.winner:
+                self.winner.append(res)
+                self.stop.set()
+
+    def wait(self, timeout):
+        """Until a winner, every engine done, or ``timeout`` seconds (None: no limit)."""
+        end = None if timeout is None else time.perf_counter() + timeout
+        while not self.winner and any(th.is_alive() for th in self.threads):
+            left = None if end is None else end - time.perf_counter()
+            if left is not None and left <= 0:
+                return
+            self.stop.wait(0.02 if left is None else min(0.02, left))
+
+    def finish(self, stages, names):
+        self.stop.set()
+        for th in self.threads:
+            th.join(0.3)
+        winner = bool(self.winner)
+        for nm in names:
+            if nm in self.results:
+                res, secs = self.results[nm]
+                if res is None:
+                    outcome = "stopped: another answer came first" if winner else "stopped at the time limit"
+                elif res.status is Status.FOUND:
+                    outcome = "found a tour"
+                elif res.status is Status.IMPOSSIBLE:
+                    outcome = "reports no tour" + (" (CP-SAT infeasible)" if nm == "cpsat" else " (complete search)")
+                else:
+                    outcome = res.message or "limit reached"
+                stages.append(Stage(nm, outcome, secs))
+            elif nm in self.started:
+                stages.append(Stage(nm, "still running at the time limit; abandoned",
+                                    time.perf_counter() - self.started[nm]))
+        return self.winner[0] if self.winner else None
+
+    def at_limit(self) -> bool:
+        return any(r is not None and (r.engine == "cpsat" or "limit" in (r.message or ""))
+                   for r, _ in self.results.values())
+
+
+def _portfolio(request, shape, budget, seed, workers, progress, stages, pf=None):
     """Run the engines that suit the board's shape side by side; the first answer wins.
 
-    Returns ``(decisive result or None, all results)``. CP-SAT is stopped through its
-    ``stop`` event, backtracking by raising from its progress hook.
+    ``pf`` is a portfolio already running (backtracking started next to the
+    constructions). Returns ``(decisive result or None, portfolio)``.
     """
-    from kt_formal.solve import get_engine
-    from kt_formal.engines.base import Status
-
     n = request.board.n_squares
     names = ["backtrack"]
     if n <= CPSAT_MAX_SQUARES:
         # backtracking starts first (it often answers in milliseconds, before CP-SAT has
         # built its model), except on tiny boards and densely holed ones
         names = ["cpsat", "backtrack"] if (shape == "dense" or n <= 400) else ["backtrack", "cpsat"]
-    cores = os.cpu_count() or 1
-    stop = threading.Event()
-    results = {}
-    started = {}
-    lock = threading.Lock()
-    winner = []
-
-    def run(name, limit):
-        t = time.perf_counter()
-        started[name] = t
-        try:
-            if name == "cpsat":
-                w = max(1, min(workers, cores - 1)) if len(names) > 1 else workers
-                res = get_engine("cpsat").solve(request, time_limit=limit, seed=seed, workers=w, stop=stop,
-                                                progress=progress)
-            else:
-                def hook(done, total, text):
-                    if stop.is_set():
-                        raise _Stopped()
-                    if progress is not None:
-                        progress(done, total, text)
-
-                res = get_engine("backtrack").solve(request, time_limit=limit, progress=hook)
-        except _Stopped:
-            res = None
-        with lock:
-            results[name] = (res, time.perf_counter() - t)
-            if res is not None and res.status is not Status.UNKNOWN and not winner:
-                winner.append(res)
-                stop.set()
-
-    limit = budget.left()
-    if len(names) > 1 and cores >= 2:
-        threads = [threading.Thread(target=run, args=(nm, limit), daemon=True) for nm in names]
-        deadline = None if limit is None else time.perf_counter() + limit + 0.5
-        threads[0].start()
-        threads[0].join(STAGGER_SECONDS)  # the second engine joins unless the first answered
-        for th in threads[1:]:
-            if not winner:
-                th.start()
-        threads = [th for th in threads if th.ident is not None]
-        for th in threads:
-            th.join(None if deadline is None else max(0.0, deadline - time.perf_counter()))
-        stop.set()
-        for th in threads:
-            th.join(0.3)
-    else:
-        for i, nm in enumerate(names):
-            left = budget.left()
-            share = None if left is None else (left * 0.6 if i < len(names) - 1 else left)
-            run(nm, share)
-            if winner:
-                break
+    if pf is None:
+        pf = _Portfolio(request, seed, workers, progress)
+    parallel = (os.cpu_count() or 1) >= 2
+    for i, nm in enumerate(names):
+        if pf.winner:
+            break
+        if nm in pf.started:
+            continue
+        left = budget.left()
+        if left is not None and left <= 0:
+            break
+        if parallel:
+            pf.start(nm, left)
+            if i < len(names) - 1:
+                pf.wait(STAGGER_SECONDS)  # the next engine joins unless this one answered
+        else:  # one core: slices of the budget, one after the other
+            pf.start(nm, None if left is None else (left * 0.6 if i < len(names) - 1 else left))
+            pf.wait(None)
+    left = budget.left()
+    pf.wait(None if left is None else left + 0.5)
+    result = pf.finish(stages, names)
+    if n > CPSAT_MAX_SQUARES:
+        stages.append(Stage("cpsat", f"skipped: above {CPSAT_MAX_SQUARES} squares", 0.0))
     for nm in names:
-        if nm in results:
-            res, secs = results[nm]
-            if res is None:
-                outcome = ("stopped: another engine answered first" if winner
-                           else "stopped at the time limit")
-            elif res.status is Status.FOUND:
-                outcome = "found a tour"
-            elif res.status is Status.IMPOSSIBLE:
-                outcome = "reports no tour" + (" (complete search)" if nm != "cpsat" else " (CP-SAT infeasible)")
-            else:
-                outcome = res.message or "limit reached"
-            stages.append(Stage(nm, outcome, secs))
-        elif nm in started:
-            stages.append(Stage(nm, "still running at the time limit; abandoned",
-                                time.perf_counter() - started[nm]))
-        else:
-            stages.append(Stage(nm, "not started: another engine answered first" if winner
+        if nm not in pf.started:
+            stages.append(Stage(nm, "not started: another answer came first" if pf.winner
                                 else "not started: no time left", 0.0))
-    skipped = "" if n <= CPSAT_MAX_SQUARES else f"; CP-SAT skipped above {CPSAT_MAX_SQUARES} squares"
-    if skipped:
-        stages.append(Stage("cpsat", skipped[2:], 0.0))
-    return (winner[0] if winner else None), results
+    return result, pf

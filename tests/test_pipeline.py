@@ -100,18 +100,19 @@ def test_divide_stage():
 
 
 def test_construction_stages_frame_and_blocks(monkeypatch):
-    monkeypatch.setattr(decide_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(decide_module, "BACKGROUND_BACKTRACK", False)
     v = decide(Board.from_spec(60, 60, ["20,20,10x12"]))
     assert v.answer == "yes" and v.route == "construction:frame"
     assert shape_of(v.tour.board) == "sparse"
     v = decide(Board.from_spec(60, 60, ["2,20,4x6"]))  # margin 2: the frame needs >= 3
     assert v.answer == "yes" and v.route == "construction:blocks", v.stages
-    assert [s.name for s in v.stages][:4] == ["proofs", "backtrack-probe", "frame", "blocks"]
+    assert [s.name for s in v.stages][:3] == ["proofs", "frame", "blocks"]
 
 
-def test_probe_and_portfolio_stages():
+def test_background_backtracking_and_portfolio_stages():
     v = decide(Board.from_spec(60, 60, ["20,20,10x12"]))
-    assert v.answer == "yes" and v.route in ("probe:backtrack", "construction:frame")
+    assert v.answer == "yes" and v.route in ("portfolio:backtrack", "construction:frame")
+    assert "backtrack" in [s.name for s in v.stages]
     v = decide(Board.from_spec(20, 20, ["5,5,3x2"]))  # small: straight to the portfolio
     assert v.answer == "yes" and v.route.startswith("portfolio:")
     assert any(s.name == "constructions" and "skipped" in s.outcome for s in v.stages)
@@ -123,7 +124,7 @@ def test_unknown_names_every_stage(monkeypatch):
     b = Board(80, 80, holes=scattered_squares(80, 80, 40, seed=3))
     v = decide(b, time_limit=1.0)
     names = [s.name for s in v.stages]
-    assert names[:2] == ["proofs", "backtrack-probe"] and "blocks" in names and "backtrack" in names
+    assert names[0] == "proofs" and "blocks" in names and "backtrack" in names
     if v.answer == "unknown":
         for n in names:
             assert f"{n}:" in v.explanation

@@ -433,7 +433,7 @@ def _nbr_cells(L: _Layout, cell):
 
 
 def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_limit: float = 30.0,
-               seed: int = 0, workers: int = 1, stats: dict | None = None) -> Tour:
+               seed: int = 0, workers: int = 1, stats: dict | None = None, stop=None) -> Tour:
     """A tour of ``board`` by the block construction (see the module docstring).
 
     Two strategies for colour excesses are tried in turn: merging groups with partners up
@@ -454,6 +454,8 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
         CP-SAT parameters for the groups.
     stats : dict, optional
         Filled with counts: cells, groups, CP-SAT calls, merges, squares handed over.
+    stop : threading.Event, optional
+        Set by another thread to end the construction early (BlocksNotApplicable).
 
     Returns
     -------
@@ -474,17 +476,17 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
     t0 = time.perf_counter()
     try:
         return _block_tour(board, closed, start, end, time_limit=time_limit, seed=seed,
-                           workers=workers, stats=stats, eager=True)
+                           workers=workers, stats=stats, eager=True, stop=stop)
     except BlocksNotApplicable as exc:
         left = time_limit - (time.perf_counter() - t0)
-        if left <= 0.5 or "grew" not in str(exc):
+        if left <= 0.5 or "grew" not in str(exc) or (stop is not None and stop.is_set()):
             raise
         return _block_tour(board, closed, start, end, time_limit=left, seed=seed,
-                           workers=workers, stats=stats, eager=False)
+                           workers=workers, stats=stats, eager=False, stop=stop)
 
 
 def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
-                seed: int, workers: int, stats: dict | None, eager: bool) -> Tour:
+                seed: int, workers: int, stats: dict | None, eager: bool, stop=None) -> Tour:
     """One attempt of :func:`block_tour`; ``eager`` merges far colour partners."""
     t0 = time.perf_counter()
     deadline = t0 + max(0.0, float(time_limit))
@@ -721,6 +723,8 @@ def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
         for g in order:
             if time.perf_counter() > deadline:
                 raise BlocksNotApplicable(f"the time limit ({time_limit:g} s) ran out while solving groups")
+            if stop is not None and stop.is_set():
+                raise BlocksNotApplicable("stopped: another answer came first")
             cells = members[g]
             if sum(int(L.nlive.flat[c]) for c in cells) > MAX_GROUP_SQUARES:
                 raise BlocksNotApplicable(f"a group grew beyond {MAX_GROUP_SQUARES} squares")

@@ -24,10 +24,12 @@ __all__ = ["solve", "construct"]
 NAME = "blocks"
 
 
-def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int = 0, steps=None):
+def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int = 0, steps=None,
+              stop=None):
     """The constructions alone: a Tour (not yet checked) or None; ``steps`` collects notes.
 
-    Each note is ``(name, outcome, seconds)``.
+    Each note is ``(name, outcome, seconds)``; ``stop`` (a threading.Event) ends the block
+    construction early.
     """
     from kt_formal.combine.blocks import BlocksNotApplicable, block_tour
     from kt_formal.combine.frame import NotApplicable, frame_tour
@@ -54,7 +56,7 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
         limit = 60.0 if time_limit is None else max(0.0, time_limit)
         st = {}
         tour = block_tour(b, request.closed, request.start if not request.closed else None,
-                          request.end, time_limit=limit, seed=seed, stats=st)
+                          request.end, time_limit=limit, seed=seed, stats=st, stop=stop)
         steps.append(("blocks", f"built ({st.get('groups', 0)} groups solved by CP-SAT)",
                       time.perf_counter() - t))
         return tour, "blocks"
