@@ -284,6 +284,13 @@ def decide(
     """
     budget = _Budget(time_limit)
     s, e = _validate(board, closed, start, end, time_limit, engine)
+    if options:
+        from kt_formal.exceptions import InvalidInput
+        from kt_formal.solve import get_engine as _get
+
+        if engine == "auto":
+            raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name it with --engine")
+        check_options(_get(engine), options)  # bad values refused before any work
     kind = _kind(closed)
     stages: list[Stage] = []
 
