@@ -59,6 +59,8 @@ CPSAT_MAX_SQUARES = 40_000
 PROBE_SECONDS = 0.25
 #: Whether backtracking runs next to the constructions on big sparse boards.
 BACKGROUND_BACKTRACK = True
+#: Largest board (live squares) where it does; on bigger ones it runs after the constructions.
+BACKGROUND_MAX_SQUARES = 300_000
 #: Seconds the portfolio's first engine runs alone before the second starts.
 STAGGER_SECONDS = 0.1
 
@@ -381,10 +383,14 @@ def decide(
 
         # backtracking runs next to the constructions: on big boards with sparse holes
         # Warnsdorff's rule often walks straight through (hundredths of a second)
-        if BACKGROUND_BACKTRACK:
+        probe = budget.share(0.1, at_most=PROBE_SECONDS)
+        if BACKGROUND_BACKTRACK and board.n_squares <= BACKGROUND_MAX_SQUARES:
             pf = _Portfolio(request, seed, workers, progress)
             pf.start("backtrack", budget.left())
-            pf.wait(budget.share(0.1, at_most=PROBE_SECONDS))
+            pf.wait(probe)
+        # on huge boards backtracking waits for the portfolio: next to the construction it
+        # would slow it down (both hold the interpreter), and building its tables alone
+        # takes seconds
         if pf is None or not pf.winner:
             t = time.perf_counter()
             notes = []

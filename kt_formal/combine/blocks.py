@@ -758,7 +758,7 @@ def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
             n_sq = int(local.sum())
             before = len(_CACHE)
             res = solve_group(local, closed=not is_open, start=s_loc, end=e_loc, need=needs,
-                              time_limit=min(left, 0.2 + n_sq / 800.0), seed=seed, workers=workers)
+                              time_limit=min(left, 0.3 + n_sq / 500.0), seed=seed, workers=workers)
             st["cpsat_calls"] += 1 if len(_CACHE) != before or res is None else 0
             if not isinstance(res, list):
                 # Without the joins' ports: if the group has a tour, the ports are the trouble
