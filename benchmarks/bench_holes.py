@@ -141,7 +141,7 @@ def main(argv=None) -> int:
     seeds = range(3) if full else range(1)
     unknown["rect1000"] = run_family(
         "rect1000", ((f"1000x1000 20 rectangles seed {s}", Board(1000, 1000, holes=random_rectangles(1000, 1000, 20, 50, seed=s)), {})
-                     for s in seeds), limit, 0, cmp_limit)["unknown"]
+                     for s in seeds), max(limit, 30.0), 0, cmp_limit)["unknown"]
     all_pos = [(i, j) for i in range(10) for j in range(10)]
     sub = [(i, j) for i in (0, 3, 6, 9) for j in (0, 3, 6, 9)]
     for n in ((100, 300, 1000) if full else (100, 300)):

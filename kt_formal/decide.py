@@ -394,7 +394,8 @@ def decide(
         if pf is None or not pf.winner:
             t = time.perf_counter()
             notes = []
-            tour, how = construct(request, budget.share(0.6), seed, notes,
+            share = 0.6 if board.n_squares <= BACKGROUND_MAX_SQUARES else 0.8
+            tour, how = construct(request, budget.share(share), seed, notes,
                                   stop=None if pf is None else pf.stop)
             for name, outcome, secs in notes:
                 stages.append(Stage(name, outcome, secs))
