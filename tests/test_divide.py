@@ -164,7 +164,9 @@ def test_choose_engine():
     assert choose_engine(TourRequest(Board(4, 20))) == "divide"  # theorem, where CP-SAT is slow
     assert choose_engine(TourRequest(Board(20, 20), start=(1, 2))) == "divide"
     assert choose_engine(TourRequest(Board(20, 20), end=(1, 2))) == "cpsat"
-    assert choose_engine(TourRequest(Board(20, 20, holes=[(0, 0)]))) == "frame"  # holed boards
+    # holed boards by their shape: CP-SAT when small, constructions + backtracking when big
+    assert choose_engine(TourRequest(Board(20, 20, holes=[(0, 0)]))) == "cpsat"
+    assert choose_engine(TourRequest(Board(100, 100, holes=[(0, 0)]))) == "blocks"
 
 
 # ---------------------------------------------------------------- command line
