@@ -121,7 +121,9 @@ def _add_tour(sub) -> None:
     p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
     p.add_argument("--end", metavar="SQ", help="last square")
     p.add_argument("--engine", default="auto", choices=["auto", *ENGINES],
-                   help="search engine (default auto)")
+                   help="auto (default): the whole pipeline (cheap proofs, constructions, a "
+                        "portfolio of searches, as 'exists'); a name: the cheap proofs, then only "
+                        "that engine")
     p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ"],
                    help="output format (default: json or npy when --out ends in .json or .npy, else "
                         "grid: numbered squares, 1 at the start; npy: the numbered grid as a .npy "
@@ -244,12 +246,14 @@ def _run_tour(args) -> int:
         tour = verdict.tour
         _write_tour(tour, fmt, args.out, verdict.engine)
         pictures = _write_pictures(args, tour)
-        _note(args, f"found {'a closed' if tour.closed else 'an open'} tour by {verdict.engine} "
+        how = (f"with the {verdict.engine} construction" if "construction:" in verdict.route
+               else f"by {verdict.engine}")
+        _note(args, f"found {'a closed' if tour.closed else 'an open'} tour {how} "
               f"({verdict.route}) in {verdict.wall_time:.2f} s; verified"
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
-    print(f"{'impossible' if verdict.answer == 'no' else 'unknown'}: {verdict.explanation}", file=sys.stderr)
+    _note(args, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: {verdict.explanation}")
     return verdict.exit_code
 
 
