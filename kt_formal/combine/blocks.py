@@ -11,7 +11,9 @@ are formed so that they can be solved:
 
 * colour balance: a closed tour alternates colours, so a group with more dark than
   light squares is merged with the nearest group with the opposite excess (the cells on
-  the way join too);
+  the way join too); a partner far away is reached instead by *handing over* single
+  squares: every cell on the route gives its predecessor one border square of the
+  colour it lacks, so each stays a small group;
 * degree: a square with fewer than two moves inside its group merges the group with the
   groups of its other neighbours;
 * ports: a group with no live port toward the rest is merged with a neighbour;
@@ -55,7 +57,7 @@ from kt_formal.exceptions import InvalidInput
 from kt_formal.tour import Tour
 
 __all__ = ["block_tour", "BlocksNotApplicable", "cut_parts", "solve_group", "walk_neighbours",
-           "MAX_GROUP_SQUARES"]
+           "random_rectangles", "scattered_squares", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
 
 #: Largest group (live squares) handed to CP-SAT; beyond it the construction gives up.
 MAX_GROUP_SQUARES = 6000
