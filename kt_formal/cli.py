@@ -298,10 +298,7 @@ def _run_tour(args) -> int:
         tour = verdict.tour
         _write_tour(tour, fmt, args.out, verdict.engine)
         pictures = _write_pictures(args, tour)
-        how = (f"with the {verdict.engine} construction" if "construction:" in verdict.route
-               else f"by {verdict.engine}")
-        _note(args, f"found {'a closed' if tour.closed else 'an open'} tour {how} "
-              f"({verdict.route}) in {verdict.wall_time:.2f} s; verified"
+        _note(args, f"{verdict.message} by {verdict.engine} in {verdict.wall_time:.2f} s; verified"
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0

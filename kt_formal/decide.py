@@ -116,6 +116,7 @@ class Verdict:
         self.tour = tour
         self.stages = list(stages)
         self.engine = engine
+        self.message = ""  # one line on how a tour was found (yes)
 
     @property
     def certificate(self):
@@ -338,9 +339,13 @@ def decide(
 
     request = TourRequest(board, closed=q_closed, start=s, end=e)
 
-    def yes(tour, how, route, stats=None):
+    def yes(tour, how, route, stats=None, message=None):
         if cut:
             tour = _cut_open(tour, s, e)
+            message = f"built an open tour of the {board.describe()} board (a closed tour cut open)"
+        if message is None:
+            message = (f"built {'a closed' if closed else 'an open'} tour of the {board.describe()} "
+                       f"board with the {how} construction")
         ends = ""
         if s is not None:
             ends += f" from {board.square_name(tour.start)}"
@@ -349,8 +354,10 @@ def decide(
         text = (f"Yes, {'a closed' if closed else 'an open'} tour{ends} exists: {how} found one on the "
                 f"{board.describe()} board ({board.n_squares} squares) in {budget.elapsed():.2f} s, "
                 "and the independent checker verified it.")
-        return Verdict("yes", None, text, budget.elapsed(), prefix + route, stats, tour=tour,
-                       stages=stages, engine=how)
+        v = Verdict("yes", None, text, budget.elapsed(), prefix + route, stats, tour=tour,
+                    stages=stages, engine=how)
+        v.message = message
+        return v
 
     # ------------------------------------------------------------ named engine
     if engine != "auto":
@@ -377,7 +384,7 @@ def decide(
                                                                     workers=workers)))
         stage("divide", result.message, t)
         if result.found:
-            return yes(result.tour, "divide", "construction:divide", result.stats)
+            return yes(result.tour, "divide", "construction:divide", result.stats, result.message)
     elif shape == "sparse" or (not closed and s is not None and e is not None and board.n_squares > 2500):
         from kt_formal.combine.blocks_engine import construct
 
@@ -424,7 +431,7 @@ def _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut
     from kt_formal.engines.base import Status
 
     if result.status is Status.FOUND:
-        return yes(result.tour, result.engine, route, result.stats)
+        return yes(result.tour, result.engine, route, result.stats, result.message)
     if result.status is Status.IMPOSSIBLE:
         if theorem or cut:
             raise RuntimeError(f"{result.engine} claims no {'closed' if cut else kind} tour of "
