@@ -170,7 +170,9 @@ def _add_tour(sub) -> None:
     p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
     p.add_argument("--end", metavar="SQ", help="last square")
     p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
-                   help="search engine: %(choices)s (default auto)")
+                   help="auto (default): the whole pipeline (cheap proofs, constructions, a "
+                        "portfolio of searches, as 'exists'); or one of %(choices)s: the cheap "
+                        "proofs, then only that engine")
     p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ", "bin"],
                    help="output format (default: by the suffix of --out: .json, .npy, .ktour, else "
                         "grid: numbered squares, 1 at the start; coords, chess: the squares in "
@@ -273,14 +275,13 @@ _ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "cloc
 
 
 def _run_tour(args) -> int:
-    from kt_formal.solve import find_tour
-
+    from kt_formal.decide import decide
     from kt_formal.progress import progress_for
 
     board = board_from_args(args)
     fmt = _check_tour_output(args, board)
     _check_pictures(args, board)
-    options = {"time_limit": args.time_limit, "seed": args.seed, "workers": args.workers}
+    options = {}
     for name in ("node_limit", "order", "tiebreak", "retries"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
@@ -290,24 +291,25 @@ def _run_tour(args) -> int:
         options["order"] = new
     engine_label = args.engine if args.engine != "auto" else "search"
     with progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
-        result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
-                           engine=args.engine, progress=progress if progress.active else None,
-                           **options)
-    if result.found:
-        tour = result.tour
-        _write_tour(tour, fmt, args.out, result.engine)
+        verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
+                         time_limit=args.time_limit, engine=args.engine, seed=args.seed,
+                         workers=args.workers, progress=progress if progress.active else None, **options)
+    if verdict.answer == "yes":
+        tour = verdict.tour
+        _write_tour(tour, fmt, args.out, verdict.engine)
         pictures = _write_pictures(args, tour)
-        _note(args, f"{result.message} by {result.engine} in {result.wall_time:.2f} s; verified"
+        _note(args, f"{verdict.message} by {verdict.engine} in {verdict.wall_time:.2f} s; verified"
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
-    _note(args, f"{result.status.value}: {result.message}{_open_hint(args, board, result)}")
-    return result.status.exit_code
+    _note(args, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: {verdict.explanation}"
+          f"{_open_hint(args, board, verdict)}")
+    return verdict.exit_code
 
 
 def _open_hint(args, board, result) -> str:
     """For a closed tour proven impossible: point to ``--open`` when an open tour may exist."""
-    if args.open or result.status.exit_code != 1:
+    if args.open or result.exit_code != 1:
         return ""
     if board.has_holes or args.start or args.end:
         return "; for an open tour (a path) add --open"
@@ -789,6 +791,9 @@ def _add_exists(sub) -> None:
     p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
     p.add_argument("--end", metavar="SQ", help="last square")
     p.add_argument("--cert", metavar="FILE", help="write the certificate (tour or proof, JSON) to FILE")
+    p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
+                   help="auto (default): the whole pipeline (proofs, constructions, a portfolio of "
+                        "searches); or one of %(choices)s: the cheap proofs, then only that engine")
     add_search_arguments(p)
     p.set_defaults(run=_run_exists)
 
@@ -802,7 +807,7 @@ def _run_exists(args) -> int:
     if args.time_limit is not None and not args.time_limit > 0:
         raise InvalidInput(f"--time-limit must be positive, got {args.time_limit:g}")
     verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
-                     time_limit=args.time_limit, seed=args.seed, workers=args.workers)
+                     time_limit=args.time_limit, engine=args.engine, seed=args.seed, workers=args.workers)
     if args.cert and verdict.certificate is not None:
         _write_output(json.dumps(verdict.certificate, separators=(",", ":")) + "\n", args.cert)
     print(verdict.explanation)

@@ -1,15 +1,27 @@
-"""Existence verdicts with a certificate either way.
+"""The one pipeline: existence verdicts with a certificate either way.
 
 :func:`decide` answers whether a board has a closed (or open) tour, optionally with
-fixed ends, and backs the answer with something :mod:`kt_formal.certificate` can
-re-check: ``yes`` carries a verified tour certificate, ``no`` an impossibility proof
-from :mod:`kt_formal.proofs`, and ``unknown`` is what is left when a limit runs out
-or no checkable proof is available. A limit reached is never reported as ``no``.
+fixed ends, and backs the answer with something the kernel re-checks: ``yes`` carries
+a verified tour, ``no`` an impossibility proof from :mod:`kt_formal.proofs`, and
+``unknown`` is what is left when the budget runs out or no checkable proof is
+available. A limit reached is never reported as ``no``; a solver's "infeasible"
+without a checked proof stays ``unknown``. ``kt-formal tour``, ``kt-formal exists`` and
+the Python API all call it, so they agree.
 
-The route: the cheap proofs first (fixed ends, colour counts, degrees, the 4-row
-alternation, small separators); on plain rectangles Schwenk's theorem and the
-open-tour classification then choose between building a tour and searching harder
-for a proof; otherwise a tour is searched for with :func:`kt_formal.solve.find_tour`.
+The stages, each timed and recorded in :attr:`Verdict.stages`:
+
+1. ``proofs``: the cheap proofs (fixed ends, colour, degree, the 4-row alternation,
+   small separators, with the forced-move reduction);
+2. ``theorem``: on plain rectangles Schwenk's theorem and the open-tour classification
+   (a "no" then needs a proof: the thorough finders, then the exhaustive search);
+3. ``constructions``: divide and conquer and strips for plain rectangles, the frame
+   and the block construction (:mod:`kt_formal.combine.blocks`) for holes;
+4. ``portfolio``: search engines chosen by the board's shape
+   (:func:`kt_formal.solve.shape_of`): CP-SAT and Warnsdorff-ordered backtracking
+   run side by side within one time budget (threads; the first answer stops the other);
+5. an honest ``unknown`` naming every stage, what it did and its time.
+
+``--time-limit`` is a promise: every stage takes its share of one budget.
 
 >>> from kt_formal.board import Board
 >>> v = decide(Board(5, 5))
@@ -23,10 +35,13 @@ No closed tour: the board has 13 dark and 12 light squares; a closed tour altern
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
-from kt_formal.engines.base import Status, Stopwatch, TourRequest
+from kt_formal.engines.base import Status, TourRequest, check_options
 from kt_formal.proofs import explain, find_proof
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
@@ -34,13 +49,37 @@ from kt_formal.tour import Tour
 #: Largest board the exhaustive engine is asked to prove impossible (it refuses > 10,000).
 EXHAUSTIVE_MAX_SQUARES = 400
 
-__all__ = ["Verdict", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIMIT"]
+__all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIMIT", "CPSAT_MAX_SQUARES"]
+
+#: Largest board (live squares) the portfolio gives to CP-SAT (building the model of a
+#: bigger one takes longer than the searches that suit it).
+CPSAT_MAX_SQUARES = 40_000
+#: Seconds backtracking runs alone before the constructions start next to it (at most a
+#: tenth of the budget).
+PROBE_SECONDS = 0.25
+#: Whether backtracking runs next to the constructions on big sparse boards.
+BACKGROUND_BACKTRACK = True
+#: Largest board (live squares) where it does; on bigger ones it runs after the constructions.
+BACKGROUND_MAX_SQUARES = 300_000
+#: Seconds the portfolio's first engine runs alone before the second starts.
+STAGGER_SECONDS = 0.1
 
 #: Seconds allowed by default.
 DEFAULT_TIME_LIMIT = 60.0
 
 
 @dataclass
+class Stage:
+    """One stage of the pipeline: its name, what came of it, and the seconds it took."""
+
+    name: str
+    outcome: str
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.outcome} ({self.seconds:.2f} s)"
+
+
 class Verdict:
     """An existence verdict.
 
@@ -49,28 +88,49 @@ class Verdict:
     answer : str
         ``"yes"``, ``"no"`` or ``"unknown"``.
     certificate : dict or None
-        The tour certificate (yes) or the proof (no); None when unknown.
+        The tour certificate (yes, made on first access) or the proof (no); None when unknown.
+    tour : Tour or None
+        The verified tour (yes).
     explanation : str
         One paragraph in plain words.
     wall_time : float
         Seconds spent.
     route : str
-        How the answer was reached, e.g. ``"proof:colour"``, ``"theorem+search:cpsat"``.
+        How the answer was reached, e.g. ``"proof:colour"``, ``"portfolio:backtrack"``.
     stats : dict
         Details of the search, if any.
+    stages : list of Stage
+        Every stage tried, in order.
+    engine : str
+        The engine or construction that produced the tour.
     """
 
-    answer: str
-    certificate: dict | None
-    explanation: str
-    wall_time: float
-    route: str
-    stats: dict = field(default_factory=dict)
+    def __init__(self, answer, certificate, explanation, wall_time, route, stats=None, *,
+                 tour=None, stages=(), engine=""):
+        self.answer = answer
+        self._certificate = certificate
+        self.explanation = explanation
+        self.wall_time = wall_time
+        self.route = route
+        self.stats = dict(stats or {})
+        self.tour = tour
+        self.stages = list(stages)
+        self.engine = engine
+        self.message = ""  # one line on how a tour was found (yes)
+
+    @property
+    def certificate(self):
+        if self._certificate is None and self.tour is not None:
+            self._certificate = self.tour.to_dict(engine=self.engine)
+        return self._certificate
 
     @property
     def exit_code(self) -> int:
         """0 yes, 1 no, 3 unknown (the command line's exit codes)."""
         return {"yes": 0, "no": 1, "unknown": 3}[self.answer]
+
+    def __repr__(self) -> str:
+        return f"<Verdict {self.answer} by {self.route} in {self.wall_time:.3f}s>"
 
 
 def rectangle_has_tour(rows: int, cols: int, closed: bool = True) -> bool:
@@ -140,6 +200,49 @@ def _cut_open(tour: Tour, start, end) -> Tour:
     return open_tour
 
 
+class _Stopped(Exception):
+    """Raised inside a search's progress hook to end it (the portfolio found an answer)."""
+
+
+class _Budget:
+    """One time budget for the whole run."""
+
+    def __init__(self, limit):
+        self.t0 = time.perf_counter()
+        self.limit = None if limit is None else float(limit)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def left(self) -> float | None:
+        return None if self.limit is None else max(0.0, self.limit - self.elapsed())
+
+    def share(self, fraction: float, at_most: float | None = None) -> float | None:
+        left = self.left()
+        if left is None:
+            return at_most
+        x = left * fraction
+        return x if at_most is None else min(x, at_most)
+
+
+def _validate(board: Board, closed: bool, start, end, time_limit, engine: str):
+    from kt_formal.solve import ENGINES
+    from kt_formal.exceptions import InvalidInput
+
+    if time_limit is not None:
+        try:
+            ok = float(time_limit) > 0
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise InvalidInput(f"the time limit must be a positive number of seconds, not {time_limit!r}")
+    if engine != "auto" and engine not in ENGINES:
+        raise InvalidInput(f"unknown engine {engine!r}; choose from {', '.join(['auto', *ENGINES])}")
+    s = None if start is None else board.parse_live_square(start)
+    e = None if end is None else board.parse_live_square(end)
+    return s, e
+
+
 def decide(
     board: Board,
     closed: bool = True,
@@ -150,6 +253,8 @@ def decide(
     engine: str = "auto",
     seed: int = 0,
     workers: int = 2,
+    progress=None,
+    **options,
 ) -> Verdict:
     """Decide whether ``board`` has a closed (open) tour, with a certificate either way.
 
@@ -160,9 +265,16 @@ def decide(
     start, end : (row, col) or str, optional
         Fixed first / last square (for a closed tour: the last square returns to the first).
     time_limit : float or None
-        Seconds for the tour search; when it runs out the answer is ``unknown``.
-    engine, seed, workers
-        Passed to :func:`kt_formal.solve.find_tour`.
+        Seconds for the whole run (every stage shares it); when it runs out the answer
+        is ``unknown``.
+    engine : str
+        ``auto`` (the pipeline) or an engine name: the cheap proofs, then only that engine.
+    seed, workers
+        Solver seed and CP-SAT threads.
+    progress : callable, optional
+        ``progress(done, total, text)`` passed to the searches.
+    **options
+        Passed to a named engine (``node_limit``, ``order``, ``tiebreak``, ``retries``).
 
     Returns
     -------
@@ -171,73 +283,315 @@ def decide(
     Raises
     ------
     InvalidInput
-        For ends off the board or on holes.
+        For ends off the board or on holes, an unknown engine, a limit that is not positive.
     """
-    clock = Stopwatch()
-    s = None if start is None else board.parse_live_square(start)
-    e = None if end is None else board.parse_live_square(end)
+    budget = _Budget(time_limit)
+    s, e = _validate(board, closed, start, end, time_limit, engine)
+    if options:
+        from kt_formal.exceptions import InvalidInput
+        from kt_formal.solve import get_engine as _get
+
+        if engine == "auto":
+            raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name it with --engine")
+        check_options(_get(engine), options)  # bad values refused before any work
     kind = _kind(closed)
+    stages: list[Stage] = []
+
+    def stage(name, outcome, t):
+        stages.append(Stage(name, outcome, time.perf_counter() - t))
 
     def no(proof, route):
-        return Verdict("no", proof, explain(proof), clock(), route)
+        return Verdict("no", proof, explain(proof), budget.elapsed(), route, stages=stages)
 
+    # ------------------------------------------------------------ 1. cheap proofs
+    t = time.perf_counter()
     proof = find_proof(board, closed, s, e)
+    stage("proofs", f"found a {proof['method']} proof" if proof is not None else
+          "none applies (fixed ends, colour, degree, alternation, separator)", t)
     if proof is not None:
         return no(proof, f"proof:{proof['method']}")
 
+    # ------------------------------------------------------------ 2. theorems
     theorem = None
     if not board.has_holes and s is None and e is None:
+        t = time.perf_counter()
         theorem = rectangle_has_tour(board.rows, board.cols, closed)
-    if theorem is False:
-        proof, tag = _proof_by_search(board, closed, s, e, time_limit)
-        if proof is not None:
-            return no(proof, f"theorem+{tag}:{proof['method']}")
-        return Verdict("unknown", None,
-                       f"No {kind} tour by the classification of rectangles, but no checkable "
-                       "proof was found for this board yet.", clock(), "theorem+no-proof")
+        if theorem is False:
+            proof, tag = _proof_by_search(board, closed, s, e, budget.left())
+            stage("theorem", f"no {kind} tour by the classification of rectangles; "
+                  + (f"{proof['method']} proof found" if proof is not None else "no checkable proof found"), t)
+            if proof is not None:
+                return no(proof, f"theorem+{tag}:{proof['method']}")
+            return _unknown(board, kind, budget, stages, "theorem+no-proof",
+                            f"No {kind} tour by the classification of rectangles, but no checkable "
+                            "proof was found for this board yet.")
+        stage("theorem", f"a {kind} tour exists by the classification of rectangles", t)
 
-    from kt_formal.solve import find_tour
-
-    # An open tour with at most one fixed end is a closed tour cut open: on rectangles
-    # where Schwenk's theorem promises a closed tour, search for that (much faster).
-    cut = (not closed and (s is None or e is None) and not board.has_holes
+    # An open tour with at most one fixed end on a rectangle with a closed tour: a closed
+    # tour cut open (the constructions and searches for closed tours are much faster).
+    cut = (engine == "auto" and not closed and (s is None or e is None) and not board.has_holes
            and rectangle_has_tour(board.rows, board.cols, closed=True))
-    prefix = "theorem+" if theorem else ""
-    if cut:
-        result = find_tour(board, closed=True, start=s, end=e, engine=engine,
-                           time_limit=time_limit, seed=seed, workers=workers)
-        prefix = "theorem+cut+"
-    else:
-        result = find_tour(board, closed=closed, start=s, end=e, engine=engine,
-                           time_limit=time_limit, seed=seed, workers=workers)
-    if result.status is Status.FOUND:
-        tour = result.tour
+    prefix = ("theorem+" if theorem else "") + ("cut+" if cut else "")
+    q_closed = True if cut else closed
+
+    from kt_formal.solve import get_engine, shape_of
+    from kt_formal.engines.base import TourRequest
+
+    request = TourRequest(board, closed=q_closed, start=s, end=e)
+
+    def yes(tour, how, route, stats=None, message=None):
         if cut:
             tour = _cut_open(tour, s, e)
-        cert = tour.to_dict(engine=result.engine)
+            message = f"built an open tour of the {board.describe()} board (a closed tour cut open)"
+        if message is None:
+            message = (f"built {'a closed' if closed else 'an open'} tour of the {board.describe()} "
+                       f"board with the {how} construction")
         ends = ""
         if s is not None:
             ends += f" from {board.square_name(tour.start)}"
         if e is not None:
             ends += f" to {board.square_name(tour.end)}"
-        text = (f"Yes, {'a closed' if closed else 'an open'} tour{ends} exists: {result.engine} found one on the "
-                f"{board.describe()} board ({board.n_squares} squares) in {result.wall_time:.2f} s, "
+        text = (f"Yes, {'a closed' if closed else 'an open'} tour{ends} exists: {how} found one on the "
+                f"{board.describe()} board ({board.n_squares} squares) in {budget.elapsed():.2f} s, "
                 "and the independent checker verified it.")
-        return Verdict("yes", cert, text, clock(), f"{prefix}search:{result.engine}", result.stats)
+        v = Verdict("yes", None, text, budget.elapsed(), prefix + route, stats, tour=tour,
+                    stages=stages, engine=how)
+        v.message = message
+        return v
+
+    # ------------------------------------------------------------ named engine
+    if engine != "auto":
+        t = time.perf_counter()
+        opts = dict(options)
+        opts.update(time_limit=budget.left(), seed=seed, workers=workers)
+        if progress is not None:
+            opts["progress"] = progress
+        module = get_engine(engine)
+        result = module.solve(request, **check_options(module, opts))
+        stage(engine, result.message or result.status.value, t)
+        return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
+                            yes, no, f"search:{engine}")
+
+    # ------------------------------------------------------------ 3. constructions
+    shape = shape_of(board)
+    pf = None
+    from kt_formal.combine.divide_engine import is_plain
+
+    if is_plain(request) and min(board.rows, board.cols) >= 1 and (board.size > 144 or shape != "small"):
+        t = time.perf_counter()
+        module = get_engine("divide")
+        result = module.solve(request, **check_options(module, dict(time_limit=budget.share(1.0), seed=seed,
+                                                                    workers=workers)))
+        stage("divide", result.message, t)
+        if result.found:
+            return yes(result.tour, "divide", "construction:divide", result.stats, result.message)
+    elif shape == "sparse" or (not closed and s is not None and e is not None and board.n_squares > 2500):
+        from kt_formal.combine.blocks_engine import construct
+
+        # backtracking runs next to the constructions: on big boards with sparse holes
+        # Warnsdorff's rule often walks straight through (hundredths of a second)
+        probe = budget.share(0.1, at_most=PROBE_SECONDS)
+        if BACKGROUND_BACKTRACK and board.n_squares <= BACKGROUND_MAX_SQUARES:
+            pf = _Portfolio(request, seed, workers, progress)
+            pf.start("backtrack", budget.left())
+            pf.wait(probe)
+        # on huge boards backtracking waits for the portfolio: next to the construction it
+        # would slow it down (both hold the interpreter), and building its tables alone
+        # takes seconds
+        if pf is None or not pf.winner:
+            t = time.perf_counter()
+            notes = []
+            share = 0.6 if board.n_squares <= BACKGROUND_MAX_SQUARES else 0.8
+            tour, how = construct(request, budget.share(share), seed, notes,
+                                  stop=None if pf is None else pf.stop)
+            for name, outcome, secs in notes:
+                stages.append(Stage(name, outcome, secs))
+            if tour is not None:
+                from kt_formal.engines.base import found
+
+                result = found(request, tour.order, how, time.perf_counter() - t)
+                if pf is not None:
+                    pf.finish(stages, ["backtrack"])
+                return yes(result.tour, how, f"construction:{how}")
+    else:
+        stages.append(Stage("constructions", f"skipped: the board is {shape} "
+                            f"({board.n_squares} squares, {board.n_holes} holes); searches suit it", 0.0))
+
+    # ------------------------------------------------------------ 4. portfolio
+    result, pf = _portfolio(request, shape, budget, seed, workers, progress, stages, pf)
+    if result is not None:
+        return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
+                            yes, no, f"portfolio:{result.engine}")
+    # ------------------------------------------------------------ 5. unknown
+    at_limit = pf.at_limit() or (budget.limit is not None and not pf.results)
+    return _unknown(board, kind, budget, stages, prefix + "portfolio+limit", None, at_limit)
+
+
+def _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix, yes, no, route):
+    from kt_formal.engines.base import Status
+
+    if result.status is Status.FOUND:
+        return yes(result.tour, result.engine, route, result.stats, result.message)
     if result.status is Status.IMPOSSIBLE:
         if theorem or cut:
-            raise RuntimeError(f"{result.engine} claims no {'closed' if cut else kind} tour of {board.describe()}, "
-                               "against the classification of rectangles")
-        proof, tag = _proof_by_search(board, closed, s, e, time_limit)
+            raise RuntimeError(f"{result.engine} claims no {'closed' if cut else kind} tour of "
+                               f"{board.describe()}, against the classification of rectangles")
+        t = time.perf_counter()
+        proof, tag = None, "no-proof"
+        # an engine's own record is not taken as it is: the proof comes from the finders
+        # of kt_formal.proofs (and the exhaustive engine), whose records the checker re-checks
+        if board.n_squares <= 5000 and (budget.left() is None or budget.left() > 0.5):
+            proof, tag = _proof_by_search(board, closed, s, e, budget.left())
+        stages.append(Stage("certify", f"{proof['method']} proof found" if proof is not None
+                            else "no checkable proof found", time.perf_counter() - t))
         if proof is not None:
-            return no(proof, f"search:{result.engine}+{tag}:{proof['method']}")
-        # No checked certificate: never "no" (see _proof_by_search for the extension point).
-        return Verdict("unknown", None,
-                       f"{result.engine} found no {kind} tour of the {board.describe()} board, "
-                       "but no checkable proof is available yet, so the answer stays unknown.",
-                       clock(), f"search:{result.engine}+no-proof", result.stats)
-    limit = "no limit" if time_limit is None else f"{time_limit:g} s"
-    return Verdict("unknown", None,
-                   f"Unknown: the search for {'an' if kind[:1] in 'aeiou' else 'a'} {kind} tour of the {board.describe()} board ran out "
-                   f"of time ({limit}) before an answer; nothing is claimed.",
-                   clock(), f"{prefix}search:{result.engine}+limit", result.stats)
+            return no(proof, f"{route}+{tag}:{proof['method']}")
+        name = "CP-SAT" if result.engine == "cpsat" else result.engine
+        return _unknown(board, kind, budget, stages, f"{route}+no-proof",
+                        f"{name} reports no {kind} tour of the {board.describe()} board (not certified: "
+                        "no proof the checker accepts was found), so the answer stays unknown.")
+    at_limit = result.engine == "cpsat" or "limit" in (result.message or "")
+    return _unknown(board, kind, budget, stages, prefix + route + "+limit", None, at_limit)
+
+
+def _unknown(board, kind, budget, stages, route, headline, at_limit=False):
+    spent = budget.elapsed()
+    an = "an" if kind == "open" else "a"
+    if headline is None:
+        if budget.limit is not None and (at_limit or spent >= 0.9 * budget.limit):
+            headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board ran out "
+                        f"of time ({budget.limit:g} s) before an answer; nothing is claimed.")
+        else:
+            headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board gave up "
+                        f"after {spent:.2f} s without an answer; nothing is claimed.")
+    detail = "; ".join(str(x) for x in stages)
+    return Verdict("unknown", None, f"{headline} Stages: {detail}." if detail else headline,
+                   spent, route, stages=stages)
+
+
+class _Portfolio:
+    """Engines run side by side in threads within one budget; the first answer wins.
+
+    CP-SAT is stopped through its ``stop`` event, backtracking by raising from its
+    progress hook; a construction running meanwhile watches the same event.
+    """
+
+    def __init__(self, request, seed, workers, progress):
+        self.request = request
+        self.seed, self.workers, self.progress = seed, workers, progress
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.results = {}
+        self.started = {}
+        self.threads = []
+        self.winner = []
+        self.cores = os.cpu_count() or 1
+
+    def start(self, name, limit):
+        th = threading.Thread(target=self._run, args=(name, limit), daemon=True)
+        self.started[name] = time.perf_counter()
+        self.threads.append(th)
+        th.start()
+
+    def _run(self, name, limit):
+        from kt_formal.solve import get_engine
+
+        t = time.perf_counter()
+        progress = self.progress
+        try:
+            if name == "cpsat":
+                w = max(1, min(self.workers, self.cores - 1)) if len(self.started) > 1 else self.workers
+                res = get_engine("cpsat").solve(self.request, time_limit=limit, seed=self.seed, workers=w,
+                                                stop=self.stop, progress=progress)
+            else:
+                def hook(done, total, text):
+                    if self.stop.is_set():
+                        raise _Stopped()
+                    if progress is not None:
+                        progress(done, total, text)
+
+                res = get_engine("backtrack").solve(self.request, time_limit=limit, progress=hook)
+        except _Stopped:
+            res = None
+        with self.lock:
+            self.results[name] = (res, time.perf_counter() - t)
+            if res is not None and res.status is not Status.UNKNOWN and not self.winner:
+                self.winner.append(res)
+                self.stop.set()
+
+    def wait(self, timeout):
+        """Until a winner, every engine done, or ``timeout`` seconds (None: no limit)."""
+        end = None if timeout is None else time.perf_counter() + timeout
+        while not self.winner and any(th.is_alive() for th in self.threads):
+            left = None if end is None else end - time.perf_counter()
+            if left is not None and left <= 0:
+                return
+            self.stop.wait(0.02 if left is None else min(0.02, left))
+
+    def finish(self, stages, names):
+        self.stop.set()
+        for th in self.threads:
+            th.join(0.3)
+        winner = bool(self.winner)
+        for nm in names:
+            if nm in self.results:
+                res, secs = self.results[nm]
+                if res is None:
+                    outcome = "stopped: another answer came first" if winner else "stopped at the time limit"
+                elif res.status is Status.FOUND:
+                    outcome = "found a tour"
+                elif res.status is Status.IMPOSSIBLE:
+                    outcome = "reports no tour" + (" (CP-SAT infeasible)" if nm == "cpsat" else " (complete search)")
+                else:
+                    outcome = res.message or "limit reached"
+                stages.append(Stage(nm, outcome, secs))
+            elif nm in self.started:
+                stages.append(Stage(nm, "still running at the time limit; abandoned",
+                                    time.perf_counter() - self.started[nm]))
+        return self.winner[0] if self.winner else None
+
+    def at_limit(self) -> bool:
+        return any(r is not None and (r.engine == "cpsat" or "limit" in (r.message or ""))
+                   for r, _ in self.results.values())
+
+
+def _portfolio(request, shape, budget, seed, workers, progress, stages, pf=None):
+    """Run the engines that suit the board's shape side by side; the first answer wins.
+
+    ``pf`` is a portfolio already running (backtracking started next to the
+    constructions). Returns ``(decisive result or None, portfolio)``.
+    """
+    n = request.board.n_squares
+    names = ["backtrack"]
+    if n <= CPSAT_MAX_SQUARES:
+        # backtracking starts first (it often answers in milliseconds, before CP-SAT has
+        # built its model), except on tiny boards and densely holed ones
+        names = ["cpsat", "backtrack"] if (shape == "dense" or n <= 400) else ["backtrack", "cpsat"]
+    if pf is None:
+        pf = _Portfolio(request, seed, workers, progress)
+    parallel = (os.cpu_count() or 1) >= 2
+    for i, nm in enumerate(names):
+        if pf.winner:
+            break
+        if nm in pf.started:
+            continue
+        left = budget.left()
+        if left is not None and left <= 0:
+            break
+        if parallel:
+            pf.start(nm, left)
+            if i < len(names) - 1:
+                pf.wait(STAGGER_SECONDS)  # the next engine joins unless this one answered
+        else:  # one core: slices of the budget, one after the other
+            pf.start(nm, None if left is None else (left * 0.6 if i < len(names) - 1 else left))
+            pf.wait(None)
+    left = budget.left()
+    pf.wait(None if left is None else left + 0.5)
+    result = pf.finish(stages, names)
+    if n > CPSAT_MAX_SQUARES:
+        stages.append(Stage("cpsat", f"skipped: above {CPSAT_MAX_SQUARES} squares", 0.0))
+    for nm in names:
+        if nm not in pf.started:
+            stages.append(Stage(nm, "not started: another answer came first" if pf.winner
+                                else "not started: no time left", 0.0))
+    return result, pf

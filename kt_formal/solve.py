@@ -19,7 +19,8 @@ from kt_formal.board import Board
 from kt_formal.engines.base import Result, Status, TourRequest, check_options
 from kt_formal.exceptions import InvalidInput
 
-__all__ = ["find_tour", "get_engine", "ENGINES", "Result", "Status", "TourRequest"]
+__all__ = ["find_tour", "get_engine", "choose_engine", "shape_of", "ENGINES", "Result", "Status",
+           "TourRequest"]
 
 #: engine name -> module implementing it
 ENGINES: dict[str, str] = {
@@ -27,6 +28,7 @@ ENGINES: dict[str, str] = {
     "narrow": "kt_formal.combine.narrow_engine",
     "divide": "kt_formal.combine.divide_engine",
     "frame": "kt_formal.combine.frame_engine",
+    "blocks": "kt_formal.combine.blocks_engine",
     "warnsdorff": "kt_formal.engines.warnsdorff",
     "backtrack": "kt_formal.engines.backtrack",
     "dfs": "kt_formal.engines.dfs",
@@ -44,25 +46,49 @@ def get_engine(name: str):
         ) from None
 
 
-def choose_engine(request: TourRequest) -> str:
-    """The engine ``auto`` picks for a request.
+#: Boards with at most this many live squares are "small": CP-SAT is the engine of choice.
+SMALL_SQUARES = 2500
+#: Hole density (holes / rectangle) above which a board counts as densely holed.
+DENSE_HOLES = 0.25
 
-    ``frame`` for boards with holes (CP-SAT on small ones, the frame construction on
-    large ones); ``divide`` for plain rectangles above 12x12 squares or without any
-    tour (the theorem answers at once, where CP-SAT can take seconds); ``cpsat``
-    otherwise.
+
+def shape_of(board: Board) -> str:
+    """``"small"``, ``"dense"`` or ``"sparse"``: what the engine choice looks at.
+
+    Small boards (at most :data:`SMALL_SQUARES` live squares) and densely holed ones
+    (more than :data:`DENSE_HOLES` of the rectangle removed) suit CP-SAT; big boards
+    with sparse holes suit constructions and Warnsdorff-ordered backtracking.
+
+    >>> shape_of(Board(8, 8)), shape_of(Board(100, 100)), shape_of(Board.from_spec(100, 100, ["0,0,60x90"]))
+    ('small', 'sparse', 'dense')
     """
-    if request.board.has_holes:
-        return "frame"
+    if board.n_squares <= SMALL_SQUARES:
+        return "small"
+    if board.n_holes > DENSE_HOLES * board.size:
+        return "dense"
+    return "sparse"
+
+
+def choose_engine(request: TourRequest) -> str:
+    """The single engine ``auto`` picks for a request, by the board's shape.
+
+    Plain rectangles: ``divide`` above 12x12 squares or without any tour (the theorem
+    answers at once), else ``cpsat``. Boards with holes, or fixed ends: ``cpsat`` on
+    small or densely holed boards, else ``blocks`` (frame and block constructions, then
+    backtracking). The portfolio of :func:`kt_formal.decide.decide` runs several.
+    """
     from kt_formal.combine.divide_engine import is_plain
 
+    b = request.board
     if is_plain(request):
         from kt_formal.combine.divide import tour_exists
 
-        b = request.board
         if b.size > 144 or not tour_exists(b.rows, b.cols, request.closed)[0]:
             return "divide"
-    return "cpsat"
+        return "cpsat"
+    if request.forced or shape_of(b) != "sparse":
+        return "cpsat"
+    return "blocks"
 
 
 def find_tour(

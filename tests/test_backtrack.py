@@ -99,7 +99,10 @@ def test_cli_engine_backtrack(cli):
     assert rows[7][0] == 1 and sorted(v for row in rows for v in row) == list(range(1, 65))
     run = cli("tour", 4, 5, "--engine", "backtrack")
     assert run.code == 1 and run.err.startswith("impossible:")
+    # the cheap proofs come first, named engine or not: 4x8 is refuted by Posa's alternation
     run = cli("tour", 4, 8, "--engine", "backtrack", "--node-limit", "10")
+    assert run.code == 1 and "Posa" in run.err
+    run = cli("tour", 8, 8, "--engine", "backtrack", "--node-limit", "10")
     assert run.code == 3 and run.err.startswith("unknown:")
 
 

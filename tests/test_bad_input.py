@@ -117,8 +117,9 @@ def test_ctrl_c_is_one_line_exit_130():
     import time
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    # a plain depth-first search of a 9x9 open tour runs far longer than the test waits
-    p = subprocess.Popen([sys.executable, "-m", "kt_formal", "tour", "9", "9", "--open", "--start",
+    # a plain depth-first search of a 10x10 open tour runs far longer than the test waits
+    # (9x9 from b1 is refuted at once by the colour proof, which comes first)
+    p = subprocess.Popen([sys.executable, "-m", "kt_formal", "tour", "10", "10", "--open", "--start",
                           "0,1", "--engine", "dfs", "--time-limit", "600"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(6)

@@ -58,6 +58,7 @@ def solve(
     workers: int = 2,
     log: bool = False,
     progress=None,
+    stop=None,
 ):
     """Find a tour for ``request`` with one CP-SAT circuit model.
 
@@ -76,6 +77,9 @@ def solve(
         The progress contract of :mod:`kt_formal.progress`: called as
         ``progress(seconds_elapsed, time_limit, text)`` while the model is built and from
         the solver's log callback during the search.
+    stop : threading.Event, optional
+        Set by another thread to end the search early (the result is then UNKNOWN);
+        used by the portfolio of :mod:`kt_formal.decide`.
 
     Returns
     -------
@@ -148,8 +152,8 @@ def solve(
         model.add(lit_of[(v, u)] == 0)
 
     solver = cp_model.CpSolver()
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+    if time_limit is not None:  # the limit covers building the model too
+        solver.parameters.max_time_in_seconds = max(0.001, float(time_limit) - clock())
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(seed)
     solver.parameters.log_search_progress = bool(log)
@@ -157,8 +161,25 @@ def solve(
         solver.parameters.log_search_progress = True
         solver.parameters.log_to_stdout = bool(log)
         solver.log_callback = lambda _line: progress(clock(), time_limit, "searching")
-    with _keep_sigint():
-        status = solver.solve(model)
+    watcher = None
+    if stop is not None:
+        import threading
+
+        done = threading.Event()
+
+        def watch():
+            while not done.wait(0.02):
+                if stop.is_set():
+                    solver.stop_search()  # repeated: the search may not have started yet
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+    try:
+        with _keep_sigint():
+            status = solver.solve(model)
+    finally:
+        if watcher is not None:
+            done.set()
     stats = {
         "arcs": len(arcs),
         "branches": solver.num_branches,

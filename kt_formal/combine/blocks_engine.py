@@ -1,0 +1,92 @@
+"""The ``blocks`` engine: constructions for boards with holes, then backtracking.
+
+For a board with holes (or an open tour with fixed ends) it tries, in order: the frame
+construction of seed 003 (one rectangular hole, margins >= 3;
+:func:`kt_formal.combine.frame.frame_tour`), the block construction for any hole mask
+(:func:`kt_formal.combine.blocks.block_tour`), and Warnsdorff-ordered backtracking
+(:mod:`kt_formal.engines.backtrack`) with the time left. Every tour passes the
+independent checker; what each step did is in ``stats["steps"]``.
+
+>>> from kt_formal.board import Board
+>>> r = solve(TourRequest(Board.from_spec(20, 20, ["8,8,2x2"])))
+>>> r.status.value, r.stats["method"]
+('found', 'blocks')
+"""
+
+from __future__ import annotations
+
+import time
+
+from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown  # noqa: F401
+
+__all__ = ["solve", "construct"]
+
+NAME = "blocks"
+
+
+def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int = 0, steps=None,
+              stop=None):
+    """The constructions alone: a Tour (not yet checked) or None; ``steps`` collects notes.
+
+    Each note is ``(name, outcome, seconds)``; ``stop`` (a threading.Event) ends the block
+    construction early.
+    """
+    from kt_formal.combine.blocks import BlocksNotApplicable, block_tour
+    from kt_formal.combine.frame import NotApplicable, frame_tour
+
+    steps = steps if steps is not None else []
+    b = request.board
+    if request.forced or request.forbidden:
+        steps.append(("constructions", "not applicable: forced or forbidden moves", 0.0))
+        return None, None
+    plain_closed = request.closed and request.end is None
+    if plain_closed and b.has_holes and b.n_squares > 2500:
+        t = time.perf_counter()
+        try:
+            tour = frame_tour(b)
+            steps.append(("frame", "built", time.perf_counter() - t))
+            return tour, "frame"
+        except NotApplicable as exc:
+            steps.append(("frame", f"not applicable: {exc}", time.perf_counter() - t))
+    t = time.perf_counter()
+    if request.closed and request.end is not None:
+        steps.append(("blocks", "not applicable: a closed tour with a fixed last square", 0.0))
+        return None, None
+    try:
+        limit = 60.0 if time_limit is None else max(0.0, time_limit)
+        st = {}
+        tour = block_tour(b, request.closed, request.start if not request.closed else None,
+                          request.end, time_limit=limit, seed=seed, stats=st, stop=stop)
+        steps.append(("blocks", f"built ({st.get('groups', 0)} groups solved by CP-SAT)",
+                      time.perf_counter() - t))
+        return tour, "blocks"
+    except BlocksNotApplicable as exc:
+        steps.append(("blocks", f"no tour built: {exc}", time.perf_counter() - t))
+    return None, None
+
+
+def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, progress=None):
+    """Constructions first, then backtracking with the time left.
+
+    Returns
+    -------
+    Result
+        ``stats["method"]``: ``frame``, ``blocks`` or ``backtrack``; ``stats["steps"]``.
+    """
+    from kt_formal.engines import backtrack
+
+    clock = Stopwatch()
+    steps = []
+    tour, how = construct(request, time_limit, seed, steps)
+    if tour is not None:
+        return found(request, tour.order, NAME, clock(), {"method": how, "steps": steps},
+                     f"built {'a closed' if request.closed else 'an open'} tour with the {how} construction")
+    left = None if time_limit is None else max(0.0, time_limit - clock())
+    if request.forced:
+        return unknown(request, NAME, clock(), "; ".join(f"{n}: {o}" for n, o, _ in steps),
+                       {"method": "none", "steps": steps})
+    result = backtrack.solve(request, time_limit=left, progress=progress)
+    result.stats.update(method="backtrack", steps=steps)
+    result.engine = NAME
+    result.wall_time = clock()
+    return result

@@ -1,0 +1,203 @@
+"""The one pipeline (kt_formal.decide) on holed boards, and the commands behind it.
+
+For every hole generator on boards up to 40 x 40 the verdict must agree with CP-SAT run
+to completion, every tour must pass the kernel's check, every "no" must carry a proof
+the checker accepts; "unknown" is a failure here.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import importlib
+from kt_formal.board import Board
+from kt_formal.certificate import verify_certificate
+from kt_formal.combine import blocks
+from kt_formal.combine.blocks import random_rectangles, scattered_squares
+from kt_formal.decide import decide
+from kt_formal.solve import ENGINES, find_tour, shape_of
+from kt_formal.engines.base import Status
+from kt_formal.proofs import check_proof
+
+decide_module = importlib.import_module("kt_formal.decide")
+
+
+def cpsat_truth(board, closed=True, start=None, end=None) -> str:
+    r = find_tour(board, closed=closed, start=start, end=end, engine="cpsat", time_limit=None)
+    assert r.status is not Status.UNKNOWN
+    return "yes" if r.status is Status.FOUND else "no"
+
+
+def agree(board, closed=True, start=None, end=None, **kw):
+    v = decide(board, closed=closed, start=start, end=end, time_limit=60, **kw)
+    assert v.answer != "unknown", v.explanation
+    assert v.answer == cpsat_truth(board, closed, start, end), (board.to_mask(), v.route)
+    if v.answer == "yes":
+        assert v.tour.check() is None
+        assert verify_certificate(v.certificate)[0] is not None
+    else:
+        assert "no " in check_proof(v.certificate)
+    return v
+
+
+def _boards():
+    out = []
+    for seed in range(3):
+        out.append((f"rect{seed}", Board(30, 30, holes=random_rectangles(30, 30, 3, 6, seed=seed))))
+    for seed in range(2):
+        out.append((f"scatter{seed}", Board(24, 24, holes=scattered_squares(24, 24, 6, seed=seed))))
+    for m in (0, 1, 2, 3, 4):
+        out.append((f"margin{m}", Board.from_spec(36, 36, [f"{m},{m},8x10"])))
+    out.append(("edge", Board.from_spec(30, 30, ["0,11,3x8"])))
+    out.append(("corner", Board.from_spec(30, 30, ["0,0,2x2"])))
+    out.append(("close", Board.from_spec(30, 30, ["8,8,3x4", "8,14,3x4", "13,8,2x2"])))
+    out.append(("colour", Board.from_spec(30, 30, ["2,2,3x3"])))
+    mask = np.zeros((20, 20), dtype=bool)
+    mask[5:8, 5:7] = True
+    mask[12, 3] = mask[12, 4] = True
+    out.append(("mask", Board.from_mask(Board(20, 20, holes=mask).to_mask())))
+    return out
+
+
+BOARDS = _boards()
+
+
+@pytest.mark.parametrize("name,board", BOARDS, ids=[n for n, _ in BOARDS])
+def test_verdicts_agree_with_cpsat(name, board):
+    agree(board)
+
+
+def test_open_tours_on_holed_boards():
+    b = Board.from_spec(25, 25, ["10,10,2x3"])  # odd count
+    agree(b, closed=False)
+    b = Board.from_spec(24, 24, ["10,10,2x2"])
+    agree(b, closed=False, start=(0, 0), end=(23, 22))
+    agree(b, closed=False, start=(0, 0), end=(23, 23))  # same colour: a colour proof
+
+
+# ---------------------------------------------------------------- stages
+def test_cheap_proofs_come_first_for_tour_too(cli_proc):
+    t0 = time.perf_counter()
+    v = decide(Board.from_spec(50, 50, ["2,2,3x3"]))
+    assert v.answer == "no" and v.route == "proof:colour"
+    assert time.perf_counter() - t0 < 5
+    r = cli_proc("tour", 50, 50, "--hole", "2,2,3x3")
+    assert r.code == 1 and r.err.startswith("impossible: No closed tour") and r.out == ""
+
+
+def test_theorem_stage():
+    v = decide(Board(3, 8))  # Schwenk: no closed tour; no cheap proof, a thorough one
+    assert v.answer == "no" and [s.name for s in v.stages][:2] == ["proofs", "theorem"]
+    assert v.route.startswith("theorem+")
+
+
+def test_divide_stage():
+    v = decide(Board(40, 42))
+    assert v.answer == "yes" and v.route.endswith("construction:divide")
+
+
+def test_construction_stages_frame_and_blocks(monkeypatch):
+    monkeypatch.setattr(decide_module, "BACKGROUND_BACKTRACK", False)
+    v = decide(Board.from_spec(60, 60, ["20,20,10x12"]))
+    assert v.answer == "yes" and v.route == "construction:frame"
+    assert shape_of(v.tour.board) == "sparse"
+    v = decide(Board.from_spec(60, 60, ["2,20,4x6"]))  # margin 2: the frame needs >= 3
+    assert v.answer == "yes" and v.route == "construction:blocks", v.stages
+    assert [s.name for s in v.stages][:3] == ["proofs", "frame", "blocks"]
+
+
+def test_background_backtracking_and_portfolio_stages():
+    v = decide(Board.from_spec(60, 60, ["20,20,10x12"]))
+    assert v.answer == "yes" and v.route in ("portfolio:backtrack", "construction:frame")
+    assert "backtrack" in [s.name for s in v.stages]
+    v = decide(Board.from_spec(20, 20, ["5,5,3x2"]))  # small: straight to the portfolio
+    assert v.answer == "yes" and v.route.startswith("portfolio:")
+    assert any(s.name == "constructions" and "skipped" in s.outcome for s in v.stages)
+
+
+def test_unknown_names_every_stage(monkeypatch):
+    monkeypatch.setattr(decide_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(blocks, "MAX_GROUP_SQUARES", 5)
+    b = Board(80, 80, holes=scattered_squares(80, 80, 40, seed=3))
+    v = decide(b, time_limit=1.0)
+    names = [s.name for s in v.stages]
+    assert names[0] == "proofs" and "blocks" in names and "backtrack" in names
+    if v.answer == "unknown":
+        for n in names:
+            assert f"{n}:" in v.explanation
+        assert v.exit_code == 3
+
+
+def test_solver_infeasible_is_not_a_proof(cli_proc):
+    r = cli_proc("exists", 200, 200, "--hole", "2,2,196x196", "--time-limit", "20")
+    assert r.code == 3 and "not certified" in r.out, (r.out, r.err)
+    r2 = cli_proc("tour", 200, 200, "--hole", "2,2,196x196", "--time-limit", "20")
+    assert r2.code == 3 and "not certified" in r2.err
+
+
+def test_time_limit_is_a_promise():
+    b = Board(40, 40, holes=[(1, 1), (2, 3), (20, 20), (20, 21), (30, 5), (31, 5)])
+    t0 = time.perf_counter()
+    v = decide(b, time_limit=0.3, engine="cpsat")
+    assert time.perf_counter() - t0 < 1.3
+    if v.answer == "unknown":
+        assert "0.3 s" in v.explanation
+
+
+def test_gave_up_early_does_not_claim_the_whole_limit(monkeypatch):
+    monkeypatch.setattr(decide_module, "CPSAT_MAX_SQUARES", 0)
+    b = Board.from_spec(60, 60, ["2,20,4x6"])
+    v = decide(b, time_limit=60, engine="frame", method="construct")
+    if v.answer == "unknown":
+        assert "60 s" not in v.explanation.split("Stages")[0]
+
+
+# ---------------------------------------------------------------- commands
+def test_tour_and_exists_agree(cli_proc):
+    for args in (["30", "30", "--hole", "10,10,2x2"], ["30", "30", "--hole", "1,1,1x1"],
+                 ["9", "9", "--open", "--start", "0,0", "--end", "8,8"]):
+        a = cli_proc("tour", *args, "--time-limit", "30")
+        b = cli_proc("exists", *args, "--time-limit", "30")
+        assert a.code == b.code and a.code in (0, 1), (args, a, b)
+
+
+#: a board in each engine's domain (narrow: a side of at most 4; Warnsdorff: open walks)
+ENGINE_BOARDS = {"narrow": ["3", "10"], "warnsdorff": ["8", "8", "--open"]}
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_exists_engine_works_for_every_engine(cli_proc, engine):
+    args = ENGINE_BOARDS.get(engine, ["6", "6"])
+    r = cli_proc("exists", *args, "--engine", engine, "--time-limit", "30")
+    assert r.code == 0 and r.out.startswith("Yes, a"), (r.out, r.err)
+    assert f"{engine}" in r.out or engine in ("divide", "narrow", "blocks", "frame")
+
+
+@pytest.mark.parametrize("args,match", [
+    (["8", "8", "--hole", "9,0,2x2"], "outside"),
+    (["8", "8", "--hole", "0,0,8x8"], "no squares"),
+    (["8", "8", "--open", "--start", "0,0", "--hole", "0,0,1x1"], "hole"),
+    (["8", "8", "--time-limit", "nan"], "time"),
+    (["8", "8", "--time-limit", "-1"], "time"),
+])
+def test_bad_input_one_line_exit_2(cli_proc, args, match):
+    for cmd in ("tour", "exists"):
+        r = cli_proc(cmd, *args)
+        assert r.code == 2 and r.err.count("\n") == 1 and match in r.err, (cmd, r)
+
+
+def test_empty_mask_file(cli_proc, tmp_path):
+    p = tmp_path / "empty.txt"
+    p.write_text("")
+    r = cli_proc("exists", "--mask", p)
+    assert r.code == 2 and r.err.count("\n") == 1
+
+
+def test_open_tours_with_fixed_ends_on_100_boards_by_default():
+    for n, end in ((100, (99, 98)), (101, (100, 100))):
+        v = decide(Board(n, n), closed=False, start=(0, 0), end=end, time_limit=60)
+        assert v.answer == "yes" and v.tour.start == (0, 0) and v.tour.end == end
+        assert v.tour.check() is None
