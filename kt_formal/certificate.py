@@ -328,6 +328,18 @@ def _check_tour_certificate(d):
 register_kind("tour", _check_tour_certificate)
 
 
+def _check_drup_certificate(d):
+    from kt_formal.kernel.rup import DrupRejected, check_drup_certificate
+
+    try:
+        return d, check_drup_certificate(d).removeprefix("OK: ")
+    except DrupRejected as exc:
+        raise CertificateRejected(str(exc)) from None
+
+
+register_kind("drup", _check_drup_certificate)
+
+
 def verify_certificate(d):
     """Verify any certificate dict; return ``(object, summary)`` or raise CertificateRejected."""
     kind = _check_header(d)

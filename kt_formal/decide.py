@@ -31,9 +31,6 @@ from kt_formal.proofs import explain, find_proof
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
-#: Largest board the exhaustive engine is asked to prove impossible (it refuses > 10,000).
-EXHAUSTIVE_MAX_SQUARES = 400
-
 __all__ = ["Verdict", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIMIT"]
 
 #: Seconds allowed by default.
@@ -91,36 +88,44 @@ def _kind(closed: bool) -> str:
 def _proof_by_search(board: Board, closed: bool, start, end, time_limit: float | None) -> tuple[dict | None, str]:
     """Look harder for a checkable proof once a tour is known (or believed) not to exist.
 
-    Called when CP-SAT proved there is no tour, or when a theorem says so on a plain
-    rectangle, and no cheap proof was found. Today it runs the thorough finders of
-    :mod:`kt_formal.proofs` (CP-SAT alternation search, separators of up to 8
-    squares, with and without the forced-move reduction).
-
-    When they find nothing, the exhaustive engine searches the board completely
-    (boards of at most :data:`EXHAUSTIVE_MAX_SQUARES` squares, within the time
-    limit); its ``"exhaustive"`` proof record is re-checked by
-    :func:`kt_formal.proofs.check_exhaustive` (re-run, then confirmed by CP-SAT).
+    Called when a search engine found no tour, or when a theorem says so on a plain
+    rectangle, and no cheap proof was found. First the SAT route
+    (:mod:`kt_formal.engines.sat`): CaDiCaL with lazily added cut axioms, whose DRUP
+    proof the kernel checks (:func:`kt_formal.kernel.rup.check_drup_certificate`). When it
+    runs out of time, the thorough finders of :mod:`kt_formal.proofs` (CP-SAT alternation
+    search, separators of up to 8 squares). Exhaustive "replay" records are no longer
+    produced here.
 
     Returns
     -------
     (proof or None, route tag)
     """
+    from kt_formal.engines import sat
+
+    limit = time_limit if time_limit is not None else 60.0
+    if sat.fits(board, closed):
+        result = sat.solve(TourRequest(board, closed=closed, start=start, end=end), time_limit=limit)
+        if result.status is Status.IMPOSSIBLE:
+            return result.proof, "sat"
+        if result.status is Status.FOUND:  # a tour after all: the caller's belief was wrong
+            raise RuntimeError(f"the SAT engine found a tour of {board.describe()} "
+                               "where none was expected")
     proof = find_proof(board, closed, start, end, thorough=True, budget=200_000)
     if proof is not None:
         return proof, "thorough-proof"
-    if board.n_squares > EXHAUSTIVE_MAX_SQUARES:
-        return None, "no-proof"
-    from kt_formal.engines import exhaustive
+    return None, "sat-limit"
 
-    request = TourRequest(board, closed=closed, start=start, end=end)
-    limit = time_limit if time_limit is not None else 60.0
-    result = exhaustive.solve(request, time_limit=limit)
-    if result.status is Status.IMPOSSIBLE and result.proof is not None:
-        return result.proof, "exhaustive"
-    if result.status is Status.FOUND:  # a tour after all: the caller's belief was wrong
-        raise RuntimeError(f"the exhaustive engine found a tour of {board.describe()} "
-                           "where none was expected")
-    return None, "exhaustive-limit"
+
+def _method(proof: dict) -> str:
+    return proof.get("method", proof["kind"])
+
+
+def _explain(proof: dict) -> str:
+    if proof["kind"] == "drup":
+        from kt_formal.engines.sat import explain as explain_drup
+
+        return explain_drup(proof)
+    return explain(proof)
 
 
 def _cut_open(tour: Tour, start, end) -> Tour:
@@ -179,11 +184,11 @@ def decide(
     kind = _kind(closed)
 
     def no(proof, route):
-        return Verdict("no", proof, explain(proof), clock(), route)
+        return Verdict("no", proof, _explain(proof), clock(), route)
 
     proof = find_proof(board, closed, s, e)
     if proof is not None:
-        return no(proof, f"proof:{proof['method']}")
+        return no(proof, f"proof:{_method(proof)}")
 
     theorem = None
     if not board.has_holes and s is None and e is None:
@@ -191,7 +196,7 @@ def decide(
     if theorem is False:
         proof, tag = _proof_by_search(board, closed, s, e, time_limit)
         if proof is not None:
-            return no(proof, f"theorem+{tag}:{proof['method']}")
+            return no(proof, f"theorem+{tag}:{_method(proof)}")
         return Verdict("unknown", None,
                        f"No {kind} tour by the classification of rectangles, but no checkable "
                        "proof was found for this board yet.", clock(), "theorem+no-proof")
@@ -230,7 +235,7 @@ def decide(
                                "against the classification of rectangles")
         proof, tag = _proof_by_search(board, closed, s, e, time_limit)
         if proof is not None:
-            return no(proof, f"search:{result.engine}+{tag}:{proof['method']}")
+            return no(proof, f"search:{result.engine}+{tag}:{_method(proof)}")
         # No checked certificate: never "no" (see _proof_by_search for the extension point).
         return Verdict("unknown", None,
                        f"{result.engine} found no {kind} tour of the {board.describe()} board, "

@@ -29,6 +29,7 @@ ENGINES: dict[str, str] = {
     "backtrack": "kt_formal.engines.backtrack",
     "dfs": "kt_formal.engines.dfs",
     "exhaustive": "kt_formal.engines.exhaustive",
+    "sat": "kt_formal.engines.sat",
 }
 
 

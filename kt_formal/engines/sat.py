@@ -35,9 +35,9 @@ import zlib
 from kt_formal.certificate import FORMAT, board_to_dict
 from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
 from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
-from kt_formal.kernel.rup import RupDB, drup_claim, encode_cut, encode_proof
+from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate, drup_claim, encode_cut, encode_proof
 
-__all__ = ["NAME", "solve", "formula", "trim_proof", "certificate", "explain", "SOLVER"]
+__all__ = ["NAME", "solve", "fits", "formula", "trim_proof", "certificate", "explain", "SOLVER"]
 
 NAME = "sat"
 
@@ -46,6 +46,11 @@ SOLVER = "cadical153"
 
 #: Seconds allowed by default.
 DEFAULT_TIME_LIMIT = 60.0
+
+
+def fits(board, closed: bool) -> bool:
+    """True when the kernel accepts the arc encoding of ``board`` (its clause estimate)."""
+    return clause_estimate(board.n_squares, closed) <= MAX_CLAUSES
 
 
 def formula(request: TourRequest) -> ArcCNF:

@@ -61,6 +61,7 @@ __all__ = [
     "MAX_PROOF_BYTES",
     "MAX_RATIO",
     "MAX_CLAUSES",
+    "clause_estimate",
 ]
 
 #: Largest decompressed proof accepted (bytes).
@@ -86,6 +87,15 @@ class DrupRejected(ValueError):
 
 def _reject(msg: str):
     raise DrupRejected(msg)
+
+
+def clause_estimate(k: int, closed: bool) -> int:
+    """An upper bound on the clauses of the arc CNF of ``k`` squares (no forced moves).
+
+    At most 8 arcs leave or enter a square: 1 + 28 clauses for each of its in and out, 4
+    against 2-cycles; an open tour adds the virtual node's pairwise at-most-one clauses.
+    """
+    return 62 * k + (0 if closed else k * k + 4 * k + 2)
 
 
 # ---------------------------------------------------------------------- the database
@@ -480,8 +490,7 @@ def check_drup_certificate(d) -> str:
             if not isinstance(m, list) or len(m) != 2:
                 _reject(f"{key}[{i}] must be a pair of squares")
             moves[key].append((_pair(m[0], f"{key}[{i}][0]"), _pair(m[1], f"{key}[{i}][1]")))
-    # the pairwise at-most-one clauses of the virtual node dominate for open tours
-    estimate = 40 * k + (0 if closed else k * k)
+    estimate = clause_estimate(k, closed)
     if estimate > MAX_CLAUSES:
         _reject(f"the board is too large for the arc encoding (about {estimate:,} clauses)")
     cuts = d["cuts"]
