@@ -46,6 +46,7 @@ from __future__ import annotations
 import base64
 import binascii
 import zlib
+from typing import NamedTuple
 
 from kt_formal.kernel.cnf import ENCODING, arc_cnf, cut_clause
 
@@ -53,6 +54,10 @@ __all__ = [
     "DrupRejected",
     "RupDB",
     "check_drup_certificate",
+    "prepare_drup",
+    "replay",
+    "ok_line",
+    "DrupTask",
     "decode_proof",
     "encode_proof",
     "decode_cut",
@@ -437,13 +442,24 @@ def _read_proof_bytes(p) -> tuple[bytes, int]:
     return raw, lemmas
 
 
-def check_drup_certificate(d) -> str:
-    """Check a ``drup`` certificate from scratch; return the ``OK: ...`` line.
+class DrupTask(NamedTuple):
+    """A certificate read and its clauses regenerated, ready for :func:`replay`."""
+
+    n_vars: int
+    clauses: list
+    raw: bytes
+    n_lemmas: int
+    claim: str
+    n_cuts: int
+
+
+def prepare_drup(d) -> DrupTask:
+    """Read a ``drup`` certificate strictly, regenerate its CNF and check its cuts.
 
     Raises
     ------
     DrupRejected
-        With the reason, for anything that does not establish the claim.
+        For a malformed certificate, a bad request, a cut that is not a cut.
     """
     if not isinstance(d, dict):
         _reject("a certificate must be a JSON object")
@@ -501,19 +517,33 @@ def check_drup_certificate(d) -> str:
         f = arc_cnf(rows, cols, holes, closed, start, end, moves["forced"], moves["forbidden"])
     except ValueError as exc:
         _reject(f"bad request: {exc}")
-    db = RupDB(f.n_vars)
-    for c in f.clauses:
-        db.add([_lit_code(x) for x in c])
+    clauses = [[_lit_code(x) for x in c] for c in f.clauses]
     for i, text in enumerate(cuts):
         nodes = decode_cut(text, f.n_nodes)
         try:
             clause = cut_clause(f, nodes)
         except ValueError as exc:
             _reject(f"cut {i} is not a cut: {exc}")
-        db.add([_lit_code(x) for x in clause])
+        clauses.append([_lit_code(x) for x in clause])
+    claim = drup_claim(rows, cols, holes, closed, start, end, moves["forced"], moves["forbidden"])
+    return DrupTask(f.n_vars, clauses, raw, n_lemmas, claim, len(cuts))
+
+
+def replay(n_vars: int, clauses, raw: bytes) -> int:
+    """Replay a binary DRAT proof over ``clauses`` (literal codes); return its lemma count.
+
+    Raises
+    ------
+    DrupRejected
+        When a lemma is not RUP, the proof is malformed, goes on after the empty clause,
+        or never derives it.
+    """
+    db = RupDB(n_vars)
+    for c in clauses:
+        db.add(c)
     done = False
     count = 0
-    for add, lits in decode_proof(raw, f.n_vars):
+    for add, lits in decode_proof(raw, n_vars):
         if done:
             _reject("the proof goes on after the empty clause")
         if not add:
@@ -528,8 +558,24 @@ def check_drup_certificate(d) -> str:
             db.add(lits)
     if not done:
         _reject("the proof never derives the empty clause")
-    if count != n_lemmas:
-        _reject(f"the proof has {count} lemmas, not the declared {n_lemmas}")
-    claim = drup_claim(rows, cols, holes, closed, start, end, moves["forced"], moves["forbidden"])
-    return (f"OK: {claim}: DRUP proof of {count} lemma{'s' if count != 1 else ''} over the arc "
-            f"encoding with {len(cuts)} cut{'s' if len(cuts) != 1 else ''}, checked")
+    return count
+
+
+def ok_line(task: "DrupTask", count: int) -> str:
+    """The OK line of a replayed task (after checking the declared lemma count)."""
+    if count != task.n_lemmas:
+        _reject(f"the proof has {count} lemmas, not the declared {task.n_lemmas}")
+    return (f"OK: {task.claim}: DRUP proof of {count} lemma{'s' if count != 1 else ''} over the "
+            f"arc encoding with {task.n_cuts} cut{'s' if task.n_cuts != 1 else ''}, checked")
+
+
+def check_drup_certificate(d) -> str:
+    """Check a ``drup`` certificate from scratch; return the ``OK: ...`` line.
+
+    Raises
+    ------
+    DrupRejected
+        With the reason, for anything that does not establish the claim.
+    """
+    task = prepare_drup(d)
+    return ok_line(task, replay(task.n_vars, task.clauses, task.raw))
