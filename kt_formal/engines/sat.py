@@ -172,7 +172,10 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
     steps = _parse_drup(lines)
     stats["proof_lemmas_raw"] = sum(1 for a, _ in steps if a)
     if trim:
-        steps = trim_proof(clauses, f.n_vars, steps)
+        steps, used = trim_proof(clauses, f.n_vars, steps)
+        base = len(f.clauses)
+        cuts = [c for j, c in enumerate(cuts) if base + j in used]  # unused cuts are dropped
+        stats["cuts_used"] = len(cuts)
     cert = certificate(request, f, cuts, steps, stats)
     stats["proof_lemmas"] = cert["proof"]["lemmas"]
     stats["proof_bytes"] = cert["proof"]["size"]
@@ -211,12 +214,18 @@ def _code(lit: int) -> int:
     return 2 * lit if lit > 0 else -2 * lit + 1
 
 
-def trim_proof(clauses, n_vars: int, steps) -> list[tuple[bool, list[int]]]:
+def trim_proof(clauses, n_vars: int, steps) -> tuple[list[tuple[bool, list[int]]], set]:
     """Keep the lemmas the empty clause depends on; delete each clause after its last use.
 
     A forward replay with :class:`~kt_formal.kernel.rup.RupDB` (tracking on) records for
     each lemma the clauses its unit propagation used; a backward pass from the empty
-    clause marks the lemmas needed. The result ends with the empty clause.
+    clause marks the lemmas needed.
+
+    Returns
+    -------
+    (steps, used)
+        The trimmed proof, ending with the empty clause, and the indices of the input
+        ``clauses`` some kept lemma uses (the others can be left out of the formula).
 
     Raises
     ------
@@ -262,6 +271,7 @@ def trim_proof(clauses, n_vars: int, steps) -> list[tuple[bool, list[int]]]:
     deletions: dict[int, list[int]] = {}
     for cid, pos in last_use.items():
         deletions.setdefault(pos, []).append(cid)
+    used_input = {cid for cid in needed if cid < len(clauses)}
     lits_of = {lemmas[i][0]: lemmas[i][1] for i in kept}
     out: list[tuple[bool, list[int]]] = []
     for pos, i in enumerate(kept):
@@ -272,7 +282,7 @@ def trim_proof(clauses, n_vars: int, steps) -> list[tuple[bool, list[int]]]:
             lits = lits_of.get(cid) if cid >= len(clauses) else clauses[cid]
             if lits is not None and len(lits) > 1:
                 out.append((False, list(lits)))
-    return out
+    return out, used_input
 
 
 def certificate(request: TourRequest, f: ArcCNF, cuts, steps, stats=None) -> dict:

@@ -396,7 +396,7 @@ def _file(col: int) -> str:
 def drup_claim(rows: int, cols: int, holes, closed: bool, start, end, forced, forbidden) -> str:
     """The claim in words: ``no closed tour of the 5x5 board minus 1 square (b2)``."""
     name = lambda q: f"{_file(q[1])}{rows - q[0]}"  # noqa: E731
-    board = f"{rows}x{cols}"
+    board = f"{rows}x{cols} board"
     if holes:
         listed = ", ".join(name(h) for h in holes[:8]) + (", ..." if len(holes) > 8 else "")
         board += f" minus {len(holes)} square{'s' if len(holes) != 1 else ''} ({listed})"
@@ -405,7 +405,7 @@ def drup_claim(rows: int, cols: int, holes, closed: bool, start, end, forced, fo
         text += f" from {name(start)}"
     if end is not None:
         text += f" to {name(end)}"
-    text += f" of the {board} board"
+    text += f" of the {board}"
     if forced:
         text += f" using {len(forced)} forced move{'s' if len(forced) != 1 else ''}"
     if forbidden:
