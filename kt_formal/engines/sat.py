@@ -157,7 +157,8 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
                 nodes = sorted(cyc)
                 cuts.append(nodes)
                 solver.add_clause(cut_clause(f, nodes))
-    stats.update(rounds=rounds, cuts=len(cuts))
+    stats.update(rounds=rounds, cuts=len(cuts), search_seconds=round(clock(), 6))
+    t_proof = clock()
     clauses = f.clauses + [cut_clause(f, c) for c in cuts]
     with Solver(name=SOLVER, with_proof=True, bootstrap_with=clauses) as prover:
         again = _run(prover, left())
@@ -169,6 +170,8 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
         if again:
             raise RuntimeError("CaDiCaL found the final formula satisfiable on the re-run")
         lines = prover.get_proof()
+    stats["proof_seconds"] = round(clock() - t_proof, 6)
+    t_trim = clock()
     steps = _parse_drup(lines)
     stats["proof_lemmas_raw"] = sum(1 for a, _ in steps if a)
     if trim:
@@ -176,6 +179,7 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
         base = len(f.clauses)
         cuts = [c for j, c in enumerate(cuts) if base + j in used]  # unused cuts are dropped
         stats["cuts_used"] = len(cuts)
+    stats["trim_seconds"] = round(clock() - t_trim, 6)
     cert = certificate(request, f, cuts, steps, stats)
     stats["proof_lemmas"] = cert["proof"]["lemmas"]
     stats["proof_bytes"] = cert["proof"]["size"]
