@@ -536,3 +536,15 @@ def test_engine_registry_and_unknown_at_a_tiny_limit():
     assert r.status is Status.IMPOSSIBLE and check_drup_certificate(r.proof)
     r = sat.solve(TourRequest(Board(3, 8)), time_limit=0.0)
     assert r.status is Status.UNKNOWN and "nothing is claimed" in r.message and r.proof is None
+
+
+def test_a_formula_with_the_empty_clause_and_odd_deletions():
+    # the 3 x 3 board: the centre has no move, so the formula holds the empty clause;
+    # deleting it (or a clause that is not there) changes nothing, both checkers agree
+    base = {"format": "kt-formal/1", "kind": "drup", "board": {"rows": 3, "cols": 3, "holes": []},
+            "closed": True, "start": None, "end": None, "forced": [], "forbidden": [],
+            "encoding": "arc-cut/1", "cuts": []}
+    for steps in ([(True, [])], [(False, []), (True, [])], [(False, [1, 2]), (True, [1]), (True, [])]):
+        cert = with_steps(dict(base, proof={"format": "drat-binary", "compression": "zlib",
+                                            "size": 1, "lemmas": 1, "data": ""}), steps)
+        assert kernel_answer(cert) and fast_answer(cert)

@@ -202,9 +202,12 @@ def _replay(n_vars, f_lits, f_starts, kinds, s_starts, s_lits, n_steps):
                         break
                     slot = (slot + 1) & (tsize - 1)
                 if found >= 0:
-                    first = pool[cstart[found]]
-                    if not (val[first] == 1 and reason[first >> 1] == found):
+                    if clen[found] == 0:
                         deleted[found] = True
+                    else:
+                        first = pool[cstart[found]]
+                        if not (val[first] == 1 and reason[first >> 1] == found):
+                            deleted[found] = True
                 continue
             # --- add
             cid = state[0]

@@ -250,8 +250,7 @@ class RupDB:
             return False
         cid = ids[-1]
         c = self.clauses[cid]
-        first = c[0]
-        if self.val[first] == 1 and self.reason[first >> 1] == cid:
+        if c and self.val[c[0]] == 1 and self.reason[c[0] >> 1] == cid:
             self.ignored_deletions += 1
             return False
         ids.pop()
