@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kt_formal.board import Board  # noqa: E402
-from kt_formal.engines import find_tour  # noqa: E402
+from kt_formal.solve import find_tour  # noqa: E402
 
 
 def main() -> None:

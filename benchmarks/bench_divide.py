@@ -51,7 +51,8 @@ def child(rows: int, cols: int) -> None:
     sys.path.insert(0, str(ROOT))
     from kt_formal.board import Board
     from kt_formal.certificate import check_tour
-    from kt_formal.combine.divide import construct, construct_succ, walk
+    from kt_formal.combine.divide import construct, construct_succ
+    from kt_formal.combine.walk import walk
 
     construct(12, 12)  # numba compile / cache load and piece loading, not timed
     t0 = time.perf_counter()

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.certificate import check_tour  # noqa: E402
 from kt_formal.combine import frame  # noqa: E402
-from kt_formal.engines import Status, find_tour  # noqa: E402
+from kt_formal.solve import Status, find_tour  # noqa: E402
 
 
 def time_frame(board: Board, repeats: int):

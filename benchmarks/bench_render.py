@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kt_formal import Board, find_tour  # noqa: E402
-from kt_formal.render import png_size, tour_png, tour_svg  # noqa: E402
+from kt_formal.io.render import png_size, tour_png, tour_svg  # noqa: E402
 
 
 def timed(fn):

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from kt_formal.board import MAX_SIDE, Board  # noqa: E402
 from kt_formal.combine import strips  # noqa: E402
-from kt_formal.engines import find_tour  # noqa: E402
+from kt_formal.solve import find_tour  # noqa: E402
 
 KINDS = [(3, True, "closed"), (3, False, "open"), (4, False, "open")]
 

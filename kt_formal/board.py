@@ -480,14 +480,6 @@ class Board:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def _repr_svg_(self) -> str | None:
-        """Jupyter display: the board drawn by :func:`kt_formal.render.board_svg`."""
-        from kt_formal import render
-
-        if max(self.rows, self.cols) > render.MAX_SVG_SIDE:
-            return None  # too big for an inline SVG; Jupyter falls back to repr
-        return render.board_svg(self)
-
     def __repr__(self) -> str:
         if self._n_holes:
             return f"Board({self.rows}, {self.cols}, holes=<{self._n_holes} squares>)"

@@ -111,7 +111,7 @@ examples:
 
 
 def _add_tour(sub) -> None:
-    from kt_formal.engines import ENGINES
+    from kt_formal.solve import ENGINES
 
     p = sub.add_parser("tour", help="find a tour of a board and print it",
                        description="Find a knight's tour, verify it independently, and print it.",
@@ -143,7 +143,7 @@ def _add_tour(sub) -> None:
 
 
 def add_picture_arguments(p: argparse.ArgumentParser) -> None:
-    """``--svg FILE --png FILE --numbers`` (pictures, see :mod:`kt_formal.render`)."""
+    """``--svg FILE --png FILE --numbers`` (pictures, see :mod:`kt_formal.io.render`)."""
     p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
     p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
@@ -152,7 +152,7 @@ def add_picture_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_pictures(args, board) -> None:
     """Refuse picture sizes above the caps before any search starts."""
-    from kt_formal.render import check_picture_size
+    from kt_formal.io.render import check_picture_size
 
     if getattr(args, "svg", None):
         check_picture_size(board, "svg")
@@ -162,7 +162,7 @@ def _check_pictures(args, board) -> None:
 
 def _write_pictures(args, tour) -> list[str]:
     """Write the ``--svg`` / ``--png`` pictures of a tour; return the paths written."""
-    from kt_formal import render
+    from kt_formal.io import render
     from kt_formal.progress import progress_for
 
     written = []
@@ -184,7 +184,7 @@ def _write_pictures(args, tour) -> list[str]:
 
 def _check_tour_output(args, board) -> str:
     """The output format, refusing what cannot be written for this board size (before any work)."""
-    from kt_formal.gridio import JSON_MAX_SQUARES, TEXT_SLOW_SQUARES
+    from kt_formal.io.gridio import JSON_MAX_SQUARES, TEXT_SLOW_SQUARES
 
     fmt = args.format
     if fmt is None:
@@ -208,7 +208,7 @@ def _write_tour(tour, fmt: str, out, engine: str) -> None:
         _save_npy(tour.numbering() if fmt == "npy" else tour.successor(), out)
         return
     if fmt == "grid" and tour.board.size > 100_000:
-        from kt_formal.gridio import write_grid
+        from kt_formal.io.gridio import write_grid
 
         if out:
             try:
@@ -225,7 +225,7 @@ def _write_tour(tour, fmt: str, out, engine: str) -> None:
 
 
 def _run_tour(args) -> int:
-    from kt_formal.engines import find_tour
+    from kt_formal.solve import find_tour
 
     from kt_formal.progress import progress_for
 
@@ -303,7 +303,7 @@ def _verify_one(path: str, closed: bool) -> str:
     """Summary of one verified file; raises CertificateRejected or InvalidInput."""
     from kt_formal.certificate import read_certificate, verify_certificate
     from kt_formal.exceptions import CertificateRejected
-    from kt_formal.formats import read_tour_file
+    from kt_formal.io.formats import read_tour_file
 
     if _is_json_file(path):
         obj, summary = verify_certificate(read_certificate(path))
@@ -368,8 +368,8 @@ def _add_render(sub) -> None:
 
 def _run_render(args) -> int:
     from kt_formal.exceptions import CertificateRejected
-    from kt_formal.formats import read_tour_file
-    from kt_formal.render import check_picture_path, save_picture
+    from kt_formal.io.formats import read_tour_file
+    from kt_formal.io.render import check_picture_path, save_picture
 
     check_picture_path(args.output)
     try:
@@ -432,7 +432,7 @@ def _add_models(sub) -> None:
 def _run_models(args) -> int:
     from pathlib import Path
 
-    from kt_formal import library
+    from kt_formal.combine import library
 
     directory = Path(args.dir) if args.dir else None
     if args.action == "check":

@@ -9,7 +9,7 @@ or no checkable proof is available. A limit reached is never reported as ``no``.
 The route: the cheap proofs first (fixed ends, colour counts, degrees, the 4-row
 alternation, small separators); on plain rectangles Schwenk's theorem and the
 open-tour classification then choose between building a tour and searching harder
-for a proof; otherwise a tour is searched for with :func:`kt_formal.engines.find_tour`.
+for a proof; otherwise a tour is searched for with :func:`kt_formal.solve.find_tour`.
 
 >>> from kt_formal.board import Board
 >>> v = decide(Board(5, 5))
@@ -132,7 +132,7 @@ def _cut_open(tour: Tour, start, end) -> Tour:
     """The open tour left by dropping one move of a closed tour, checked independently.
 
     The closed tour starts at ``start`` (if given) or ends at ``end`` (if given), as
-    :func:`kt_formal.engines.find_tour` orients it, so the dropped move is the closing one.
+    :func:`kt_formal.solve.find_tour` orients it, so the dropped move is the closing one.
     """
     open_tour = Tour(tour.board, tour.order.copy(), closed=False)
     reason = open_tour.check()
@@ -167,7 +167,7 @@ def decide(
     time_limit : float or None
         Seconds for the tour search; when it runs out the answer is ``unknown``.
     engine, seed, workers
-        Passed to :func:`kt_formal.engines.find_tour`.
+        Passed to :func:`kt_formal.solve.find_tour`.
 
     Returns
     -------
@@ -201,7 +201,7 @@ def decide(
                        f"No {kind} tour by the classification of rectangles, but no checkable "
                        "proof was found for this board yet.", clock(), "theorem+no-proof")
 
-    from kt_formal.engines import find_tour
+    from kt_formal.solve import find_tour
 
     # An open tour with at most one fixed end is a closed tour cut open: on rectangles
     # where Schwenk's theorem promises a closed tour, search for that (much faster).

@@ -230,14 +230,6 @@ class Tour:
             p.write_text(self.format(fmt), encoding="utf-8")
         return p
 
-    def _repr_svg_(self) -> str | None:
-        """Jupyter display: the picture of :func:`kt_formal.render.tour_svg` (numbered up to 12x12)."""
-        from kt_formal import render
-
-        if max(self.board.rows, self.board.cols) > render.MAX_SVG_SIDE:
-            return None  # too big for an inline SVG; Jupyter falls back to repr
-        return render.tour_svg(self, numbers=max(self.board.rows, self.board.cols) <= 12)
-
     def __repr__(self) -> str:
         kind = "closed" if self.closed else "open"
         return f"<Tour {kind} {self.board.describe()}, {len(self)} squares>"

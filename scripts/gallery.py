@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kt_formal import Board, find_tour  # noqa: E402
-from kt_formal.render import save_picture  # noqa: E402
+from kt_formal.io.render import save_picture  # noqa: E402
 
 OPTIONS = {"seed": 0, "workers": 1, "time_limit": 120}
 

@@ -1,6 +1,6 @@
 """A small independent PNG decoder for the tests (8-bit RGB / RGBA / grey, all five filters).
 
-It shares no code with kt_formal.render, so a bug in the encoder cannot hide itself.
+It shares no code with kt_formal.io.render, so a bug in the encoder cannot hide itself.
 """
 
 from __future__ import annotations

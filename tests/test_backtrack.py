@@ -8,7 +8,8 @@ import time
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.engines import backtrack, cpsat, find_tour
+from kt_formal.engines import backtrack, cpsat
+from kt_formal.solve import find_tour
 from kt_formal.engines.base import Status, TourRequest
 from kt_formal.exceptions import InvalidInput
 

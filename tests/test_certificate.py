@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from kt_formal.board import Board
 from kt_formal.certificate import check_tour, tour_from_dict, verify_certificate, verify_tour
-from kt_formal.engines import find_tour
+from kt_formal.solve import find_tour
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 
 BOARDS = {

@@ -3,7 +3,7 @@
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.engines import Status, find_tour
+from kt_formal.solve import Status, find_tour
 
 SIZES = [(m, n) for m in range(5, 13) for n in range(m, 13)]
 

@@ -4,15 +4,15 @@ import numpy as np
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.combine import divide
+from kt_formal.combine import walk
 from kt_formal.combine.divide import (
     PART_SIZES, assemble, assemble_tour, construct, construct_succ, plan_parts, port_edges,
     split_side, tour_exists,
 )
-from kt_formal.engines import choose_engine, find_tour
+from kt_formal.solve import choose_engine, find_tour
 from kt_formal.engines.base import TourRequest
 from kt_formal.exceptions import InvalidInput, ProvenImpossible
-from kt_formal.library import load_piece
+from kt_formal.combine.library import load_piece
 
 
 def schwenk_closed(m, n):
@@ -207,7 +207,7 @@ def test_memory_estimate_refuses_before_allocating():
 
     with pytest.raises(ResourceLimit):
         construct(1_000_000, 999_999)
-    assert divide.estimate_bytes(10000, 10000) < 4 * 2**30
+    assert walk.estimate_bytes(10000, 10000) < 4 * 2**30
 
 
 def test_seed000_scheme_through_the_engine():

@@ -7,7 +7,7 @@ import pytest
 
 from kt_formal import Board, find_tour
 from kt_formal.exceptions import CertificateRejected, InvalidInput
-from kt_formal.formats import grid_to_tour, read_grid_text, read_npy, read_tour_file
+from kt_formal.io.formats import grid_to_tour, read_grid_text, read_npy, read_tour_file
 
 
 def _tour(board, closed=True):

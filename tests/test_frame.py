@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from kt_formal import library
+from kt_formal.combine import library
 from kt_formal.board import Board
 from kt_formal.certificate import check_tour
 from kt_formal.combine import frame
@@ -22,7 +22,7 @@ from kt_formal.combine.frame import (
     single_hole,
     support_model,
 )
-from kt_formal.engines import Status, TourRequest, choose_engine, find_tour
+from kt_formal.solve import Status, TourRequest, choose_engine, find_tour
 from kt_formal.exceptions import InvalidInput
 
 

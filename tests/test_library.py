@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from kt_formal import library
+from kt_formal.combine import library
 from kt_formal.exceptions import CertificateRejected
-from kt_formal.library import PieceSpec, build_piece, load_piece, write_piece
+from kt_formal.combine.library import PieceSpec, build_piece, load_piece, write_piece
 
 SPEC = PieceSpec("test-5x6", 5, 6, closed=True, forced=(((0, 1), (2, 0)), ((0, 2), (1, 0))),
                  kind="test", seed=3)

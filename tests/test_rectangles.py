@@ -7,7 +7,7 @@ Schwenk (1991) for closed tours; Cull & De Curtins (1978) / Conrad et al. (1994)
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.engines import Status, find_tour
+from kt_formal.solve import Status, find_tour
 
 
 def closed_exists(m, n):

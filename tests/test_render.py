@@ -11,7 +11,7 @@ from pngdecode import decode_png
 
 from kt_formal import Board, find_tour
 from kt_formal.exceptions import InvalidInput
-from kt_formal.render import (
+from kt_formal.io.render import (
     DARK,
     END,
     HOLE,
@@ -180,7 +180,7 @@ def test_png_default_cell_is_thin_on_big_boards():
 
 
 def test_png_tiny_squares_colour_by_step(holed):
-    from kt_formal.render import GRADIENT, MIN_LINE_CELL
+    from kt_formal.io.render import GRADIENT, MIN_LINE_CELL
 
     cell = MIN_LINE_CELL - 1
     img = decode_png(tour_png(holed, cell=cell))

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from kt_formal.combine.divide import (
-    SEED_SIZES, is_structured, parse_board_path, seed000_base_tours, seed000_construct,
+from kt_formal.combine.divide import SEED_SIZES
+from kt_formal.combine.parberry import (
+    is_structured, parse_board_path, seed000_base_tours, seed000_construct,
 )
 from kt_formal.exceptions import InvalidInput
 

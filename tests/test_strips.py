@@ -5,12 +5,12 @@ import dataclasses
 import numpy as np
 import pytest
 
-from kt_formal import library
+from kt_formal.combine import library
 from kt_formal.board import Board
 from kt_formal.certificate import check_tour
 from kt_formal.combine import strips
 from kt_formal.combine.strips import STRIP_PIECES, plan, strip_construct
-from kt_formal.engines import find_tour
+from kt_formal.solve import find_tour
 from kt_formal.engines.base import Status
 
 

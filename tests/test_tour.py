@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kt_formal.board import SYMMETRIES, Board
-from kt_formal.engines import find_tour
+from kt_formal.solve import find_tour
 from kt_formal.exceptions import InvalidInput
 
 

@@ -12,7 +12,8 @@ import pytest
 
 import conftest
 from kt_formal.board import Board
-from kt_formal.engines import find_tour, warnsdorff
+from kt_formal.engines import warnsdorff
+from kt_formal.solve import find_tour
 from kt_formal.engines.base import Status, TourRequest
 from kt_formal.exceptions import InvalidInput
 

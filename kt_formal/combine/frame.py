@@ -47,7 +47,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory, transform_coords
 from kt_formal.exceptions import InvalidInput
-from kt_formal.library import PieceSpec
+from kt_formal.combine.library import PieceSpec
 from kt_formal.tour import Tour
 
 __all__ = [
@@ -166,7 +166,7 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
         return _PATHS[spec.name]
     if spec.name in _TIMED_OUT:
         raise NotApplicable(f"CP-SAT found no {spec.name} earlier within its time limit")
-    from kt_formal import library
+    from kt_formal.combine import library
 
     path = None
     if not _colour_feasible(spec):
@@ -177,10 +177,11 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
         if piece.spec.board() == spec.board() and (piece.spec.start, piece.spec.end) == (spec.start, spec.end):
             path = piece.tour
     if path is None:
-        from kt_formal.engines import Status, find_tour
+        from kt_formal.engines import cpsat
+        from kt_formal.engines.base import Status, TourRequest
 
-        result = find_tour(spec.board(), closed=False, start=spec.start, end=spec.end,
-                           engine="cpsat", time_limit=time_limit, seed=spec.seed, workers=2)
+        request = TourRequest(spec.board(), closed=False, start=spec.start, end=spec.end)
+        result = cpsat.solve(request, time_limit=time_limit, seed=spec.seed, workers=2)
         if result.status is Status.UNKNOWN:
             _TIMED_OUT.add(spec.name)
             raise NotApplicable(f"CP-SAT found no {spec.name} within {time_limit:g} s")

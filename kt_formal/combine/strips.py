@@ -50,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory
-from kt_formal.library import PieceSpec, load_piece
+from kt_formal.combine.library import PieceSpec, load_piece
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
@@ -168,7 +168,7 @@ STRIP_PIECES: dict[str, StripPiece] = {p.name: p for p in [
       for t in (5, 6, 7)),
 ]}
 
-#: Library specs of the strip pieces (collected by :func:`kt_formal.library.all_specs`).
+#: Library specs of the strip pieces (collected by :func:`kt_formal.combine.library.all_specs`).
 PIECE_SPECS: list[PieceSpec] = [_encode(p) for p in STRIP_PIECES.values()]
 
 

@@ -1,96 +1,15 @@
-"""Engines that find tours, behind one interface.
+"""Engines: the finders of tours, each behind the one protocol of :mod:`kt_formal.engines.base`.
 
-Each engine module has ``NAME`` and ``solve(request, **options) -> Result``; the
-registry below maps names to modules, imported only when used (cold start stays
-fast). :func:`find_tour` is the entry point.
+One module per engine (``cpsat``, ``backtrack``, ``warnsdorff``, ``dfs``, ``exhaustive``);
+each has ``NAME``, ``OPTIONS`` and ``solve(request, **options) -> Result``. Constructions
+that answer like engines live in :mod:`kt_formal.combine`; the registry that names them all
+and picks one is :mod:`kt_formal.solve`.
 
->>> from kt_formal.board import Board
->>> find_tour(Board(5, 6), engine="cpsat").tour.check() is None
-True
+>>> from kt_formal.engines.base import Status
+>>> Status.FOUND.exit_code
+0
 """
 
-from __future__ import annotations
-
-import importlib
-
-from kt_formal.board import Board
 from kt_formal.engines.base import Result, Status, TourRequest
-from kt_formal.exceptions import InvalidInput
 
-__all__ = ["find_tour", "get_engine", "ENGINES", "Result", "Status", "TourRequest"]
-
-#: engine name -> module implementing it
-ENGINES: dict[str, str] = {
-    "cpsat": "kt_formal.engines.cpsat",
-    "narrow": "kt_formal.engines.narrow",
-    "divide": "kt_formal.engines.divide",
-    "frame": "kt_formal.engines.frame",
-    "warnsdorff": "kt_formal.engines.warnsdorff",
-    "backtrack": "kt_formal.engines.backtrack",
-    "dfs": "kt_formal.engines.dfs",
-    "exhaustive": "kt_formal.engines.exhaustive",
-    "sat": "kt_formal.engines.sat",
-}
-
-
-def get_engine(name: str):
-    """The module of an engine by name."""
-    try:
-        return importlib.import_module(ENGINES[name])
-    except KeyError:
-        raise InvalidInput(
-            f"unknown engine {name!r}; choose from {', '.join(['auto', *ENGINES])}"
-        ) from None
-
-
-def choose_engine(request: TourRequest) -> str:
-    """The engine ``auto`` picks for a request.
-
-    ``frame`` for boards with holes (CP-SAT on small ones, the frame construction on
-    large ones); ``divide`` for plain rectangles above 12x12 squares or without any
-    tour (the theorem answers at once, where CP-SAT can take seconds); ``cpsat``
-    otherwise.
-    """
-    if request.board.has_holes:
-        return "frame"
-    from kt_formal.engines.divide import is_plain
-
-    if is_plain(request):
-        from kt_formal.combine.divide import tour_exists
-
-        b = request.board
-        if b.size > 144 or not tour_exists(b.rows, b.cols, request.closed)[0]:
-            return "divide"
-    return "cpsat"
-
-
-def find_tour(
-    board: Board,
-    closed: bool = True,
-    start=None,
-    end=None,
-    *,
-    forced=(),
-    forbidden=(),
-    engine: str = "auto",
-    **options,
-) -> Result:
-    """Find a tour of ``board``; the tour in a FOUND result is already verified.
-
-    Parameters
-    ----------
-    board : Board
-    closed : bool
-        A closed tour (a cycle) or an open one (a path).
-    start, end : (row, col) or str, optional
-        Fixed first / last squares (``"a1"`` or ``"r,c"`` accepted).
-    forced, forbidden : sequences of (square, square)
-        Moves the tour must contain / must not contain.
-    engine : str
-        ``auto`` or a name in :data:`ENGINES`.
-    **options
-        Passed to the engine (``time_limit``, ``seed``, ``workers``, ...).
-    """
-    request = TourRequest(board, closed=closed, start=start, end=end, forced=forced, forbidden=forbidden)
-    name = choose_engine(request) if engine == "auto" else engine
-    return get_engine(name).solve(request, **options)
+__all__ = ["Result", "Status", "TourRequest"]

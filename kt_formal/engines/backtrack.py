@@ -47,7 +47,6 @@ def solve(
     node_limit: int | None = None,
     time_limit: float | None = None,
     progress=None,
-    **_ignored,
 ):
     """Find a tour by Warnsdorff-ordered backtracking with pruning.
 

@@ -41,7 +41,6 @@ def solve(
     workers: int = 2,
     log: bool = False,
     progress=None,
-    **_ignored,
 ):
     """Find a tour for ``request`` with one CP-SAT circuit model.
 

@@ -34,7 +34,6 @@ def solve(
     node_limit: int | None = None,
     time_limit: float | None = None,
     progress=None,
-    **_ignored,
 ):
     """Plain DFS for ``request`` in move order ``order``.
 

@@ -103,7 +103,6 @@ def solve(
     node_limit: int | None = None,
     time_limit: float | None = None,
     progress=None,
-    **_ignored,
 ):
     """Decide whether ``request`` has a tour, by complete search.
 

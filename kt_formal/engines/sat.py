@@ -106,7 +106,7 @@ def _run(solver, budget: float | None):
 
 
 def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
-          trim: bool = True, **_ignored):
+          trim: bool = True):
     """Find a tour or prove there is none, with a DRUP certificate.
 
     Parameters

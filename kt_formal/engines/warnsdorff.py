@@ -47,7 +47,6 @@ def solve(
     retries: int = 0,
     seed: int = 0,
     progress=None,
-    **_ignored,
 ):
     """One Warnsdorff walk (plus optional random retries) for ``request``.
 

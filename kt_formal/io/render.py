@@ -41,6 +41,8 @@ from kt_formal.exceptions import InvalidInput
 
 __all__ = [
     "board_svg",
+    "board_repr_svg",
+    "tour_repr_svg",
     "tour_svg",
     "board_png",
     "tour_png",
@@ -546,3 +548,17 @@ def save_picture(obj, path, *, numbers: bool = False, cell: int | None = None) -
     except OSError as exc:
         raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
     return p
+
+
+def board_repr_svg(board) -> str | None:
+    """Jupyter display of a :class:`~kt_formal.board.Board` (None above :data:`MAX_SVG_SIDE`)."""
+    if max(board.rows, board.cols) > MAX_SVG_SIDE:
+        return None  # too big for an inline SVG; Jupyter falls back to repr
+    return board_svg(board)
+
+
+def tour_repr_svg(tour) -> str | None:
+    """Jupyter display of a :class:`~kt_formal.tour.Tour`, numbered up to 12x12."""
+    if max(tour.board.rows, tour.board.cols) > MAX_SVG_SIDE:
+        return None
+    return tour_svg(tour, numbers=max(tour.board.rows, tour.board.cols) <= 12)

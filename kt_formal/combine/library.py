@@ -62,11 +62,11 @@ MANIFEST = "manifest.json"
 
 def models_dir() -> Path:
     """The library folder: ``kt_formal/models`` when installed, ``models/`` in a checkout."""
-    here = Path(__file__).resolve().parent
-    installed = here / "models"
+    package = Path(__file__).resolve().parent.parent  # kt_formal/
+    installed = package / "models"
     if (installed / MANIFEST).exists():
         return installed
-    return here.parent / "models"
+    return package.parent / "models"
 
 
 def _sq(x) -> tuple[int, int] | None:
@@ -248,12 +248,12 @@ def build_piece(spec: PieceSpec, time_limit: float = 120.0, workers: int = 2) ->
     InvalidInput
         If CP-SAT proves the spec impossible or runs out of time (the message says which).
     """
-    from kt_formal.engines import find_tour
+    from kt_formal.engines import cpsat
+    from kt_formal.engines.base import TourRequest
 
-    result = find_tour(
-        spec.board(), closed=spec.closed, start=spec.start, end=spec.end,
-        forced=spec.forced, engine="cpsat", time_limit=time_limit, seed=spec.seed, workers=workers,
-    )
+    request = TourRequest(spec.board(), closed=spec.closed, start=spec.start, end=spec.end,
+                          forced=spec.forced)
+    result = cpsat.solve(request, time_limit=time_limit, seed=spec.seed, workers=workers)
     if not result.found:
         raise InvalidInput(f"piece {spec.name}: {result.status.value}: {result.message}")
     reason = spec_violation(spec, result.tour)

@@ -25,7 +25,7 @@ __all__ = ["solve", "NAME"]
 NAME = "narrow"
 
 
-def solve(request: TourRequest, **_options):
+def solve(request: TourRequest):
     """Answer ``request`` with the strip construction (options are ignored).
 
     Returns

@@ -26,7 +26,7 @@ CPSAT_MAX = 10_000
 
 
 def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, workers: int = 2,
-          method: str = "auto", small: int = SMALL, cpsat_max: int = CPSAT_MAX, **_ignored):
+          method: str = "auto", small: int = SMALL, cpsat_max: int = CPSAT_MAX):
     """Closed tour of a holed board: the frame construction, else CP-SAT, else UNKNOWN.
 
     Parameters

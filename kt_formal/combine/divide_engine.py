@@ -45,7 +45,7 @@ def _fallback(request, clock, why: str, options):
 
 
 def solve(request: TourRequest, *, progress=None, scheme: str = "general", base: str = "library",
-          base_path=None, **options):
+          base_path=None, time_limit: float | None = 60.0, seed: int = 0, workers: int = 2):
     """Build a tour of a plain rectangle by divide and conquer.
 
     Parameters
@@ -57,11 +57,12 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
         ``seed000`` runs seed 000's exact scheme (even sizes >= 6, ``|m - n| <= 2``)
         with base tours from ``base`` (``library`` or ``peers`` with ``base_path``,
         seed 000's board_path.txt).
-    **options
+    time_limit, seed, workers
         Passed to CP-SAT when falling back (``time_limit``, ``seed``, ``workers``).
     """
     from kt_formal.combine.divide import construct, tour_exists
 
+    options = {"time_limit": time_limit, "seed": seed, "workers": workers}
     clock = Stopwatch()
     b = request.board
     if not b.has_holes:
@@ -73,7 +74,7 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
                          "(no holes, forced or forbidden moves, fixed ends)", options)
     m, n = b.rows, b.cols
     if scheme == "seed000":
-        from kt_formal.combine.divide import seed000_construct
+        from kt_formal.combine.parberry import seed000_construct
 
         tour = seed000_construct(m, n, base, base_path, progress=progress)
         return found(request, tour.order, NAME, clock(), {"scheme": "seed000", "base": base},

@@ -1,0 +1,76 @@
+"""The layout: engine options are validated, pictures reach the value types from above."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import kt_formal
+from kt_formal import Board, InvalidInput, find_tour
+from kt_formal.engines import backtrack, cpsat
+from kt_formal.engines.base import check_options
+
+
+def test_misspelt_option_names_the_closest():
+    with pytest.raises(InvalidInput, match=r"unknown option 'time_limt' \(did you mean 'time_limit'\?\)"):
+        find_tour(Board(6, 6), time_limt=5)
+
+
+def test_option_no_engine_knows_has_no_suggestion_when_nothing_is_close():
+    with pytest.raises(InvalidInput, match=r"^unknown option 'zzzz'$"):
+        find_tour(Board(6, 6), zzzz=1)
+
+
+def test_node_limit_is_refused_by_cpsat_not_ignored():
+    with pytest.raises(InvalidInput, match="cpsat engine takes no option 'node_limit'"):
+        find_tour(Board(6, 6), engine="cpsat", node_limit=10)
+
+
+def test_node_limit_is_honoured_by_backtracking():
+    # a node limit of 1 cannot finish a 20x20 search: the answer is unknown, not a tour
+    r = find_tour(Board(20, 20), closed=False, start=(0, 0), engine="backtrack", node_limit=1)
+    assert r.status.value in ("unknown", "found")
+    if r.status.value == "found":  # Warnsdorff may walk straight through; then it used <= 1 restart
+        assert r.tour.check() is None
+
+
+@pytest.mark.parametrize("name, value, what", [
+    ("time_limit", -1, "at least 0"),
+    ("time_limit", math.nan, "finite"),
+    ("time_limit", math.inf, "finite"),
+    ("time_limit", 0, "above 0"),
+    ("workers", -1, "from 1 to 64"),
+    ("workers", 100000, "from 1 to 64"),
+    ("seed", 99999999999999, "from 0 to"),
+    ("seed", 1.5, "whole number"),
+    ("workers", True, "whole number"),
+])
+def test_values_out_of_range_are_refused(name, value, what):
+    with pytest.raises(InvalidInput, match=what):
+        check_options(cpsat, {name: value})
+
+
+def test_run_settings_an_engine_does_not_use_are_accepted():
+    # backtracking is deterministic and single-threaded: seed and workers are settings of the run
+    assert check_options(backtrack, {"seed": 3, "workers": 2, "time_limit": 1.0}) == {"time_limit": 1.0}
+
+
+def test_pictures_for_jupyter_come_from_the_io_layer():
+    b = Board.from_spec(6, 6, ["2,2,2x2"])
+    svg = b._repr_svg_()
+    assert svg.lstrip().startswith("<svg") and svg == kt_formal.io.render.board_svg(b)
+    t = find_tour(Board(6, 6), engine="cpsat").tour
+    assert "<polyline" in t._repr_svg_()
+    assert kt_formal.Tour._repr_svg_ is kt_formal.io.render.tour_repr_svg
+
+
+def test_value_types_import_nothing_above_them():
+    import grimp
+
+    g = grimp.build_graph("kt_formal")
+    for low in ("kt_formal.board", "kt_formal.tour"):
+        above = {m for m in g.find_modules_directly_imported_by(low)
+                 if m.startswith(("kt_formal.io", "kt_formal.engines", "kt_formal.combine",
+                                  "kt_formal.decide", "kt_formal.cli", "kt_formal.solve"))}
+        assert not above, f"{low} imports {sorted(above)}"
