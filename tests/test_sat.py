@@ -181,8 +181,10 @@ def test_the_drup_package_accepts_the_same_proofs(i):
 
 
 @pytest.mark.slow
-def test_the_drup_package_accepts_the_large_proofs_too():
-    large = [i for i in range(len(NO_CHEAP_PROOF)) if certificate_of(i)["proof"]["size"] > 20_000]
+def test_the_drup_package_accepts_a_larger_proof_too():
+    # up to 60 KB (about 20 s for the drup package here; 130 KB takes about 2 min)
+    large = [i for i in range(len(NO_CHEAP_PROOF)) if 20_000 < certificate_of(i)["proof"]["size"] <= 60_000]
+    assert large
     for i in large:
         drup_accepts(certificate_of(i))
 

@@ -24,6 +24,12 @@ drat-trim does: a deletion of a clause that is the reason of a literal fixed at 
 level (deleting it would silently undo that literal), and a deletion of a clause that is
 not in the database.
 
+Work is bounded by the input: the decompressed proof is at most :data:`MAX_PROOF_BYTES`
+(and :data:`MAX_RATIO` times the stored data), the regenerated CNF at most
+:data:`MAX_CLAUSES` clauses, and each lemma costs one unit propagation over a database of
+at most the formula plus the lemmas before it, so the check is polynomial in the stored
+size (in practice about as long as the solver took, see ``benchmarks/bench_proofs.py``).
+
 The proof is stored in drat-trim's binary format (``a``/``d`` byte, then each literal
 ``l`` as the unsigned ``2 * |l| + (l < 0)`` in 7-bit groups, low group first, high bit
 meaning "more follows", then a zero byte), compressed with zlib, then base64. Reading is
