@@ -6,28 +6,71 @@
 ('found', True)
 """
 
-from kt_formal.board import Board
-from kt_formal.certificate import check_tour, verify_tour
-from kt_formal.decide import Verdict, decide
-from kt_formal.solve import Result, Status, TourRequest, find_tour
-from kt_formal.exceptions import (
-    CertificateRejected,
-    InvalidInput,
-    KtFormalError,
-    LimitReached,
-    ProvenImpossible,
-    ResourceLimit,
-)
-from kt_formal.graph import knight_graph, neighbour_table
-from kt_formal.proofs import check_proof, find_proof
-from kt_formal.tour import Tour
-from kt_formal.io.render import board_repr_svg, tour_repr_svg
+import importlib
 
-# Boards and tours draw themselves in Jupyter. The value types sit below the pictures
-# (io.render imports them), so the package facade, above every layer, attaches the
-# drawing functions: no value type imports the io layer.
-Board._repr_svg_ = board_repr_svg
-Tour._repr_svg_ = tour_repr_svg
+#: public name -> module defining it; imported on first use (PEP 562), so that
+#: ``kt-formal --help`` and ``kt-formal verify`` start without numba or OR-Tools.
+_LAZY = {
+    "Board": "kt_formal.board",
+    "Tour": "kt_formal.tour",
+    "knight_graph": "kt_formal.graph",
+    "neighbour_table": "kt_formal.graph",
+    "check_tour": "kt_formal.certificate",
+    "verify_tour": "kt_formal.certificate",
+    "find_tour": "kt_formal.solve",
+    "Result": "kt_formal.solve",
+    "Status": "kt_formal.solve",
+    "TourRequest": "kt_formal.solve",
+    "decide": "kt_formal.decide",
+    "Verdict": "kt_formal.decide",
+    "find_proof": "kt_formal.proofs",
+    "check_proof": "kt_formal.proofs",
+    "KtFormalError": "kt_formal.exceptions",
+    "InvalidInput": "kt_formal.exceptions",
+    "ResourceLimit": "kt_formal.exceptions",
+    "CertificateRejected": "kt_formal.exceptions",
+    "ProvenImpossible": "kt_formal.exceptions",
+    "LimitReached": "kt_formal.exceptions",
+}
+
+_PICTURES_WIRED = False
+
+
+def _wire_pictures() -> None:
+    """Boards and tours draw themselves in Jupyter.
+
+    The value types sit below the pictures (io.render imports them), so the package
+    facade, above every layer, attaches the drawing functions: no value type imports the
+    io layer. Done on the first use of a public name (not at import: the command line's
+    start-up stays free of numpy for --help).
+    """
+    global _PICTURES_WIRED
+    if _PICTURES_WIRED:
+        return
+    _PICTURES_WIRED = True
+    from kt_formal.board import Board
+    from kt_formal.io import render
+    from kt_formal.tour import Tour
+
+    Board._repr_svg_ = render.board_repr_svg
+    Tour._repr_svg_ = render.tour_repr_svg
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        if name == "io":  # kt_formal.io, e.g. kt_formal.io.render
+            return importlib.import_module("kt_formal.io")
+        raise AttributeError(f"module 'kt_formal' has no attribute {name!r}")
+    _wire_pictures()
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted([*globals(), *_LAZY])
+
 
 __version__ = "0.1.0"
 

@@ -18,15 +18,17 @@ which is what the colour-count arguments rest on.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
-from kt_formal.exceptions import InvalidInput, ResourceLimit
-from kt_formal.kernel.geometry import KNIGHT_MOVES
+from kt_formal.exceptions import InvalidInput
+from kt_formal.kernel import geometry
+from kt_formal.kernel.geometry import KNIGHT_MOVES, file_name
+from kt_formal.kernel.reader import available_memory
+from kt_formal.kernel.reader import ensure_room as ensure_memory
 
 __all__ = [
     "Board",
@@ -47,44 +49,6 @@ MAX_SIDE = 1_000_000_000
 _RECT_RE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 _PAIR_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*$")
 _CHESS_RE = re.compile(r"^\s*([a-zA-Z]+)(\d+)\s*$")
-
-
-def available_memory() -> int:
-    """Bytes of physical memory on this machine (a conservative fallback of 4 GiB)."""
-    try:
-        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return 4 << 30
-
-
-def ensure_memory(n_bytes: float, what: str) -> None:
-    """Refuse work estimated to need more than 80% of physical memory.
-
-    Raises
-    ------
-    ResourceLimit
-        Before anything is allocated, with the estimate in the message.
-    """
-    limit = 0.8 * available_memory()
-    if n_bytes > limit:
-        raise ResourceLimit(
-            f"{what} would need about {n_bytes / 2**30:.1f} GiB of memory; "
-            f"this machine allows about {limit / 2**30:.1f} GiB"
-        )
-
-
-def file_name(col: int) -> str:
-    """Chess file letters of a 0-based column: 0 -> 'a', 25 -> 'z', 26 -> 'aa'.
-
-    >>> [file_name(c) for c in (0, 25, 26, 27, 701, 702)]
-    ['a', 'z', 'aa', 'ab', 'zz', 'aaa']
-    """
-    n = col + 1
-    out = []
-    while n > 0:
-        n, r = divmod(n - 1, 26)
-        out.append(chr(ord("a") + r))
-    return "".join(reversed(out))
 
 
 def parse_file_name(letters: str) -> int:
@@ -395,11 +359,11 @@ class Board:
     @staticmethod
     def colour(r: int, c: int) -> int:
         """0 or 1, ``(r + c) % 2``: a knight move always changes it."""
-        return (r + c) % 2
+        return geometry.colour(r, c)
 
     def is_dark(self, r: int, c: int) -> bool:
         """Chess colouring: ``a1`` (bottom-left) is dark."""
-        return (self.rows - 1 - r + c) % 2 == 0
+        return geometry.is_dark(self.rows, (r, c))
 
     def colour_counts(self) -> tuple[int, int]:
         """Live squares of colour 0 and of colour 1 (colour = (row + col) % 2)."""
@@ -449,10 +413,10 @@ class Board:
         return "\n".join("".join("." if x else "#" for x in row) for row in live) + "\n"
 
     def describe(self) -> str:
-        """``8x8`` or ``8x8 minus 4 holes``."""
+        """``8x8`` or ``8x8 minus 4 squares`` (the squares removed, however many holes they form)."""
         base = f"{self.rows}x{self.cols}"
         if self._n_holes:
-            return f"{base} minus {self._n_holes} hole{'s' if self._n_holes != 1 else ''}"
+            return f"{base} minus {self._n_holes} square{'s' if self._n_holes != 1 else ''}"
         return base
 
     # ------------------------------------------------------------------ symmetries

@@ -47,10 +47,11 @@ def add_board_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _size(text, what: str) -> int:
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"{what} must be a whole number, not {text!r}") from None
+    text = str(text).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        shown = text[:20] + ("..." if len(text) > 20 else "")
+        raise InvalidInput(f"{what} must be a whole number from 1 to 10^12, not {shown!r}")
+    return int(text)
 
 
 def board_from_args(args):
@@ -73,11 +74,41 @@ def board_from_args(args):
     return Board.from_spec(rows, cols, args.hole, [probe.parse_square(s) for s in args.remove])
 
 
+def _bounded(kind, low, high, what: str):
+    """An argparse type: a number of ``kind`` from ``low`` to ``high`` (finite), named ``what``."""
+
+    def parse(text: str):
+        text = text.strip()
+        if len(text) > 40 or not text.isascii():
+            raise argparse.ArgumentTypeError(f"a number from {low} to {high} is wanted, "
+                                             f"not {text[:20]!r}{'...' if len(text) > 20 else ''}")
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a {'whole ' if kind is int else ''}number from "
+                                             f"{low} to {high} is wanted, not {text!r}") from None
+        if not (low <= value <= high):  # NaN fails this too
+            raise argparse.ArgumentTypeError(f"a number from {low} to {high} is wanted, not {text}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+#: Limits of the run settings on the command line.
+MAX_SECONDS = 10**7
+MAX_WORKERS = 64
+MAX_SEED = 2**31 - 1
+
+
 def add_search_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
+                   default=60.0, metavar="S",
                    help="give up after S seconds and report unknown (default 60)")
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="random seed (default 0); runs repeat")
-    p.add_argument("--workers", type=int, default=2, metavar="W", help="solver threads (default 2)")
+    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+                   help="random seed (default 0); runs repeat")
+    p.add_argument("--workers", type=_bounded(int, 1, MAX_WORKERS, "--workers"), default=2,
+                   metavar="W", help=f"solver threads, 1 to {MAX_WORKERS} (default 2)")
 
 
 def _write_output(text: str, out: str | None) -> None:
@@ -107,12 +138,30 @@ examples:
   kt-formal tour 12 12 --format npy --out t.npy && kt-formal verify t.npy --closed
   kt-formal tour 10000 10000 --out t.npy     divide and conquer; numbered grid as .npy
   kt-formal tour 1000 1001 --format succ --out s.npy   successor array (next square index, -1 = none)
+  kt-formal tour 2000 2000 --hole 300,1200,500x300 --out big.ktour   compact binary, any size
 """
 
 
-def _add_tour(sub) -> None:
-    from kt_formal.solve import ENGINES
+class _EngineNames:
+    """``auto`` and the engine registry's names, looked up only when needed.
 
+    The registry's package imports numpy; ``kt-formal --help`` and ``verify`` do not
+    need it, so the parser is built without it (start-up stays fast).
+    """
+
+    def _names(self):
+        from kt_formal.solve import ENGINES
+
+        return ["auto", *ENGINES]
+
+    def __contains__(self, name):
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+
+def _add_tour(sub) -> None:
     p = sub.add_parser("tour", help="find a tour of a board and print it",
                        description="Find a knight's tour, verify it independently, and print it.",
                        epilog=TOUR_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -120,24 +169,27 @@ def _add_tour(sub) -> None:
     p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
     p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
     p.add_argument("--end", metavar="SQ", help="last square")
-    p.add_argument("--engine", default="auto", choices=["auto", *ENGINES],
-                   help="search engine (default auto)")
-    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ"],
-                   help="output format (default: json or npy when --out ends in .json or .npy, else "
-                        "grid: numbered squares, 1 at the start; npy: the numbered grid as a .npy "
-                        "array; succ: .npy array over square indices row*cols+col of the next "
-                        "square's index, -1 on holes and after an open tour's last square; "
-                        "json up to 1e6 squares)")
+    p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
+                   help="search engine: %(choices)s (default auto)")
+    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ", "bin"],
+                   help="output format (default: by the suffix of --out: .json, .npy, .ktour, else "
+                        "grid: numbered squares, 1 at the start; coords, chess: the squares in "
+                        "order after a header line; json: the certificate, up to 1e6 squares; "
+                        "npy: the numbered grid as a .npy array; succ: .npy array of the board's "
+                        "shape holding the next square's index row*cols+col, -1 on holes and "
+                        "after an open tour's last square; bin: compact binary order file "
+                        "(.ktour, 4 bytes a square, any size). verify and render read them all")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
     add_search_arguments(p)
-    p.add_argument("--node-limit", type=int, metavar="N",
+    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search engines: give up after N nodes and report unknown")
     p.add_argument("--order", metavar="ORDER",
-                   help="move order for dfs/warnsdorff: knight, seed001, seed002, seed004 or 'dr,dc;...'")
+                   help="move order for dfs/warnsdorff: knight (anticlockwise from 11 o'clock, the default), "
+                        "down-first, clockwise-from-7, clockwise (from 1 o'clock) or 'dr,dc;...'")
     p.add_argument("--tiebreak", metavar="RULE",
                    help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
-    p.add_argument("--retries", type=int, metavar="R",
+    p.add_argument("--retries", type=_bounded(int, 0, 10**6, "--retries"), metavar="R",
                    help="warnsdorff: up to R more walks with random tie-breaks after a failure")
     p.set_defaults(run=_run_tour)
 
@@ -147,7 +199,7 @@ def add_picture_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
     p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
-    p.add_argument("--cell", type=int, metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
+    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
 
 
 def _check_pictures(args, board) -> None:
@@ -184,44 +236,40 @@ def _write_pictures(args, tour) -> list[str]:
 
 def _check_tour_output(args, board) -> str:
     """The output format, refusing what cannot be written for this board size (before any work)."""
-    from kt_formal.io.gridio import JSON_MAX_SQUARES, TEXT_SLOW_SQUARES
+    from kt_formal.io.formats import JSON_MAX_SQUARES, format_for_path, json_limit_message
+    from kt_formal.io.gridio import TEXT_SLOW_SQUARES
 
-    fmt = args.format
-    if fmt is None:
-        suffix = os.path.splitext(args.out or "")[1].lower()
-        fmt = {".json": "json", ".npy": "npy"}.get(suffix, "grid")
-    if fmt in ("npy", "succ") and not args.out:
-        raise InvalidInput(f"--format {fmt} writes a .npy file: give --out FILE.npy")
-    if fmt == "json" and board.size > JSON_MAX_SQUARES:
-        raise InvalidInput(f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; "
-                           f"this board has {board.size:,}: use --out FILE.npy or --format succ")
-    if fmt in ("coords", "chess") and board.size > TEXT_SLOW_SQUARES:
+    fmt = args.format or format_for_path(args.out)
+    if fmt in ("npy", "succ", "bin") and not args.out:
+        suffix = ".ktour" if fmt == "bin" else ".npy"
+        raise InvalidInput(f"--format {fmt} writes a binary file: give --out FILE{suffix}")
+    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
+        raise InvalidInput(json_limit_message(board.n_squares, "board"))
+    if fmt in ("coords", "chess") and board.n_squares > TEXT_SLOW_SQUARES:
         raise InvalidInput(f"--format {fmt} is limited to {TEXT_SLOW_SQUARES:,} squares; "
-                           "use grid, npy or succ")
+                           "use grid, npy, succ or bin")
     return fmt
 
 
 def _write_tour(tour, fmt: str, out, engine: str) -> None:
-    import numpy as np
+    from kt_formal.io.formats import save_tour, tour_text
 
-    if fmt in ("npy", "succ"):
-        _save_npy(tour.numbering() if fmt == "npy" else tour.successor(), out)
+    if out:
+        save_tour(tour, out, fmt, engine=engine)
         return
     if fmt == "grid" and tour.board.size > 100_000:
         from kt_formal.io.gridio import write_grid
 
-        if out:
-            try:
-                with open(out, "wb") as fh:
-                    write_grid(tour, fh)
-            except OSError as exc:
-                raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
-        else:
-            sys.stdout.flush()
-            write_grid(tour, sys.stdout.buffer)
+        sys.stdout.flush()
+        write_grid(tour, sys.stdout.buffer)
         return
-    text = tour.format(fmt) if fmt != "json" else tour.to_json(engine=engine)
-    _write_output(text, out)
+    _write_output(tour.to_json(engine=engine) if fmt == "json" else tour_text(tour, fmt), None)
+
+
+#: old --order spellings (kept in step with kt_formal.engines._search.ORDER_ALIASES, which
+#: the CLI does not import before a search: numba is slow to load)
+_ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "clockwise-from-7",
+                  "seed004": "clockwise"}
 
 
 def _run_tour(args) -> int:
@@ -236,6 +284,10 @@ def _run_tour(args) -> int:
     for name in ("node_limit", "order", "tiebreak", "retries"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
+    if options.get("order") in _ORDER_ALIASES:
+        new = _ORDER_ALIASES[options["order"]]
+        _note(args, f"--order {options['order']} is now called --order {new}")
+        options["order"] = new
     engine_label = args.engine if args.engine != "auto" else "search"
     with progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
         result = find_tour(board, closed=not args.open, start=args.start, end=args.end,
@@ -249,19 +301,21 @@ def _run_tour(args) -> int:
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
-    _note(args, f"{result.status.value}: {result.message}")
+    _note(args, f"{result.status.value}: {result.message}{_open_hint(args, board, result)}")
     return result.status.exit_code
 
 
-def _save_npy(array, out: str) -> None:
-    """Write an array to exactly ``out`` (np.save on a path would add '.npy')."""
-    import numpy as np
+def _open_hint(args, board, result) -> str:
+    """For a closed tour proven impossible: point to ``--open`` when an open tour may exist."""
+    if args.open or result.status.exit_code != 1:
+        return ""
+    if board.has_holes or args.start or args.end:
+        return "; for an open tour (a path) add --open"
+    from kt_formal.theorems import rectangle_tour
 
-    try:
-        with open(out, "wb") as fh:
-            np.save(fh, array)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    if rectangle_tour(board.rows, board.cols, False)[0]:
+        return f"; an open tour exists: kt-formal tour {board.rows} {board.cols} --open"
+    return ""
 
 
 # ---------------------------------------------------------------------- verify
@@ -270,74 +324,112 @@ examples:
   kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json
   kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt --closed
   kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
+  kt-formal tour 10000 10000 --out t.ktour && kt-formal verify t.ktour
 
-A JSON certificate says whether its tour is closed. A numbered grid (text: rows of
-step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on holes) is
-checked as an open tour unless --closed is given.
+Every format 'kt-formal tour' writes is read: JSON certificate, numbered grid (text:
+rows of step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on
+holes), coords or chess list, successor array (.npy), binary order file (.ktour).
+A JSON certificate, a list, a successor array and a binary file say whether the tour
+is closed; a numbered grid is checked as an open tour unless --closed is given.
 """
 
 
 def _add_verify(sub) -> None:
-    p = sub.add_parser("verify", help="check a certificate or a numbered grid independently",
-                       description="Re-check a certificate (JSON) or a numbered grid (text or .npy) "
-                                   "from the board and the knight rule alone.",
+    p = sub.add_parser("verify", help="check a certificate or a tour file independently",
+                       description="Re-check a certificate (JSON) or a tour file (any format "
+                                   "'kt-formal tour' writes) from the board and the knight rule alone.",
                        epilog=VERIFY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE",
-                   help="certificate (.json), numbered grid (text) or .npy grid to check; several "
-                        "files give one line each and a total")
+                   help="tour file to check (any format 'kt-formal tour' writes) or a proof "
+                        "certificate (.json); several files give one line each and a total")
     p.add_argument("--closed", action="store_true",
                    help="check a grid as a closed tour (the last square a knight move from the first)")
+    p.add_argument("--replay", action="store_true",
+                   help="re-run the search an 'exhaustive' record names (the kernel runs no search, "
+                        "so without --replay such a record is NOT CHECKED)")
     p.set_defaults(run=_run_verify)
 
 
 def _is_json_file(path: str) -> bool:
+    """True for a JSON certificate, and for anything that is not a regular file (a pipe,
+    a FIFO, a device): those are read only by the kernel's bounded reader."""
+    import stat
+
+    if path == "-":
+        return True
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO without writer must not block
     except OSError:
-        return False  # the reader reports the error
+        return True  # the reader reports the error
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return True
+        head = os.read(fd, 4096)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
     return head.lstrip().startswith(b"{")
 
 
-def _verify_one(path: str, closed: bool) -> str:
-    """Summary of one verified file; raises CertificateRejected or InvalidInput."""
-    from kt_formal.certificate import read_certificate, verify_certificate
-    from kt_formal.exceptions import CertificateRejected
-    from kt_formal.io.formats import read_tour_file
+def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
+    """The claim of one checked file; raises CertificateRejected or InvalidInput."""
+    from kt_formal import kernel
+    from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
     if _is_json_file(path):
-        obj, summary = verify_certificate(read_certificate(path))
-        if closed and getattr(obj, "closed", True) is False:
+        d = kernel.read_certificate(path)
+        try:
+            claim = kernel.check_certificate(d)
+        except CertificateNotChecked:
+            if not replay:
+                raise
+            from kt_formal.proofs.replay import replay_exhaustive
+
+            return "REPLAYED: " + replay_exhaustive(d)
+        if closed and d.get("kind") == "tour" and d.get("closed") is False:
             raise CertificateRejected("the certificate is of an open tour; --closed was asked")
-        return summary
-    tour, how = read_tour_file(path, closed=closed)
-    kind = "closed" if tour.closed else "open"
-    return f"valid {kind} tour of the {tour.board.describe()} board ({len(tour)} squares); read as a {how}"
+        return "OK: " + claim
+    from kt_formal.io.formats import read_tour_file
+
+    from kt_formal.kernel.proofcheck import describe_question
+    from kt_formal.kernel.shape import Shape
+
+    tour, how = read_tour_file(path, closed=True if closed else None)  # checked by the kernel's tour check
+    b = tour.board
+    cols = b.cols
+    first, last = divmod(int(tour.order[0]), cols), divmod(int(tour.order[-1]), cols)
+    what = describe_question(Shape(b.rows, cols, b.holes()), tour.closed, first, last)
+    closing = ", the closing move included" if tour.closed else ""
+    return (f"OK: {what}: every square visited once, every step a knight move{closing} "
+            f"({len(tour)} squares; read as a {how})")
 
 
 def _run_verify(args) -> int:
-    """Exit 0 when every file verifies, 1 if any is rejected, 2 if any is unreadable."""
-    from kt_formal.exceptions import CertificateRejected
+    """One line per file; exit 0 when every file verifies, 1 if any is rejected or not
+    checked, 2 if any is unreadable."""
+    from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
-    if len(args.files) == 1:  # one file: bad input is the usual one-line error, exit 2
-        try:
-            print(f"OK: {_verify_one(args.files[0], args.closed)}")
-            return 0
-        except CertificateRejected as exc:
-            print(f"REJECTED: {exc}")
-            return 1
     codes = []
+    many = len(args.files) > 1
     for path in args.files:
+        head = f"{path}: " if many else ""
         try:
-            print(f"{path}: OK: {_verify_one(path, args.closed)}")
+            print(f"{head}{_verify_one(path, args.closed, args.replay)}", flush=True)
             codes.append(0)
-        except CertificateRejected as exc:
-            print(f"{path}: REJECTED: {exc}")
+        except CertificateNotChecked as exc:
+            print(f"{head}{exc}", flush=True)
             codes.append(1)
-        except InvalidInput as exc:
-            print(f"{path}: BAD INPUT: {exc}")
-            codes.append(2)
-    print(f"{codes.count(0)} of {len(codes)} files verified")
+        except CertificateRejected as exc:
+            print(f"{head}REJECTED: {exc}", flush=True)
+            codes.append(1)
+        except KtFormalError as exc:
+            if not many:
+                raise  # one file: the usual one-line error on stderr
+            print(f"{head}BAD INPUT: {exc}", flush=True)
+            codes.append(exc.exit_code)
+    if many:
+        print(f"{codes.count(0)} of {len(codes)} files verified")
     return max(codes)
 
 
@@ -355,13 +447,14 @@ of 200 squares a side, PNG to 4000.
 
 def _add_render(sub) -> None:
     p = sub.add_parser("render", help="draw a tour file as an SVG or PNG picture",
-                       description="Draw a tour (JSON certificate, numbered grid or .npy grid), "
+                       description="Draw a tour (any file 'kt-formal tour' writes), "
                                    "checked first by the independent verifier.",
                        epilog=RENDER_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("file", help="tour to draw: certificate (.json), numbered grid (text) or .npy grid")
+    p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
+                                     "chess, npy, succ, ktour)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write (.svg or .png)")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
-    p.add_argument("--cell", type=int, metavar="PX", help="pixels per square of a PNG (default: automatic)")
+    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
     p.add_argument("--closed", action="store_true", help="read a grid as a closed tour")
     p.set_defaults(run=_run_render)
 
@@ -388,12 +481,28 @@ def _run_render(args) -> int:
 
 
 # ---------------------------------------------------------------------- graph
+GRAPH_EXAMPLES = """\
+examples:
+  kt-formal graph 8 8 --hole 3,3,2x2                 squares, edges, colours, degrees
+  kt-formal graph 8 8 --format graphml --out k8.graphml
+  kt-formal graph 6 6 --format edgelist --out k6.txt  one edge 'r,c r,c' a line
+  kt-formal graph 5 5 --format json --out k5.json     networkx node-link JSON
+
+Nodes are written as 'r,c' (0-based, row 0 at the top) with attributes row, col and
+colour; networkx reads the files back (read_graphml, read_edgelist, node_link_graph).
+"""
+
+
 def _add_graph(sub) -> None:
-    p = sub.add_parser("graph", help="describe the knight graph of a board",
-                       description="Squares, edges, colour counts and degree histogram of the knight graph.",
-                       epilog="example:\n  kt-formal graph 8 8 --hole 3,3,2x2",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser("graph", help="describe the knight graph of a board, or write it to a file",
+                       description="Squares, edges, colour counts and degree histogram of the knight "
+                                   "graph; with --format and --out, the graph itself as GraphML, an "
+                                   "edge list or node-link JSON.",
+                       epilog=GRAPH_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_board_arguments(p)
+    p.add_argument("--format", choices=["graphml", "edgelist", "json"],
+                   help="write the graph in this format (networkx's writers) to --out")
+    p.add_argument("--out", metavar="FILE", help="file to write the graph to (with --format)")
     p.set_defaults(run=_run_graph)
 
 
@@ -402,6 +511,8 @@ def _run_graph(args) -> int:
 
     from kt_formal.graph import neighbour_table
 
+    if bool(args.format) != bool(args.out):
+        raise InvalidInput("--format and --out go together: kt-formal graph 8 8 --format graphml --out k8.graphml")
     board = board_from_args(args)
     nt = neighbour_table(board)
     edges = int(nt.degree.sum()) // 2
@@ -412,6 +523,13 @@ def _run_graph(args) -> int:
     print(f"edges:   {edges}")
     print(f"colours: {dark} dark, {light} light (a1 is dark)")
     print("degrees: " + ", ".join(f"{d}: {int(n)}" for d, n in enumerate(hist) if n))
+    if args.out:
+        from kt_formal.io.formats import write_graph
+        from kt_formal.graph import knight_graph
+
+        write_graph(knight_graph(board), args.out, args.format)
+        _note(args, f"wrote the knight graph ({board.n_squares} nodes, {edges} edges) as {args.format} "
+                    f"to {args.out}")
     return 0
 
 
@@ -474,7 +592,7 @@ examples:
 
 
 def _add_frame(sub) -> None:
-    p = sub.add_parser("frame", help="seed 003's rotation and support models around a centred hole",
+    p = sub.add_parser("frame", help="the rotation and support models around a centred hole (seed 003)",
                        description="Build a closed tour around a centred hole from element A "
                                    "(n x m, from (1,1) to (2,m-1), 1-based) and element B "
                                    "(n1 x m1, from (1,1) to (n1,3)), verify it and print it.",
@@ -484,8 +602,8 @@ def _add_frame(sub) -> None:
     p.add_argument("--element", metavar="NxM", help="element A of the rotation model")
     p.add_argument("--a", metavar="NxM", help="element A of the support model")
     p.add_argument("--b", metavar="N1xM1", help="element B of the support model")
-    p.add_argument("--wh", type=int, default=1, metavar="K", help="elements along top and bottom (default 1)")
-    p.add_argument("--wv", type=int, default=1, metavar="K", help="elements down each side (default 1)")
+    p.add_argument("--wh", type=_bounded(int, 1, 1000, "--wh"), default=1, metavar="K", help="elements along top and bottom (default 1)")
+    p.add_argument("--wv", type=_bounded(int, 1, 1000, "--wv"), default=1, metavar="K", help="elements down each side (default 1)")
     p.add_argument("--format", default="grid", choices=["grid", "coords", "chess", "json"],
                    help="output format (default grid: numbered squares, 1 at the top-left, # holes)")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
@@ -536,9 +654,10 @@ def _add_count(sub) -> None:
     p.add_argument("--start", metavar="SQ", help="only tours starting here")
     p.add_argument("--end", metavar="SQ", help="only tours ending here")
     p.add_argument("--out", metavar="FILE", help="also write every tour to FILE, one JSON list per line")
-    p.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
+                   default=60.0, metavar="S",
                    help="stop after S seconds and report unknown (default 60)")
-    p.add_argument("--node-limit", type=int, metavar="N", help="stop after N nodes and report unknown")
+    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N", help="stop after N nodes and report unknown")
     p.set_defaults(run=_run_count)
 
 
@@ -638,6 +757,14 @@ def _add_quiet_everywhere(sub) -> None:
             pass
 
 
+def _quiet_stdout() -> None:
+    """Drop what is left in stdout's buffer (its flush at exit would fail again)."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+
+
 def main(argv=None) -> int:
     """Run the command; return the exit code (never raise for expected errors)."""
     parser = build_parser()
@@ -646,7 +773,9 @@ def main(argv=None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return 2
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
     except KtFormalError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -658,11 +787,12 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         # output piped into a command that stopped reading (e.g. head)
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        _quiet_stdout()
         return 0
+    except OSError as exc:  # e.g. output to /dev/full
+        _quiet_stdout()
+        print(f"{PROG}: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug: one line, with a way to see the traceback
         if os.environ.get("KT_FORMAL_DEBUG"):
             raise

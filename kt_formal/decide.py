@@ -243,6 +243,6 @@ def decide(
                        clock(), f"search:{result.engine}+no-proof", result.stats)
     limit = "no limit" if time_limit is None else f"{time_limit:g} s"
     return Verdict("unknown", None,
-                   f"Unknown: the search for a {kind} tour of the {board.describe()} board ran out "
+                   f"Unknown: the search for {'an' if kind[:1] in 'aeiou' else 'a'} {kind} tour of the {board.describe()} board ran out "
                    f"of time ({limit}) before an answer; nothing is claimed.",
                    clock(), f"{prefix}search:{result.engine}+limit", result.stats)

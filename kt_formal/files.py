@@ -3,7 +3,7 @@
 >>> read_user_text("/nonexistent/board.txt", what="mask file ")
 Traceback (most recent call last):
 ...
-kt_formal.exceptions.InvalidInput: mask file /nonexistent/board.txt does not exist
+kt_formal.kernel.errors.InvalidInput: mask file /nonexistent/board.txt does not exist
 """
 
 from __future__ import annotations

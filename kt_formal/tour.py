@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from kt_formal.board import SYMMETRIES, Board, file_name, transform_coords
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.kernel.tourcheck import check_tour
 
 __all__ = ["Tour", "FORMATS"]
 
@@ -104,16 +105,14 @@ class Tour:
 
     # ------------------------------------------------------------------ checking
     def check(self) -> str | None:
-        """The first violation found by the independent checker, or None if valid."""
-        from kt_formal.certificate import check_tour
-
+        """The first violation found by the kernel's tour check, or None if valid."""
         return check_tour(self.board, self, self.closed)
 
     def verify(self) -> "Tour":
         """Raise CertificateRejected unless the tour is valid; return self for chaining."""
-        from kt_formal.certificate import verify_tour
-
-        verify_tour(self.board, self, self.closed)
+        reason = self.check()
+        if reason is not None:
+            raise CertificateRejected(reason)
         return self
 
     # ------------------------------------------------------------------ operations
@@ -196,10 +195,19 @@ class Tour:
         return "".join(" ".join(items[i : i + per_line]) + "\n" for i in range(0, len(items), per_line))
 
     def to_dict(self, **meta) -> dict:
-        """The JSON certificate (see :mod:`kt_formal.certificate`)."""
-        from kt_formal.certificate import tour_to_dict
-
-        return tour_to_dict(self, **meta)
+        """The JSON certificate that :func:`kt_formal.kernel.check_certificate` reads."""
+        b = self.board
+        r, c = np.divmod(np.asarray(self.order, dtype=np.int64), b.cols)
+        d = {
+            "format": "kt-formal/1",
+            "kind": "tour",
+            "board": {"rows": b.rows, "cols": b.cols, "holes": [list(h) for h in b.holes()]},
+            "closed": bool(self.closed),
+            "squares": np.stack([r, c], axis=1).tolist(),
+        }
+        if meta:
+            d["meta"] = meta
+        return d
 
     def to_json(self, **meta) -> str:
         import json

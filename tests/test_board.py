@@ -14,7 +14,7 @@ def test_sizes_and_holes():
     assert b.n_squares == 59 and b.n_holes == 5
     assert not b.is_live(3, 4) and not b.is_live(7, 0) and b.is_live(0, 0)
     assert b.holes()[0] == (3, 3)
-    assert b.describe() == "8x8 minus 5 holes"
+    assert b.describe() == "8x8 minus 5 squares"
 
 
 @pytest.mark.parametrize("args, match", [

@@ -13,7 +13,7 @@ from kt_formal.certificate import verify_certificate
 from kt_formal.decide import decide
 from kt_formal.solve import find_tour
 from kt_formal.engines.base import Status
-from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput
 
 
 # The theorems, written here from the reference (not imported from kt_formal.decide).
@@ -58,7 +58,7 @@ def sweep(lo: int, hi: int, cli_proc, tmp_path):
                 kinds = ("tour",) if expected else ("proof", "drup")
                 assert v.certificate["kind"] in kinds
                 _, summary = verify_certificate(v.certificate)
-                assert ("valid" if expected else "no ") in summary
+                assert summary.startswith(("closed" if closed else "open") if expected else "no ")
                 certs[f"{m}x{n}-{'closed' if closed else 'open'}"] = v.certificate
     verify_in_subprocess(cli_proc, tmp_path, certs)
     return certs
@@ -130,7 +130,11 @@ HOLED = 120
 def test_holed_boards_agree_with_cpsat_and_the_exhaustive_engine(i):
     b, closed, start, end = random_board(i)
     v = decide(b, closed=closed, start=start, end=end, time_limit=60)
-    if v.certificate is not None:
+    if v.certificate is not None and v.certificate.get("method") == "exhaustive":
+        from kt_formal.proofs.replay import replay_exhaustive
+
+        replay_exhaustive(v.certificate)  # the kernel runs no search: replayed on purpose
+    elif v.certificate is not None:
         verify_certificate(v.certificate)
     if b.n_squares >= 2 and (b.degrees() == 0).any():
         # CP-SAT drops squares without moves from its circuit; no tour can visit them
@@ -162,26 +166,50 @@ def test_sat_proof_where_no_cheap_proof_exists(cli_proc, tmp_path):
     path = tmp_path / "p.json"
     path.write_text(json.dumps(v.certificate))
     run = cli_proc("verify", path)
-    assert run.code == 0 and "DRUP proof" in run.out
+    assert run.code == 0 and "DRUP proof" in run.out and "to d2" in run.out
 
 
-def test_forged_exhaustive_proofs_are_rejected():
+def exhaustive_record() -> dict:
+    """The exhaustive engine's record for no open tour of 3x7 ending at d2 (decide no longer makes these)."""
     from kt_formal.engines import exhaustive
     from kt_formal.engines.base import TourRequest
 
-    good = exhaustive.solve(TourRequest(Board(3, 7), closed=False, end=(1, 3))).proof
+    return exhaustive.solve(TourRequest(Board(3, 7), closed=False, end=(1, 3))).proof
+
+
+def test_exhaustive_records_are_checked_only_on_replay(cli_proc, tmp_path):
+    record = exhaustive_record()
+    assert record["method"] == "exhaustive"
+    # the kernel runs no search: such a record is not checked, unless replayed on request
+    with pytest.raises(CertificateNotChecked, match="NOT CHECKED"):
+        verify_certificate(record)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(record))
+    run = cli_proc("verify", path)
+    assert run.code == 1 and run.out.startswith("NOT CHECKED") and "from" not in run.out.split(":")[0]
+    assert "to d2" in run.out  # the fixed end is part of the stated claim
+    run = cli_proc("verify", "--replay", path)
+    assert run.code == 0 and "exhaustive search re-run" in run.out and "to d2" in run.out
+
+
+def test_forged_exhaustive_proofs_are_rejected_on_replay():
+    from kt_formal.proofs.replay import replay_exhaustive
+
+    good = exhaustive_record()
     # a board that does have such a tour: the re-run finds it
     forged = dict(good, end=[0, 0])
     with pytest.raises(CertificateRejected, match="found a tour|CP-SAT"):
-        verify_certificate(forged)
+        replay_exhaustive(forged)
     # too few nodes recorded: the re-run cannot finish within the record
     if good["nodes"] > 1:
         with pytest.raises(CertificateRejected, match="did not finish"):
-            verify_certificate(dict(good, nodes=0))
+            replay_exhaustive(dict(good, nodes=0))
     with pytest.raises(CertificateRejected):
-        verify_certificate(dict(good, nodes=-5))
+        replay_exhaustive(dict(good, nodes=-5))
+    with pytest.raises(CertificateRejected, match="replays run up to"):
+        replay_exhaustive(dict(good, nodes=10**18))
     with pytest.raises(CertificateRejected, match="strings"):
-        verify_certificate(dict(good, engine=3))
+        replay_exhaustive(dict(good, engine=3))
 
 
 # ---------------------------------------------------------------- the command
@@ -194,7 +222,7 @@ def test_exists_command(cli, tmp_path):
     r = cli("exists", 6, 6, "--open", "--start", "a1", "--cert", cert)
     assert r.code == 0 and r.out.startswith("Yes, an open tour from a1 exists")
     _, summary = verify_certificate(json.loads(cert.read_text()))
-    assert summary.startswith("valid open tour of the 6x6 board")
+    assert summary.startswith("open tour of the 6x6 board from a1 to ")
     mask = tmp_path / "m.txt"
     mask.write_text("....\n.##.\n....\n")
     r = cli("exists", "--mask", mask, "--open", "--cert", tmp_path / "p.json")
@@ -211,7 +239,7 @@ def test_exists_unknown_when_the_limit_runs_out(cli_proc):
     (("5", "x"), "whole number"),
     (("5", "5", "--start", "z9"), "outside"),
     (("5", "5", "--remove", "c3", "--start", "c3"), "hole"),
-    (("5", "5", "--time-limit", "-1"), "positive"),
+    (("5", "5", "--time-limit", "-1"), "from 0.001 to"),
     (("5",), "M N"),
 ])
 def test_exists_bad_input(cli_proc, args, needle):

@@ -10,7 +10,7 @@ import pytest
 import conftest
 from kt_formal.board import Board
 from kt_formal.engines import cpsat, dfs
-from kt_formal.engines._search import ORDERS, parse_order
+from kt_formal.engines._search import ORDER_ALIASES, ORDERS, parse_order
 from kt_formal.engines.base import Status, TourRequest
 from kt_formal.exceptions import InvalidInput
 
@@ -28,22 +28,35 @@ def _seed004_reference() -> str:
 
 
 def test_cli_reproduces_seed004_output_exactly(cli_proc):
+    # the clockwise order is seed 004's; the coords output after its header line is the seed's
     expected = _seed004_reference()
+    run = cli_proc("tour", 8, 8, "--engine", "dfs", "--order", "clockwise", "--start", "0,0", "--open",
+                   "--format", "coords")
+    assert run.code == 0, run.err
+    head, _, body = run.out.partition("\n")
+    assert head == "# kt-formal coords: open tour, board 8x8"
+    assert body == expected
+
+
+def test_old_order_names_still_work_with_a_note(cli_proc):
     run = cli_proc("tour", 8, 8, "--engine", "dfs", "--order", "seed004", "--start", "0,0", "--open",
                    "--format", "coords")
     assert run.code == 0, run.err
-    assert run.out == expected
+    assert "--order seed004 is now called --order clockwise" in run.err
+    assert run.out.partition("\n")[2] == _seed004_reference()
+    for old, new in ORDER_ALIASES.items():
+        assert parse_order(old) == ORDERS[new]
 
 
 def test_seed004_tour_and_node_count():
-    res = dfs.solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)), order="seed004")
+    res = dfs.solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)), order="clockwise")
     assert res.found and res.tour.check() is None
     assert round(res.stats["nodes"] / 1e5) == 32  # reference: 3.2e6 nodes
 
 
 @pytest.mark.slow
 def test_seed001_order_from_2_0_runs_to_completion():
-    res = dfs.solve(TourRequest(Board(8, 8), closed=False, start=(2, 0)), order="seed001", time_limit=600)
+    res = dfs.solve(TourRequest(Board(8, 8), closed=False, start=(2, 0)), order="down-first", time_limit=600)
     assert res.found and res.tour.check() is None
     sq = res.tour.squares()
     assert sq[0] == (2, 0) and sq[1] == (4, 1)  # (2+2, 0-1) is off the board, the next case is (4, 1)
@@ -52,7 +65,7 @@ def test_seed001_order_from_2_0_runs_to_completion():
 
 def test_first_moves_follow_the_order():
     # a plain DFS takes the first legal move of its order at each step while it can
-    for name in ("knight", "seed001", "seed002", "seed004"):
+    for name in ORDERS:
         res = dfs.solve(TourRequest(Board(5, 5), closed=False, start=(2, 2)), order=name)
         assert res.found and res.tour.check() is None
         dr, dc = ORDERS[name][0]
@@ -88,9 +101,9 @@ def test_closed_exhaustion_is_impossible():
 
 
 def test_node_limit_gives_unknown(cli):
-    res = dfs.solve(TourRequest(Board(8, 8), closed=False, start=(2, 0)), order="seed001", node_limit=10_000)
+    res = dfs.solve(TourRequest(Board(8, 8), closed=False, start=(2, 0)), order="down-first", node_limit=10_000)
     assert res.status is Status.UNKNOWN and res.stats["nodes"] == 10_000
-    run = cli("tour", 8, 8, "--engine", "dfs", "--order", "seed001", "--start", "2,0", "--open",
+    run = cli("tour", 8, 8, "--engine", "dfs", "--order", "down-first", "--start", "2,0", "--open",
               "--node-limit", "1000")
     assert run.code == 3 and run.err.startswith("unknown:")
     run = cli("tour", 8, 8, "--engine", "dfs", "--order", "nonsense")

@@ -211,9 +211,9 @@ def test_memory_estimate_refuses_before_allocating():
 
 
 def test_seed000_scheme_through_the_engine():
-    r = find_tour(Board(18, 20), engine="divide", scheme="seed000")
-    assert r.found and r.stats["scheme"] == "seed000" and r.tour.check() is None
-    r = find_tour(Board(18, 20), closed=False, engine="divide", scheme="seed000")
+    r = find_tour(Board(18, 20), engine="divide", scheme="quadrants")
+    assert r.found and r.stats["scheme"] == "quadrants" and r.tour.check() is None
+    r = find_tour(Board(18, 20), closed=False, engine="divide", scheme="seed000")  # the old name
     assert r.found and not r.tour.closed and r.tour.check() is None
 
 

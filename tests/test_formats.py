@@ -119,9 +119,9 @@ def test_cli_verify_grid_text(cli, tmp_path):
     assert cli("tour", "8", "8", "--out", g).code == 0
     read_grid_text(g.read_text(), closed=True).verify()
     r = cli("verify", g)
-    assert r.code == 0 and r.out.startswith("OK: valid open tour") and "numbered grid" in r.out
+    assert r.code == 0 and r.out.startswith("OK: open tour of the 8x8 board from ") and "numbered grid" in r.out
     r = cli("verify", g, "--closed")
-    assert r.code == 0 and r.out.startswith("OK: valid closed tour")
+    assert r.code == 0 and r.out.startswith("OK: closed tour of the 8x8 board from ")
 
 
 def test_cli_verify_npy_and_json(cli, tmp_path):
@@ -129,10 +129,10 @@ def test_cli_verify_npy_and_json(cli, tmp_path):
     assert cli("tour", "10", "10", "--hole", "3,3,4x4", "--format", "npy", "--out", n).code == 0
     assert read_npy(n, closed=True).check() is None
     r = cli("verify", n, "--closed")
-    assert r.code == 0 and "closed tour of the 10x10 minus 16 holes" in r.out
+    assert r.code == 0 and "closed tour of the 10x10 board minus 16 squares (d7, e7, f7, g7, d6, e6 and 10 more)" in r.out
     assert cli("tour", "6", "6", "--format", "json", "--out", j).code == 0
     r = cli("verify", j)
-    assert r.code == 0 and r.out == "OK: valid closed tour of the 6x6 board (36 squares)\n"
+    assert r.code == 0 and r.out.startswith("OK: closed tour of the 6x6 board from ") and r.out.count("\n") == 1
     assert cli("verify", j, "--closed").code == 0
     r = cli("tour", "8", "8", "--format", "npy")
     assert r.code == 2 and "--out" in r.err
@@ -190,3 +190,139 @@ def test_cli_out_suffix_picks_the_format(cli, tmp_path):
     g = tmp_path / "a.txt"
     assert cli("tour", "6", "6", "--out", g).code == 0
     assert read_grid_text(g.read_text(), closed=True).check() is None
+
+
+# ---------------------------------------------------------------------- every format tour writes
+ALL_FORMATS = ["grid", "coords", "chess", "json", "npy", "succ", "bin"]
+
+
+@pytest.mark.parametrize("fmt", ALL_FORMATS)
+@pytest.mark.parametrize("which", ["holed", "open5"])
+def test_every_format_round_trips(fmt, which, request, tmp_path):
+    from kt_formal.io.formats import save_tour
+
+    t = request.getfixturevalue(which)
+    path = save_tour(t, tmp_path / f"t.{fmt}", fmt)
+    back, how = read_tour_file(path, closed=True if (t.closed and fmt in ("grid", "npy")) else None)
+    assert back.check() is None and back.board == t.board
+    if fmt in ("grid", "npy"):  # a grid does not say closed or open; asked as the tour is
+        assert list(back.order) == list(t.order)
+    else:
+        assert back == t, how
+
+
+@pytest.mark.parametrize("fmt", ALL_FORMATS)
+def test_cli_tour_then_verify_and_render_every_format(fmt, cli, tmp_path):
+    suffix = {"json": ".json", "npy": ".npy", "succ": ".npy", "bin": ".ktour"}.get(fmt, ".txt")
+    out = tmp_path / f"t{suffix}"
+    r = cli("tour", 6, 6, "--hole", "0,0,1x2", "--format", fmt, "--out", out, "--quiet")
+    assert r.code == 0, r.err
+    r = cli("verify", out)
+    assert r.code == 0 and r.out.startswith("OK: ") and "of the 6x6 board minus 2 squares (a6, b6)" in r.out, r.out
+    r = cli("render", out, "-o", tmp_path / "t.svg", "--quiet")
+    assert r.code == 0 and (tmp_path / "t.svg").read_text().startswith("<svg")
+
+
+def test_binary_file_layout(holed, tmp_path):
+    from kt_formal.io.formats import BINARY_MAGIC, save_tour
+
+    path = save_tour(holed, tmp_path / "t.ktour")
+    data = path.read_bytes()
+    assert data[:8] == BINARY_MAGIC
+    assert np.frombuffer(data[8:24], "<u8").tolist() == [10, 10]
+    assert data[24] == 1 and data[25] == 4 and data[26:32] == bytes(6)
+    assert np.array_equal(np.frombuffer(data[32:], "<u4"), holed.order)
+    assert len(data) == 32 + 4 * len(holed)
+
+
+def test_binary_tampering_is_rejected(holed, tmp_path):
+    from kt_formal.io.formats import save_tour
+
+    path = save_tour(holed, tmp_path / "t.ktour")
+    data = bytearray(path.read_bytes())
+    (tmp_path / "short.ktour").write_bytes(data[:-2])
+    with pytest.raises(InvalidInput, match="truncated"):
+        read_tour_file(tmp_path / "short.ktour")
+    swapped = bytearray(data)
+    swapped[36:40], swapped[40:44] = data[40:44], data[36:40]  # squares 2 and 3 swapped
+    (tmp_path / "swap.ktour").write_bytes(swapped)
+    with pytest.raises(CertificateRejected, match="not a knight move"):
+        read_tour_file(tmp_path / "swap.ktour")
+    outside = bytearray(data)
+    outside[32:36] = np.array([100], "<u4").tobytes()
+    (tmp_path / "out.ktour").write_bytes(outside)
+    with pytest.raises(CertificateRejected, match="outside"):
+        read_tour_file(tmp_path / "out.ktour")
+    bad = bytearray(data)
+    bad[25] = 3
+    (tmp_path / "bad.ktour").write_bytes(bad)
+    with pytest.raises(InvalidInput, match="header"):
+        read_tour_file(tmp_path / "bad.ktour")
+
+
+def test_successor_arrays(open5, holed, tmp_path):
+    from kt_formal.io.formats import successor_to_tour
+
+    for t in (open5, holed):
+        succ = t.successor().reshape(t.board.rows, t.board.cols)
+        assert successor_to_tour(succ) == t
+    np.save(tmp_path / "flat.npy", open5.successor())
+    with pytest.raises(InvalidInput, match="1-D array"):
+        read_tour_file(tmp_path / "flat.npy")
+    two_cycles = holed.successor().copy()
+    a, b = holed.order[0], holed.order[40]
+    two_cycles[[a, b]] = two_cycles[[b, a]]  # splits the cycle in two
+    with pytest.raises(CertificateRejected):
+        successor_to_tour(two_cycles.reshape(10, 10))
+
+
+def test_coords_without_header_infers_the_board(closed8, tmp_path):
+    p = tmp_path / "plain.txt"
+    p.write_text(closed8.to_coords())
+    back, how = read_tour_file(p, closed=True)
+    assert back == closed8 and "without a header" in how
+
+
+def test_chunked_grid_reading_matches(holed, tmp_path, monkeypatch):
+    import kt_formal.io.formats as formats
+
+    monkeypatch.setattr(formats, "_CHUNK", 7)  # many chunks, rows split across them
+    np.save(tmp_path / "g.npy", holed.numbering())
+    assert read_npy(tmp_path / "g.npy", closed=True) == holed
+    a = holed.numbering().copy()
+    a[0, 1], a[9, 9] = a[9, 9], 5  # number 5 twice
+    np.save(tmp_path / "dup.npy", a)
+    with pytest.raises(CertificateRejected, match="missing|more than once|larger"):
+        read_npy(tmp_path / "dup.npy")
+
+
+def test_json_limit_message_counts_squares(cli):
+    r = cli("tour", 1001, 1001, "--hole", "0,0,10x10", "--format", "json", "--out", "x.json")
+    assert r.code == 2
+    assert "this board has 1,001,901 squares" in r.err and ".ktour" in r.err
+
+
+# ---------------------------------------------------------------------- the knight graph
+@pytest.mark.parametrize("fmt", ["graphml", "edgelist", "json"])
+def test_graph_export_round_trip(fmt, cli, tmp_path):
+    import json
+
+    import networkx as nx
+
+    out = tmp_path / f"k.{fmt}"
+    r = cli("graph", 8, 8, "--hole", "3,3,2x2", "--format", fmt, "--out", out)
+    assert r.code == 0 and "edges:   136" in r.out
+    if fmt == "graphml":
+        G = nx.read_graphml(out)
+    elif fmt == "edgelist":
+        G = nx.read_edgelist(out)
+    else:
+        data = json.loads(out.read_text())
+        try:
+            G = nx.node_link_graph(data, edges="links")
+        except TypeError:
+            G = nx.node_link_graph(data)
+    assert G.number_of_edges() == 136
+    assert all(abs(int(a.split(",")[0]) - int(b.split(",")[0])) in (1, 2) for a, b in G.edges())
+    assert "3,3" not in G  # a hole
+    assert cli("graph", 8, 8, "--format", fmt).code == 2  # --format without --out

@@ -263,6 +263,7 @@ def _random_cases(k=30, seed=2026):
 RANDOM_CASES = _random_cases()
 
 
+@pytest.mark.slow  # about 14 s each on 2 busy cores
 def test_random_off_centre_holes_every_verdict_is_certified():
     verdicts = {}
     for R, C, holes in RANDOM_CASES:
@@ -288,6 +289,7 @@ def test_random_off_centre_holes_every_verdict_is_certified():
     print(f"random holes: {found} found, {len(verdicts) - found} proven impossible by CP-SAT")
 
 
+@pytest.mark.slow  # about 14 s each on 2 busy cores
 def test_random_impossible_verdicts_confirmed_by_exhaustive_engine():
     """Every IMPOSSIBLE verdict on the random holed boards, confirmed by a second engine."""
     confirmed = 0
@@ -336,7 +338,7 @@ def test_cli_frame_commands(cli, tmp_path):
     (["frame", "rotation", "--element", "3x2"], "overlap"),
     (["frame", "rotation", "--element", "3x5", "--wh", "3"], "does not exist"),
     (["frame", "support", "--a", "3x10"], "takes --a"),
-    (["frame", "rotation", "--element", "3x8", "--wh", "-1"], "at least 1"),
+    (["frame", "rotation", "--element", "3x8", "--wh", "-1"], "a number from 1 to 1000"),
 ])
 def test_cli_frame_bad_parameters(cli_proc, args, match):
     run = cli_proc(*args)

@@ -74,3 +74,18 @@ def test_value_types_import_nothing_above_them():
                  if m.startswith(("kt_formal.io", "kt_formal.engines", "kt_formal.combine",
                                   "kt_formal.decide", "kt_formal.cli", "kt_formal.solve"))}
         assert not above, f"{low} imports {sorted(above)}"
+
+
+def test_no_import_cycles():
+    """No module of kt_formal imports, directly or not, a module that imports it back
+    (the package facade kt_formal/__init__ and __main__ aside: they sit above everything)."""
+    import grimp
+
+    g = grimp.build_graph("kt_formal")
+    modules = sorted(m for m in g.modules if m not in ("kt_formal", "kt_formal.__main__"))
+    for m in modules:
+        for other in g.find_modules_directly_imported_by(m):
+            if other in ("kt_formal", "kt_formal.__main__") or other == m:
+                continue
+            back = g.find_shortest_chain(importer=other, imported=m)
+            assert back is None, f"cycle: {m} -> {' -> '.join(back)}"

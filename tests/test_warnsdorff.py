@@ -44,7 +44,7 @@ def test_every_start_on_8x8_is_found_and_verified_or_unknown(rule):
 def test_seed002_walk_gets_stuck_at_9976_of_10000():
     # seed 002's order with its `<=` comparison (last of the tied candidates)
     res = warnsdorff.solve(TourRequest(Board(100, 100), closed=False, start=(0, 0)),
-                           order="seed002", tiebreak="last")
+                           order="clockwise-from-7", tiebreak="last")
     assert res.status is Status.UNKNOWN
     assert res.stats["covered"] == 9976
     assert "covered 9976 of 10000 squares" in res.message
@@ -61,7 +61,7 @@ def test_same_as_the_seed002_peer_program(tmp_path):
                               capture_output=True, text=True, timeout=60).stdout
         visited = int(re.search(r"visited=(\d+)/", peer).group(1))
         res = warnsdorff.solve(TourRequest(Board(n, n), closed=False, start=(0, 0)),
-                               order="seed002", tiebreak="last")
+                               order="clockwise-from-7", tiebreak="last")
         assert res.stats["covered"] == visited, n
 
 
@@ -119,7 +119,7 @@ def test_find_tour_routes_options():
 
 def test_cli_stuck_is_unknown_with_coverage(cli):
     run = cli("tour", 100, 100, "--open", "--start", "0,0", "--engine", "warnsdorff",
-              "--order", "seed002", "--tiebreak", "last")
+              "--order", "clockwise-from-7", "--tiebreak", "last")
     assert run.code == 3
     assert run.out == ""
     assert run.err.startswith("unknown:") and "covered 9976 of 10000 squares" in run.err

@@ -16,7 +16,7 @@ joins are applied all at once with index arithmetic, and a numba walk turns the
 successor array into the visiting order of a :class:`~kt_formal.tour.Tour`.
 
 Seed 000's own scheme (Parberry 1997: quadrants, 8-point merge of four structured
-tours) is :func:`kt_formal.combine.parberry.seed000_construct`; the successor walk is
+tours) is :func:`kt_formal.combine.parberry.quadrant_construct` (old name ``seed000_construct``); the successor walk is
 :mod:`kt_formal.combine.walk`.
 
 >>> t = construct(12, 13)
@@ -531,7 +531,7 @@ def assemble_tour(row_parts, col_parts, missing=frozenset(), *, progress=None) -
 
     >>> t = assemble_tour([6, 6, 6], [6, 6, 6], missing={(1, 1)})
     >>> t.board.describe(), t.check() is None
-    ('18x18 minus 36 holes', True)
+    ('18x18 minus 36 squares', True)
     """
     missing = frozenset(tuple(int(x) for x in b) for b in missing)
     succ, (start, closed) = assemble(row_parts, col_parts, missing, progress=progress, return_plan=True)

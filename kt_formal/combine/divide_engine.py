@@ -53,8 +53,9 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
     request : TourRequest
     progress : callable, optional
         ``progress(done, total, text)`` during the construction.
-    scheme : {"general", "seed000"}
-        ``seed000`` runs seed 000's exact scheme (even sizes >= 6, ``|m - n| <= 2``)
+    scheme : {"general", "quadrants"}
+        ``quadrants`` runs seed 000's exact scheme, Parberry's quadrant split and
+        8-point merge (even sizes >= 6, ``|m - n| <= 2``; old name ``seed000``)
         with base tours from ``base`` (``library`` or ``peers`` with ``base_path``,
         seed 000's board_path.txt).
     time_limit, seed, workers
@@ -73,16 +74,16 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
         return _fallback(request, clock, "the construction builds plain rectangles only "
                          "(no holes, forced or forbidden moves, fixed ends)", options)
     m, n = b.rows, b.cols
-    if scheme == "seed000":
-        from kt_formal.combine.parberry import seed000_construct
+    if scheme in ("quadrants", "seed000"):
+        from kt_formal.combine.parberry import quadrant_construct
 
-        tour = seed000_construct(m, n, base, base_path, progress=progress)
-        return found(request, tour.order, NAME, clock(), {"scheme": "seed000", "base": base},
+        tour = quadrant_construct(m, n, base, base_path, progress=progress)
+        return found(request, tour.order, NAME, clock(), {"scheme": "quadrants", "base": base},
                      f"built {with_article(request.describe())} with seed 000's quadrant scheme")
     if scheme != "general":
         from kt_formal.exceptions import InvalidInput
 
-        raise InvalidInput(f"unknown divide scheme {scheme!r}; choose general or seed000")
+        raise InvalidInput(f"unknown divide scheme {scheme!r}; choose general or quadrants")
     if min(m, n) >= 5:
         tour = construct(m, n, closed=request.closed, progress=progress)
         built = clock()

@@ -32,7 +32,7 @@ are joined by swapping two moves across the cut.
 
 >>> t = rotation_model("3x8", 1, 1)
 >>> t.board.describe(), len(t), t.check() is None, t.start
-('14x8 minus 16 holes', 96, True, (0, 0))
+('14x8 minus 16 squares', 96, True, (0, 0))
 
 References
 ----------
@@ -46,7 +46,7 @@ import re
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory, transform_coords
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.combine.library import PieceSpec
 from kt_formal.tour import Tour
 
@@ -69,10 +69,6 @@ __all__ = [
 #: The elements the paper lists.
 SEED_A: tuple[tuple[int, int], ...] = ((3, 7), (3, 8), (3, 9), (3, 10), (5, 5), (5, 6))
 SEED_B: tuple[tuple[int, int], ...] = ((3, 9), (3, 11), (4, 3), (4, 5), (5, 5))
-
-
-class NotApplicable(Exception):
-    """The frame construction does not cover this board (the message says why)."""
 
 
 # ---------------------------------------------------------------------- specs
@@ -359,7 +355,7 @@ def support_model(a, b, wh: int, wv: int) -> Tour:
     --------
     >>> t = support_model("3x10", "4x3", 1, 1)
     >>> t.board.describe(), len(t)
-    ('10x10 minus 16 holes', 84)
+    ('10x10 minus 16 squares', 84)
     """
     n, m = _parse_size(a, "element A")
     n1, m1 = _parse_size(b, "element B")

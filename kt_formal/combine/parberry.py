@@ -6,7 +6,7 @@ are joined by deleting 4 moves and adding 4; recursing on the quadrants builds a
 board with sides at least 6 and ``|m - n| <= 2``. The base tours come from the library
 (CP-SAT made) or from seed 000's own table ``board_path.txt``.
 
->>> seed000_construct(16, 16).check() is None
+>>> quadrant_construct(16, 16).check() is None
 True
 
 References
@@ -30,7 +30,8 @@ from kt_formal.combine.walk import big_empty, estimate_bytes, walk
 from kt_formal.exceptions import InvalidInput
 from kt_formal.tour import Tour
 
-__all__ = ["seed000_construct", "seed000_base_tours", "parse_board_path", "is_structured"]
+__all__ = ["quadrant_construct", "quadrant_base_tours", "seed000_construct", "seed000_base_tours",
+           "parse_board_path", "is_structured"]
 
 
 def parse_board_path(path) -> dict:
@@ -66,7 +67,7 @@ def is_structured(tour: Tour) -> bool:
     return all(frozenset((b.index(*a), b.index(*c))) in moves for a, c in structured_moves(b.rows, b.cols))
 
 
-def seed000_base_tours(source: str = "library", path=None) -> dict:
+def quadrant_base_tours(source: str = "library", path=None) -> dict:
     """The nine structured base tours: ``library`` (CP-SAT made) or ``peers`` (board_path.txt)."""
     if source == "library":
         return dict(_library_structured())
@@ -89,7 +90,7 @@ def _seed_split(s: int) -> tuple[int, int]:
     return a, s - a
 
 
-def seed000_construct(rows: int, cols: int, source: str = "library", path=None, *, progress=None) -> Tour:
+def quadrant_construct(rows: int, cols: int, source: str = "library", path=None, *, progress=None) -> Tour:
     """Seed 000's exact scheme: quadrant split and the 8-point merge of four structured tours.
 
     Even sizes >= 6 with ``|rows - cols| <= 2``. A board with a side below 12 is a base
@@ -97,14 +98,14 @@ def seed000_construct(rows: int, cols: int, source: str = "library", path=None, 
     same for columns, the four quadrants are built recursively and merged by deleting
     four moves around the centre junction and adding four.
 
-    >>> t = seed000_construct(16, 16)
+    >>> t = quadrant_construct(16, 16)
     >>> t.check() is None, is_structured(t)
     (True, True)
     """
     if rows % 2 or cols % 2 or rows < 6 or cols < 6 or abs(rows - cols) > 2:
-        raise InvalidInput(f"seed 000's scheme needs even sizes >= 6 with |m - n| <= 2, got {rows}x{cols}")
+        raise InvalidInput(f"the quadrant scheme (seed 000's) needs even sizes >= 6 with |m - n| <= 2, got {rows}x{cols}")
     ensure_memory(estimate_bytes(rows, cols, extra_per_square=2), f"a tour of the {rows}x{cols} board")
-    bases = seed000_base_tours(source, path)
+    bases = quadrant_base_tours(source, path)
     pieces = {}
     for (h, w), t in bases.items():
         if t.check() is not None or not is_structured(t):
@@ -180,3 +181,9 @@ def seed000_construct(rows: int, cols: int, source: str = "library", path=None, 
     del succ
     _progress(progress, 3, 3, "walked")
     return Tour(Board(rows, cols), order, True)
+
+
+#: Old names (the seed document's number) of :func:`quadrant_construct` and
+#: :func:`quadrant_base_tours`.
+seed000_construct = quadrant_construct
+seed000_base_tours = quadrant_base_tours

@@ -56,9 +56,9 @@ _WALK = None
 def _walker():
     global _WALK
     if _WALK is None:
-        from numba import njit
+        from kt_formal.engines._jit import cached_njit
 
-        @njit(cache=True, nogil=True)
+        @cached_njit(nogil=True)
         def _walk(succ, start, out):  # pragma: no cover - compiled
             cur = start
             for k in range(out.shape[0]):

@@ -34,25 +34,48 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
 from kt_formal.board import KNIGHT_MOVES
+from kt_formal.engines._jit import announce_compile, cached_njit as _njit, kernels_compiled
 from kt_formal.exceptions import InvalidInput
 
-__all__ = ["PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "ORDERS", "parse_order",
+
+__all__ = ["PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "ORDERS", "ORDER_ALIASES", "order_name", "parse_order",
+           "kernels_compiled",
            "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for"]
 
-#: Named move orders as (d_row, d_col) sequences.
+#: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
+#: clock position of the first move and the direction they turn.
 ORDERS: dict[str, tuple[tuple[int, int], ...]] = {
+    # anticlockwise from 11 o'clock: the project's KNIGHT_MOVES, divide and conquer's order (seed 000)
     "knight": KNIGHT_MOVES,
-    "seed000": KNIGHT_MOVES,
-    # seed 001, nextxy() cases 0..7 with x the row
-    "seed001": ((2, -1), (2, 1), (1, -2), (1, 2), (-2, -1), (-2, 1), (-1, -2), (-1, 2)),
-    # seed 002, fx/fy with x the row
-    "seed002": ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1)),
-    # seed 004, dx/dy with x the row
-    "seed004": ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)),
+    # two rows down first, then one row down, two up, one up (seed 001, nextxy() cases 0..7)
+    "down-first": ((2, -1), (2, 1), (1, -2), (1, 2), (-2, -1), (-2, 1), (-1, -2), (-1, 2)),
+    # clockwise from 7 o'clock (seed 002, its fx/fy tables with x the row)
+    "clockwise-from-7": ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1)),
+    # clockwise from 1 o'clock (seed 004, its dx/dy tables with x the row)
+    "clockwise": ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)),
 }
+
+#: Old spellings (the seed documents' numbers) -> the descriptive names above.
+ORDER_ALIASES: dict[str, str] = {
+    "seed000": "knight",
+    "seed001": "down-first",
+    "seed002": "clockwise-from-7",
+    "seed004": "clockwise",
+}
+
+
+def order_name(order):
+    """The descriptive name of a move order given by name or old alias (other values unchanged).
+
+    >>> order_name("seed004"), order_name("knight"), order_name("1,2;2,1")
+    ('clockwise', 'knight', '1,2;2,1')
+    """
+    if isinstance(order, str):
+        return ORDER_ALIASES.get(order, order)
+    return order
+
 
 # state slots (int64 array)
 _D, _NODES, _COUNT, _LE1, _ZERO, _INIT = range(6)
@@ -65,7 +88,7 @@ def parse_order(order) -> tuple[tuple[int, int], ...]:
 
     The eight knight moves must each appear exactly once.
 
-    >>> parse_order("seed004")[0]
+    >>> parse_order("clockwise")[0]
     (-2, 1)
     >>> parse_order("1,2;2,1;2,-1;1,-2;-1,-2;-2,-1;-2,1;-1,2")[1]
     (2, 1)
@@ -74,8 +97,8 @@ def parse_order(order) -> tuple[tuple[int, int], ...]:
         return KNIGHT_MOVES
     if not isinstance(order, str):
         moves = tuple(tuple(int(x) for x in m) for m in order)
-    elif order in ORDERS:
-        return ORDERS[order]
+    elif order_name(order) in ORDERS:
+        return ORDERS[order_name(order)]
     else:
         try:
             moves = tuple(tuple(int(x) for x in part.split(",")) for part in order.split(";") if part.strip())
@@ -106,7 +129,7 @@ def centre_distance(nt) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- kernels
-@njit(cache=True)
+@_njit
 def _visit(table, visited, deg, st, v):
     visited[v] = 1
     dv = deg[v]
@@ -125,7 +148,7 @@ def _visit(table, visited, deg, st, v):
                     st[4] += 1
 
 
-@njit(cache=True)
+@_njit
 def _unvisit(table, visited, deg, st, v):
     for j in range(8):
         w = table[v, j]
@@ -144,7 +167,7 @@ def _unvisit(table, visited, deg, st, v):
         st[4] += 1
 
 
-@njit(cache=True)
+@_njit
 def _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, d, h):
     k = params[0]
     target = params[8]
@@ -178,7 +201,7 @@ def _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, d, h):
     ci[d] = 0
 
 
-@njit(cache=True)
+@_njit
 def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand, ncand, ci, sol, chunk):
     """Run the search for up to ``chunk`` more nodes.
 
@@ -299,7 +322,7 @@ def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand,
             d -= 1
 
 
-@njit(cache=True)
+@_njit
 def plain_kernel(table, nn, adjs, params, st, visited, path, ci, sol, chunk):
     """Plain depth-first search in the table's move order, no pruning, no bookkeeping.
 
@@ -387,7 +410,7 @@ def plain_kernel(table, nn, adjs, params, st, visited, path, ci, sol, chunk):
             n = nn[v]
 
 
-@njit(cache=True)
+@_njit
 def warnsdorff_kernel(table, dist, start, target, mode, seed, out):
     """One greedy walk; returns the number of squares covered (the walk is in ``out``).
 
@@ -543,6 +566,7 @@ class PathSearch:
         """Run up to ``chunk`` nodes: 0 exhausted, 1 solution, 2 chunk used up."""
         if self.done:
             return 0
+        announce_compile(plain_kernel if self.plain else search_kernel)
         if self.plain:
             code = int(plain_kernel(self.compact, self.deg, self.adjs, self.params, self.st, self.visited,
                                     self.path, self.ci, self.sol, np.int64(chunk)))

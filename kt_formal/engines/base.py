@@ -186,7 +186,7 @@ def check_options(engine, options: dict) -> dict:
     >>> check_options(cpsat, {"time_limt": 5})
     Traceback (most recent call last):
     ...
-    kt_formal.exceptions.InvalidInput: unknown option 'time_limt' (did you mean 'time_limit'?)
+    kt_formal.kernel.errors.InvalidInput: unknown option 'time_limt' (did you mean 'time_limit'?)
     """
     params = inspect.signature(engine.solve).parameters
     takes = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}

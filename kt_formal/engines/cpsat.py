@@ -22,6 +22,10 @@ tour passes the independent checker before it is returned.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+
 import numpy as np
 
 from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown  # noqa: F401
@@ -31,6 +35,19 @@ __all__ = ["solve", "DEFAULT_TIME_LIMIT"]
 
 NAME = "cpsat"
 DEFAULT_TIME_LIMIT = 60.0
+
+
+@contextlib.contextmanager
+def _keep_sigint():
+    """CP-SAT installs its own Ctrl-C handler (it stops the search) and leaves it behind;
+    put Python's back afterwards so a later Ctrl-C is the usual KeyboardInterrupt."""
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.getsignal(signal.SIGINT) if main else None
+    try:
+        yield
+    finally:
+        if main and old is not None:
+            signal.signal(signal.SIGINT, old)
 
 
 def solve(
@@ -140,7 +157,8 @@ def solve(
         solver.parameters.log_search_progress = True
         solver.parameters.log_to_stdout = bool(log)
         solver.log_callback = lambda _line: progress(clock(), time_limit, "searching")
-    status = solver.solve(model)
+    with _keep_sigint():
+        status = solver.solve(model)
     stats = {
         "arcs": len(arcs),
         "branches": solver.num_branches,

@@ -2,22 +2,29 @@
 
 No heuristic and no pruning: from the start square, try the eight moves in the given
 order, go deeper on the first that lands on an unvisited square, back up when stuck.
-With seed 004's order from (0, 0) on 8x8 the first tour found is exactly the one the
-seed prints; seed 001's order from (2, 0) needs about 2.1e8 moves.
+With the ``clockwise`` order (seed 004's) from (0, 0) on 8x8 the first tour found is
+exactly the one seed 004 prints; the ``down-first`` order (seed 001's) from (2, 0)
+needs about 2.1e8 moves.
 
-Named orders (``(d_row, d_col)``): ``knight`` (the project's :data:`KNIGHT_MOVES`, also
-seed 000's), ``seed001``, ``seed002``, ``seed004``; or any ``"dr,dc;dr,dc;..."`` string
-listing the eight moves.
+Named orders (``(d_row, d_col)``, row down; :data:`~kt_formal.engines._search.ORDERS`):
+
+* ``knight``: anticlockwise from 11 o'clock, the project's :data:`KNIGHT_MOVES` (seed 000's);
+* ``down-first``: two rows down first, then one down, two up, one up (seed 001);
+* ``clockwise-from-7``: clockwise from 7 o'clock (seed 002);
+* ``clockwise``: clockwise from 1 o'clock (seed 004);
+
+or any ``"dr,dc;dr,dc;..."`` string listing the eight moves. The old names ``seed000``,
+``seed001``, ``seed002`` and ``seed004`` are still accepted.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)), order="seed004")
+>>> r = solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)), order="clockwise")
 >>> r.tour.squares()[:4], r.stats["nodes"]
 ([(0, 0), (1, 2), (0, 4), (1, 6)], 3242064)
 """
 
 from __future__ import annotations
 
-from kt_formal.engines._search import Limits, parse_order, search_request, table_for
+from kt_formal.engines._search import Limits, order_name, parse_order, search_request, table_for
 from kt_formal.engines.base import Stopwatch, TourRequest
 from kt_formal.engines.exhaustive import outcome_result
 from kt_formal.graph import neighbour_table
@@ -53,5 +60,5 @@ def solve(
     limits = Limits(node_limit, time_limit, progress, "dfs")
     out = search_request(request, nt, table, root_rule="start", heuristic="fixed", prune=False,
                          parity=False, limits=limits)
-    stats = {"order": order if isinstance(order, str) else str(moves)}
+    stats = {"order": order_name(order) if isinstance(order, str) else str(moves)}
     return outcome_result(request, out, NAME, clock(), "none", "depth-first search", stats)

@@ -17,7 +17,7 @@ tie-breaks (seeds ``seed + 1, seed + 2, ...``) may follow a failed one.
 >>> from kt_formal.engines.base import TourRequest
 >>> solve(TourRequest(Board(8, 8), closed=False, start=(0, 0))).status.value
 'found'
->>> r = solve(TourRequest(Board(100, 100), closed=False, start=(0, 0)), order="seed002", tiebreak="last")
+>>> r = solve(TourRequest(Board(100, 100), closed=False, start=(0, 0)), order="clockwise-from-7", tiebreak="last")
 >>> r.status.value, r.stats["covered"]
 ('unknown', 9976)
 """
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kt_formal.engines._search import centre_distance, table_for, warnsdorff_kernel
+from kt_formal.engines._search import announce_compile, centre_distance, table_for, warnsdorff_kernel
 from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
@@ -58,7 +58,8 @@ def solve(
         its first square.
     tiebreak : {"first", "last", "centre", "pohl", "random"}
     order : str, optional
-        Move order (``knight``, ``seed001``, ``seed002``, ``seed004`` or ``"dr,dc;..."``).
+        Move order (``knight``, ``down-first``, ``clockwise-from-7``, ``clockwise`` or
+        ``"dr,dc;..."``; see :data:`kt_formal.engines._search.ORDERS`).
     retries : int
         Further walks with random tie-breaks after a failure.
     seed : int
@@ -102,6 +103,7 @@ def solve(
     last_report = -1.0
     for attempt in range(retries + 1):
         mode = TIEBREAKS[tiebreak] if attempt == 0 else TIEBREAKS["random"]
+        announce_compile(warnsdorff_kernel)
         n = int(warnsdorff_kernel(table, dist, np.int64(start), np.int64(target), np.int64(mode),
                                   np.int64(seed + attempt), out))
         walks += 1

@@ -1,36 +1,77 @@
-"""Reading tours back from files: JSON certificates, numbered grids (text) and ``.npy`` grids.
+"""Tour files: every format ``kt-formal tour`` writes, read back and checked.
 
-A *numbered grid* gives every square of the rectangle its step number, 1 at the first
-square, one row per line, numbers separated by spaces: exactly what ``kt-formal tour``
-prints by default (:meth:`Tour.to_grid <kt_formal.tour.Tour.to_grid>`). A hole is
-written ``#`` (what kt_formal writes), ``.``, ``-`` or ``0``. A ``.npy`` grid is the
-integer array of :meth:`Tour.numbering <kt_formal.tour.Tour.numbering>`, 0 on holes.
+A tour can be written as
 
-A grid does not say whether the tour is closed, so it is read as an **open** tour
-unless ``closed=True`` is asked (then the move from the last square back to the first
-is checked too). A JSON certificate says it itself.
+* ``grid``: a *numbered grid*, every square of the rectangle with its step number, 1 at
+  the first square, one row per line (what ``kt-formal tour`` prints,
+  :meth:`Tour.to_grid <kt_formal.tour.Tour.to_grid>`); a hole is written ``#`` (what
+  kt_formal writes), ``.``, ``-`` or ``0``;
+* ``coords`` / ``chess``: the squares in visiting order, as ``(r, c)`` pairs (0-based, row
+  0 at the top) or chess names (``a1`` bottom-left), after a header line
+  ``# kt-formal coords: closed tour, board 8x8`` and, when the board has holes, a line
+  ``# holes: 3,3 3,4`` (``# holes: d5 e5`` in chess names);
+* ``json``: the certificate of :mod:`kt_formal.certificate` (up to
+  :data:`JSON_MAX_SQUARES` squares);
+* ``npy``: the numbered grid as a 2-D integer ``.npy`` array, 0 on holes;
+* ``succ``: the *successor array* as a 2-D integer ``.npy`` array of the board's shape:
+  entry ``[r, c]`` holds the index ``r2 * cols + c2`` of the square after ``(r, c)``, -1 on
+  holes and after an open tour's last square (flattened, entry ``r * cols + c``);
+* ``bin``: the compact binary *order file* (suffix ``.ktour``) for boards of any size, see
+  below.
+
+The binary order file, all integers little-endian::
+
+    offset  size  field
+         0     8  magic b"KTOUR01\\n"
+         8     8  rows     (uint64)
+        16     8  cols     (uint64)
+        24     1  closed   (0 or 1)
+        25     1  width W of each index in bytes (4 or 8)
+        26     6  reserved, zero
+        32   k*W  the k squares in visiting order, as indices row * cols + col
+
+The board's holes are the squares the tour does not list. It takes 4 bytes a square up
+to 2^32 squares (a 10^8-square tour is 400 MB, against 1.4 GB of JSON); ``numpy.fromfile``
+or ``numpy.memmap(path, "<u4", offset=32)`` reads the order from any program.
+
+A grid or an array does not say whether the tour is closed, so it is read as an **open**
+tour unless ``closed=True`` is asked (then the move from the last square back to the
+first is checked too). A JSON certificate, a binary order file, a successor array and
+a coords or chess file say it themselves.
 
 Two kinds of failure are kept apart, as the command line needs:
 
-* a file that cannot be read as a grid at all (ragged rows, words, negative numbers,
-  no squares) raises :class:`~kt_formal.exceptions.InvalidInput` (exit 2);
-* a well-formed grid that is not a tour (a number missing or repeated, a step that is
+* a file that cannot be read as a tour file at all (ragged rows, words, negative
+  numbers, no squares, a bad header) raises :class:`~kt_formal.exceptions.InvalidInput`
+  (exit 2);
+* a well-formed file that is not a tour (a number missing or repeated, a step that is
   not a knight move) raises :class:`~kt_formal.exceptions.CertificateRejected` (exit 1).
 
 Every tour returned has passed the independent checker
-:func:`kt_formal.certificate.check_tour`; this module uses no engine.
+:func:`kt_formal.certificate.check_tour`; this module uses no engine. Large files are
+read with memory maps and whole-array numpy operations (no Python loop per square).
 
 >>> t = read_grid_text("1 4 7\\n6 # 2\\n3 8 5\\n", closed=True)
 >>> t.closed, t.board.describe(), t.start
-(True, '3x3 minus 1 hole', (0, 0))
+(True, '3x3 minus 1 square', (0, 0))
 >>> read_grid_text("1 2\\n3 4\\n")
 Traceback (most recent call last):
 ...
-kt_formal.exceptions.CertificateRejected: step 1: (0, 0) -> (0, 1) is not a knight move
+kt_formal.kernel.errors.CertificateRejected: step 1: (0, 0) -> (0, 1) is not a knight move
+>>> print(tour_text(t, "coords"), end="")
+# kt-formal coords: closed tour, board 3x3
+# holes: 1,1
+(0, 0) (1, 2) (2, 0)
+(0, 1) (2, 2) (1, 0)
+(0, 2) (2, 1)
+>>> read_order_text(tour_text(t, "chess")) == t
+True
 """
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -38,25 +79,190 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.files import read_user_text, user_file_errors
+from kt_formal.io.gridio import JSON_MAX_SQUARES
 
 __all__ = [
     "HOLE_TOKENS",
+    "TOUR_FORMATS",
+    "BINARY_MAGIC",
+    "BINARY_SUFFIX",
+    "JSON_MAX_SQUARES",
+    "format_for_path",
+    "tour_text",
+    "write_binary",
+    "save_tour",
     "read_grid_text",
+    "read_order_text",
     "grid_to_tour",
+    "successor_to_tour",
     "read_npy",
+    "read_binary",
     "read_tour_file",
     "MAX_GRID_BYTES",
+    "GRAPH_FORMATS",
+    "portable_graph",
+    "write_graph",
 ]
 
 #: Tokens read as a hole in a text grid.
 HOLE_TOKENS = frozenset({"#", ".", "-", "0"})
 
+#: Every format ``kt-formal tour`` writes (and ``verify`` and ``render`` read).
+TOUR_FORMATS = ("grid", "coords", "chess", "json", "npy", "succ", "bin")
+
+#: First eight bytes of a binary order file.
+BINARY_MAGIC = b"KTOUR01\n"
+
+#: Suffix of binary order files (``--out t.ktour`` picks ``--format bin``).
+BINARY_SUFFIX = ".ktour"
+
+_HEADER = 32
+
+
 #: Largest grid file read (bytes).
 MAX_GRID_BYTES = 1 << 30
 
+_CHUNK = 1 << 22
 
-def grid_to_tour(numbers: np.ndarray, closed: bool = False, source: str = "grid"):
+
+def format_for_path(path) -> str:
+    """The format a file name asks for: ``json``, ``npy``, ``bin`` by suffix, else ``grid``.
+
+    >>> format_for_path("t.json"), format_for_path("big.ktour"), format_for_path("t.txt")
+    ('json', 'bin', 'grid')
+    """
+    suffix = os.path.splitext(str(path or ""))[1].lower()
+    return {".json": "json", ".npy": "npy", BINARY_SUFFIX: "bin"}.get(suffix, "grid")
+
+
+# ---------------------------------------------------------------------- writing
+def tour_text(tour, fmt: str) -> str:
+    """The text of a tour in ``grid``, ``coords``, ``chess`` or ``json`` format.
+
+    ``coords`` and ``chess`` start with the header lines that let :func:`read_order_text`
+    rebuild the board (its size, its holes, open or closed).
+    """
+    if fmt in ("coords", "chess"):
+        b = tour.board
+        kind = "closed" if tour.closed else "open"
+        head = f"# kt-formal {fmt}: {kind} tour, board {b.rows}x{b.cols}\n"
+        if b.has_holes:
+            names = (b.square_name(h) if fmt == "chess" else f"{h[0]},{h[1]}" for h in b.holes())
+            head += "# holes: " + " ".join(names) + "\n"
+        return head + (tour.to_coords() if fmt == "coords" else tour.to_chess())
+    return tour.format(fmt)
+
+
+def write_binary(tour, fh) -> None:
+    """Write the binary order file of ``tour`` (see the module docstring) to ``fh``."""
+    b = tour.board
+    width = 4 if b.size <= 2**32 else 8
+    header = (BINARY_MAGIC + np.array([b.rows, b.cols], dtype="<u8").tobytes()
+              + bytes([1 if tour.closed else 0, width]) + bytes(6))
+    fh.write(header)
+    dtype = "<u4" if width == 4 else "<u8"
+    order = tour.order
+    for lo in range(0, len(order), _CHUNK):
+        fh.write(np.ascontiguousarray(order[lo:lo + _CHUNK], dtype=dtype).tobytes())
+
+
+def save_tour(tour, path, fmt: str | None = None, **meta) -> Path:
+    """Write ``tour`` to ``path`` in any of :data:`TOUR_FORMATS` (default: by suffix).
+
+    Raises
+    ------
+    InvalidInput
+        If the file cannot be written, or JSON is asked above :data:`JSON_MAX_SQUARES`.
+    """
+    p = Path(path)
+    fmt = fmt or format_for_path(p)
+    if fmt not in TOUR_FORMATS:
+        raise InvalidInput(f"unknown format {fmt!r}; choose from {', '.join(TOUR_FORMATS)}")
+    if fmt == "json" and len(tour) > JSON_MAX_SQUARES:
+        raise InvalidInput(json_limit_message(len(tour)))
+    try:
+        with open(p, "wb") as fh:
+            if fmt == "bin":
+                write_binary(tour, fh)
+            elif fmt in ("npy", "succ"):
+                b = tour.board
+                np.save(fh, tour.numbering() if fmt == "npy" else tour.successor().reshape(b.rows, b.cols))
+            elif fmt == "grid" and tour.board.size > 100_000:
+                from kt_formal.io.gridio import write_grid
+
+                write_grid(tour, fh)
+            else:
+                text = tour.to_json(**meta) if fmt == "json" else tour_text(tour, fmt)
+                fh.write(text.encode("utf-8"))
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
+    return p
+
+
+def json_limit_message(squares: int, what: str = "tour") -> str:
+    """Why JSON is refused for a tour (or board) of ``squares`` squares, and what to use instead."""
+    return (f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; this {what} "
+            f"has {squares:,} squares: use --out FILE{BINARY_SUFFIX} (compact binary), --out FILE.npy "
+            f"or --format succ")
+
+
+# ---------------------------------------------------------------------- grids
+def _check_order(board: Board, order, closed: bool, source: str):
+    from kt_formal.certificate import check_tour
+    from kt_formal.tour import Tour
+
+    reason = check_tour(board, order, closed=closed)
+    if reason is not None:
+        raise CertificateRejected(reason)
+    return Tour(board, order, closed=closed)
+
+
+class _FlatFile:
+    """A flat little array stored in a file, read in chunks (nothing kept mapped).
+
+    Reading chunk by chunk keeps the resident memory at the chunk size, where a memory
+    map would keep every page it touched (400 MB for a 10^8-square grid).
+    """
+
+    def __init__(self, path, offset: int, dtype, shape):
+        self.path, self.offset, self.dtype, self.shape = path, offset, np.dtype(dtype), tuple(shape)
+        self.ndim = len(self.shape)
+        self.size = int(np.prod(self.shape))
+
+    def chunks(self, step: int):
+        with open(self.path, "rb") as fh:
+            fh.seek(self.offset)
+            for lo in range(0, self.size, step):
+                n = min(step, self.size - lo)
+                chunk = np.fromfile(fh, dtype=self.dtype, count=n)
+                if chunk.size != n:
+                    raise InvalidInput(f"{Path(self.path).name} is shorter than its header says; truncated?")
+                yield lo, chunk
+
+
+def _array_chunks(a, step: int):
+    if isinstance(a, _FlatFile):
+        yield from a.chunks(step)
+        return
+    flat = a.reshape(-1)
+    for lo in range(0, flat.size, step):
+        yield lo, flat[lo:lo + step]
+
+
+def index_dtype(rows: int, cols: int):
+    """The narrowest safe dtype for square indices of a board: int32 up to 32767 a side.
+
+    The checker squares row and column differences; with sides below 2^15 the sum of
+    two squares stays below 2^31, so int32 cannot overflow into a false knight move.
+    """
+    return np.int32 if max(rows, cols) < 1 << 15 else np.int64
+
+
+def grid_to_tour(numbers, closed: bool = False, source: str = "grid"):
     """The tour described by a 2-D array of step numbers (0 on holes), checked independently.
+
+    Works in chunks without sorting, so a 10^8-square grid is read in about two seconds
+    with the order array (4 bytes a square) as the main extra memory.
 
     Raises
     ------
@@ -66,43 +272,141 @@ def grid_to_tour(numbers: np.ndarray, closed: bool = False, source: str = "grid"
         If the numbers are not exactly 1..k over the k live squares, or the order
         they give is not a (closed, if asked) knight's tour.
     """
-    from kt_formal.certificate import check_tour
-    from kt_formal.tour import Tour
-
-    a = np.asarray(numbers)
+    a = numbers if isinstance(numbers, (np.ndarray, _FlatFile)) else np.asarray(numbers)
     if a.ndim != 2 or a.size == 0:
         raise InvalidInput(f"{source}: a numbered grid must be a non-empty 2-D array, got shape {a.shape}")
     if a.dtype.kind not in "iu":
         raise InvalidInput(f"{source}: a numbered grid must hold integers, not {a.dtype}")
-    if a.dtype.kind == "i" and (a < 0).any():
-        r, c = np.argwhere(a < 0)[0]
-        raise InvalidInput(f"{source}: negative number {int(a[r, c])} at ({r}, {c})")
-    live = a > 0
-    k = int(live.sum())
+    rows, cols = a.shape
+    total = a.size
+    # pass 1: negative numbers, live count
+    k = 0
+    for lo, chunk in _array_chunks(a, _CHUNK):
+        if a.dtype.kind == "i":
+            neg = chunk < 0
+            if neg.any():
+                i = lo + int(np.argmax(neg))
+                raise InvalidInput(f"{source}: negative number {int(chunk[i - lo])} at ({i // cols}, {i % cols})")
+        k += int(np.count_nonzero(chunk))
     if k == 0:
         raise InvalidInput(f"{source}: the grid has no numbered squares")
-    board = Board(a.shape[0], a.shape[1], holes=~live)
-    flat = a.ravel()
-    idx = np.flatnonzero(flat > 0)
-    vals = flat[idx].astype(np.int64)
-    order = np.argsort(vals, kind="stable")
-    sorted_vals = vals[order]
-    expected = np.arange(1, k + 1, dtype=np.int64)
-    if not np.array_equal(sorted_vals, expected):
-        dup = np.flatnonzero(sorted_vals[1:] == sorted_vals[:-1])
-        if dup.size:
-            raise CertificateRejected(f"number {int(sorted_vals[dup[0]])} appears more than once")
-        if sorted_vals[-1] > k:
-            missing = int(np.flatnonzero(sorted_vals != expected)[0]) + 1
-            raise CertificateRejected(
-                f"number {int(sorted_vals[-1])} is larger than the {k} numbered squares; "
-                f"{missing} is missing")
-        raise CertificateRejected("the numbers are not 1 to the number of squares")  # pragma: no cover
-    tour_order = idx[order]
-    reason = check_tour(board, tour_order, closed=closed)
-    if reason is not None:
-        raise CertificateRejected(reason)
-    return Tour(board, tour_order, closed=closed)
+    itype = index_dtype(rows, cols)
+    ensure_memory(k * (np.dtype(itype).itemsize + 1) + total, f"reading the {rows}x{cols} grid {source}")
+    # pass 2: order[number - 1] = index, each number once
+    order = np.full(k, -1, dtype=itype)  # a repeated number leaves another one at -1
+    too_big = 0
+    for lo, chunk in _array_chunks(a, _CHUNK):
+        if k == total:  # no hole: every entry is a number
+            where = np.arange(lo, lo + chunk.size, dtype=itype)
+            vals = chunk
+        else:
+            nz = np.flatnonzero(chunk)
+            where = (nz + lo).astype(itype)
+            vals = chunk[nz]
+        if vals.size and int(vals.max()) > k:
+            big = vals > k
+            too_big = max(too_big, int(vals[big].max()))
+            where, vals = where[~big], vals[~big]
+        order[vals.astype(itype) - 1] = where
+    unset = order < 0
+    if unset.any():  # k numbers, all in 1..k: one missing means one repeated
+        missing = int(np.argmax(unset)) + 1
+        if too_big:
+            raise CertificateRejected(f"number {too_big} is larger than the {k} numbered squares; "
+                                      f"{missing} is missing")
+        raise CertificateRejected(f"number {missing} is missing (another number appears more than once)")
+    del unset
+    holes = None
+    if k < total:
+        holes = np.ones(total, dtype=bool)
+        holes[order] = False
+        holes = holes.reshape(rows, cols)
+    board = Board(rows, cols, holes=holes)
+    del holes
+    return _check_order(board, order, closed, source)
+
+
+def successor_to_tour(succ: np.ndarray, source: str = "successor array"):
+    """The tour described by a 2-D successor array (see the module docstring), checked.
+
+    Closed when no live square has -1; open when exactly one does (the last square), and
+    the first square is the one no square points to. The order is walked from the
+    array (numba for large boards) and then checked by the independent checker, which
+    also rejects a second cycle (the walk stops after the squares of one).
+    """
+    a = succ
+    if a.ndim != 2 or a.size == 0 or a.dtype.kind != "i":
+        raise InvalidInput(f"{source}: a successor array must be a 2-D signed integer array, "
+                           f"got {a.dtype} of shape {a.shape}")
+    rows, cols = a.shape
+    flat = np.ascontiguousarray(a.reshape(-1), dtype=a.dtype if a.dtype.itemsize >= 4 else np.int32)
+    total = flat.size
+    bad = (flat < -1) | (flat >= total)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise InvalidInput(f"{source}: entry {int(flat[i])} at ({i // cols}, {i % cols}) is not a square index or -1")
+    targets = np.zeros(total, dtype=bool)
+    targets[flat[flat >= 0]] = True
+    none = flat < 0
+    live = ~none | targets  # a square with a successor or a predecessor
+    ends = np.flatnonzero(none & targets)  # the last square of an open tour
+    k = int(np.count_nonzero(live))
+    if k == 0:
+        raise InvalidInput(f"{source}: the array has no squares (every entry is -1)")
+    if ends.size > 1:
+        raise CertificateRejected(f"{ends.size} squares have no successor; a tour has at most one "
+                                  f"(at {ends[0] // cols, ends[0] % cols} and {ends[1] // cols, ends[1] % cols})")
+    closed = ends.size == 0
+    if closed:
+        start = int(np.argmax(live))
+    else:
+        firsts = np.flatnonzero(live & ~targets)
+        if firsts.size != 1:
+            raise CertificateRejected(f"an open tour has one first square (no square leads to it); "
+                                      f"this array has {firsts.size}")
+        start = int(firsts[0])
+    order = _walk(flat, start, k, index_dtype(rows, cols))
+    board = Board(rows, cols, holes=(~live).reshape(rows, cols) if k < total else None)
+    return _check_order(board, order, closed, source)
+
+
+def _walk(succ: np.ndarray, start: int, k: int, dtype=np.int64) -> np.ndarray:
+    """Follow ``succ`` from ``start`` for at most ``k`` squares (stops at -1)."""
+    if k <= 2_000_000:
+        nxt = succ.tolist()
+        out = [start]
+        v = nxt[start]
+        while v >= 0 and len(out) < k:
+            out.append(v)
+            v = nxt[v]
+        return np.array(out, dtype=dtype)
+    from kt_formal.engines._jit import announce_compile
+
+    announce_compile(_walk_kernel())
+    out = np.empty(k, dtype=dtype)
+    n = _walk_kernel()(succ, np.int64(start), out)
+    return out[:n]
+
+
+_WALK = None
+
+
+def _walk_kernel():
+    global _WALK
+    if _WALK is None:
+        from kt_formal.engines._jit import cached_njit
+
+        def walk_successors(succ, start, out):
+            v = start
+            n = 0
+            while v >= 0 and n < out.shape[0]:
+                out[n] = v
+                n += 1
+                v = succ[v]
+            return n
+
+        _WALK = cached_njit(walk_successors)
+    return _WALK
 
 
 def read_grid_text(text: str, closed: bool = False, source: str = "grid"):
@@ -139,43 +443,215 @@ def read_grid_text(text: str, closed: bool = False, source: str = "grid"):
     return grid_to_tour(np.array(rows, dtype=np.int64), closed=closed, source=source)
 
 
-def read_npy(path, closed: bool = False):
-    """Read a ``.npy`` numbered grid (integers, 0 on holes) as a checked tour."""
-    p = Path(path)
+# ---------------------------------------------------------------------- coords and chess
+_HEAD = re.compile(r"#\s*kt-formal\s+(coords|chess):\s*(open|closed)\s+tour,\s*board\s+(\d+)x(\d+)\s*$")
+_PAIR = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+_CHESS = re.compile(r"^([a-z]+)(\d+)$")
+
+
+def read_order_text(text: str, closed: bool | None = None, source: str = "tour file"):
+    """Read a ``coords`` or ``chess`` tour file (see the module docstring) as a checked tour.
+
+    Without the header line the board is taken as the smallest rectangle holding the
+    squares, every unlisted square counting as a hole (``coords`` only: chess names
+    need the number of rows), and the tour as open unless ``closed`` is asked.
+    """
+    lines = text.splitlines()
+    head = [ln.strip() for ln in lines if ln.strip().startswith("#")]
+    body = " ".join(ln for ln in lines if not ln.strip().startswith("#"))
+    m = _HEAD.match(head[0]) if head else None
+    fmt = m.group(1) if m else ("coords" if "(" in body else "chess")
+    rows = cols = None
+    file_closed = None
+    if m:
+        file_closed = m.group(2) == "closed"
+        rows, cols = int(m.group(3)), int(m.group(4))
+        if closed is not None and closed != file_closed:
+            raise CertificateRejected(f"the file is of {'a closed' if file_closed else 'an open'} tour, "
+                                      f"{'a closed' if closed else 'an open'} one was asked")
+    elif fmt == "chess":
+        raise InvalidInput(f"{source}: a chess-name tour needs its header line "
+                           "'# kt-formal chess: open tour, board MxN' (chess names depend on the rows)")
+    hole_text = next((h.split(":", 1)[1] for h in head[1:] if h[1:].strip().startswith("holes:")), "")
+    if fmt == "coords":
+        pairs = _PAIR.findall(body)
+        leftover = _PAIR.sub(" ", body).split()
+        if leftover:
+            raise InvalidInput(f"{source}: {leftover[0][:20]!r} is not a square '(r, c)'")
+        squares = [(int(r), int(c)) for r, c in pairs]
+        holes = [tuple(int(x) for x in h.split(",")) for h in hole_text.split()] if hole_text else []
+    else:
+        squares = [_chess_square(tok, rows, source) for tok in body.split()]
+        holes = [_chess_square(tok, rows, source) for tok in hole_text.split()]
+    if not squares:
+        raise InvalidInput(f"{source}: no squares listed")
+    inferred = rows is None
+    if inferred:
+        if min(min(s) for s in squares) < 0:
+            raise InvalidInput(f"{source}: negative coordinates")
+        rows = max(r for r, _ in squares) + 1
+        cols = max(c for _, c in squares) + 1
+        listed = np.zeros((rows, cols), dtype=bool)
+        listed[tuple(np.array(squares).T)] = True
+        hole_mask = ~listed
+        board = Board(rows, cols, holes=hole_mask if hole_mask.any() else None)
+    else:
+        board = Board(rows, cols, holes=holes or None)
+    arr = np.array(squares, dtype=np.int64).reshape(-1, 2)
+    is_closed = bool(closed) if file_closed is None else file_closed
+    from kt_formal.certificate import check_tour
+    from kt_formal.tour import Tour
+
+    reason = check_tour(board, arr, closed=is_closed)
+    if reason is not None:
+        raise CertificateRejected(reason)
+    return Tour.from_squares(board, squares, is_closed)
+
+
+def _chess_square(tok: str, rows: int, source: str):
+    m = _CHESS.match(tok)
+    if not m:
+        raise InvalidInput(f"{source}: {tok[:20]!r} is not a chess square name like a1")
+    from kt_formal.board import parse_file_name
+
+    return rows - int(m.group(2)), parse_file_name(m.group(1))
+
+
+# ---------------------------------------------------------------------- npy and binary
+def _npy_header(p: Path):
     try:
         with user_file_errors(p), open(p, "rb") as fh:
             version = np.lib.format.read_magic(fh)
             if version == (1, 0):
-                shape, _, dtype = np.lib.format.read_array_header_1_0(fh)
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
             else:
-                shape, _, dtype = np.lib.format.read_array_header_2_0(fh)
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+            offset = fh.tell()
+            size = os.fstat(fh.fileno()).st_size
     except ValueError as exc:
         raise InvalidInput(f"{p.name} is not a valid .npy file ({exc})") from None
+    if not dtype.hasobject and size - offset < int(np.prod(shape)) * dtype.itemsize:
+        raise InvalidInput(f"{p.name} is shorter than its .npy header says; truncated?")
+    return shape, fortran, dtype, offset
+
+
+def _is_successor_array(a) -> bool:
+    """A 2-D array holding -1, or every index 0..size-1 once, is a successor array.
+
+    A numbered grid holds no negative number, and holds ``size`` when it has no hole;
+    the one shape both readings fit (a grid with one hole numbered 1..size-1 against the
+    successor array of a closed tour of the whole board) is read as the successor array.
+    """
+    if a.dtype.kind != "i":
+        return False
+    lo = hi = None
+    zeros = 0
+    for _, chunk in _array_chunks(a, _CHUNK):
+        cmin, cmax = int(chunk.min()), int(chunk.max())
+        if cmin == -1:
+            return True
+        lo = cmin if lo is None else min(lo, cmin)
+        hi = cmax if hi is None else max(hi, cmax)
+        if cmin == 0:
+            zeros += int(np.count_nonzero(chunk == 0))
+    return lo == 0 and hi == a.size - 1 and zeros == 1
+
+
+def read_npy(path, closed: bool = False):
+    """Read a ``.npy`` numbered grid (0 on holes) or successor array as a checked tour.
+
+    The array is read in chunks, not loaded whole. Returns the tour; a successor
+    array gives its own kind (``closed`` is then only compared with it).
+    """
+    tour, _ = _read_npy(Path(path), closed)
+    return tour
+
+
+def _read_npy(p: Path, closed):
+    shape, fortran, dtype, offset = _npy_header(p)
+    if len(shape) == 1 and dtype.kind == "i":
+        raise InvalidInput(f"{p.name} is a 1-D array: a successor array must have the board's shape "
+                           "(rows, cols), as 'kt-formal tour --format succ' writes it")
     if len(shape) != 2 or dtype.kind not in "iu" or dtype.hasobject:
         raise InvalidInput(f"{p.name} must hold a 2-D integer array, not {dtype} of shape {shape}")
-    ensure_memory(int(np.prod(shape)) * 24, f"reading the {shape[0]}x{shape[1]} grid {p.name}")
-    try:
-        a = np.load(p, allow_pickle=False)
-    except (ValueError, OSError, EOFError) as exc:
-        raise InvalidInput(f"{p.name} is not a valid .npy file ({exc}); truncated?") from None
-    return grid_to_tour(a, closed=closed, source=p.name)
+    if fortran:
+        try:
+            a = np.ascontiguousarray(np.load(p, mmap_mode="r", allow_pickle=False))
+        except (ValueError, OSError, EOFError) as exc:
+            raise InvalidInput(f"{p.name} is not a valid .npy file ({exc}); truncated?") from None
+    else:
+        a = _FlatFile(p, offset, dtype, shape)
+    if _is_successor_array(a):
+        if isinstance(a, _FlatFile):
+            ensure_memory(a.size * 8 * 3, f"reading the successor array {p.name}")
+            a = np.load(p, mmap_mode="r", allow_pickle=False)
+        tour = successor_to_tour(a, source=p.name)
+        if closed and not tour.closed:
+            raise CertificateRejected("the successor array is of an open tour; a closed one was asked")
+        return tour, "numpy successor array"
+    tour = grid_to_tour(a, closed=bool(closed), source=p.name)
+    return tour, f"numpy numbered grid, checked as {'a closed' if closed else 'an open'} tour"
 
 
-def _read_text(p: Path) -> str:
-    return read_user_text(p, limit=MAX_GRID_BYTES)
+def read_binary(path, closed: bool | None = None):
+    """Read a binary order file (see the module docstring) as a checked tour (memory-mapped)."""
+    p = Path(path)
+    with user_file_errors(p), open(p, "rb") as fh:
+        head = fh.read(_HEADER)
+        size = os.fstat(fh.fileno()).st_size
+    if len(head) < _HEADER or head[:8] != BINARY_MAGIC:
+        raise InvalidInput(f"{p.name} is not a kt-formal binary order file (bad header)")
+    rows, cols = (int(x) for x in np.frombuffer(head[8:24], dtype="<u8"))
+    flag, width = head[24], head[25]
+    if flag not in (0, 1) or width not in (4, 8) or any(head[26:32]):
+        raise InvalidInput(f"{p.name}: bad header fields (closed {flag}, width {width})")
+    if (size - _HEADER) % width:
+        raise InvalidInput(f"{p.name}: {size - _HEADER} bytes of squares is not a whole number "
+                           f"of {width}-byte indices; truncated?")
+    k = (size - _HEADER) // width
+    board_closed = flag == 1
+    if closed is not None and closed != board_closed:
+        raise CertificateRejected(f"the file is of {'a closed' if board_closed else 'an open'} tour, "
+                                  f"{'a closed' if closed else 'an open'} one was asked")
+    probe = Board(rows, cols)  # checks the sizes
+    if k == 0:
+        raise InvalidInput(f"{p.name}: no squares listed")
+    if k > probe.size:
+        raise CertificateRejected(f"the file lists {k} squares but the {rows}x{cols} board has only {probe.size}")
+    ensure_memory(k * 4 + probe.size * 2, f"reading {p.name}")
+    itype = index_dtype(rows, cols)
+    order = np.empty(k, dtype=itype)
+    for lo, chunk in _FlatFile(p, _HEADER, "<u4" if width == 4 else "<u8", (k,)).chunks(_CHUNK):
+        if int(chunk.max()) >= probe.size:
+            i = lo + int(np.argmax(chunk >= probe.size))
+            raise CertificateRejected(f"square {i + 1}: index {int(chunk[i - lo])} lies outside "
+                                      f"the {rows}x{cols} board")
+        order[lo:lo + chunk.size] = chunk
+    holes = None
+    if k < probe.size:
+        listed = np.zeros(probe.size, dtype=bool)
+        listed[order] = True
+        holes = ~listed.reshape(rows, cols)
+        if int(np.count_nonzero(listed)) != k:
+            holes = None  # a square listed twice: the checker names it (on the full board)
+    board = Board(rows, cols, holes=holes)
+    return _check_order(board, order, board_closed, p.name)
 
 
+# ---------------------------------------------------------------------- any file
 def read_tour_file(path, closed: bool | None = None):
-    """Read a tour from a JSON certificate, a numbered text grid or a ``.npy`` grid.
+    """Read a tour from any file ``kt-formal tour`` writes (see :data:`TOUR_FORMATS`).
 
     Parameters
     ----------
     path : path-like
-        ``.npy`` files (or files starting with the npy magic) are read as arrays;
-        text starting with ``{`` as a JSON certificate; any other text as a grid.
+        The kind is found from the content: the ``.npy`` magic (a numbered grid or a
+        successor array), the binary order file's magic, text starting with ``{`` (a
+        JSON certificate), a ``# kt-formal coords|chess`` header or ``(r, c)`` pairs,
+        else a numbered text grid.
     closed : bool, optional
-        For grids: check as a closed tour (default open). For a certificate: if
-        given, the certificate must be of that kind.
+        For grids: check as a closed tour (default open). For files that say their
+        kind: if given, the file must be of that kind.
 
     Returns
     -------
@@ -185,13 +661,16 @@ def read_tour_file(path, closed: bool | None = None):
     from kt_formal.certificate import tour_from_dict
 
     with user_file_errors(path) as p, open(p, "rb") as fh:
-        head = fh.read(6)
-    if head == b"\x93NUMPY" or p.suffix.lower() == ".npy":
-        tour = read_npy(p, closed=bool(closed))
-        how = f"numpy numbered grid, checked as {'a closed' if closed else 'an open'} tour"
+        head = fh.read(64)
+    if head.startswith(b"\x93NUMPY") or (p.suffix.lower() == ".npy" and not head.startswith(BINARY_MAGIC)):
+        tour, how = _read_npy(p, closed)
+    elif head.startswith(BINARY_MAGIC):
+        tour = read_binary(p, closed)
+        how = "binary order file"
     else:
-        text = _read_text(p)
-        if text.lstrip().startswith("{"):
+        text = read_user_text(p, limit=MAX_GRID_BYTES)
+        stripped = text.lstrip()
+        if stripped.startswith("{"):
             from kt_formal.certificate import read_certificate
 
             tour = tour_from_dict(read_certificate(p))
@@ -200,9 +679,69 @@ def read_tour_file(path, closed: bool | None = None):
                     f"the certificate is of {'a closed' if tour.closed else 'an open'} tour, "
                     f"{'a closed' if closed else 'an open'} one was asked")
             how = "JSON certificate"
+        elif stripped.startswith("# kt-formal") or stripped.startswith("("):
+            tour = read_order_text(text, closed=closed, source=p.name)
+            how = ("list of squares" if stripped.startswith("#")
+                   else "list of squares without a header: the board is the smallest rectangle "
+                        "holding them, unlisted squares count as holes")
         else:
             tour = read_grid_text(text, closed=bool(closed), source=p.name)
             how = f"numbered grid, checked as {'a closed' if closed else 'an open'} tour"
-    if not tour.closed:
-        how += " (--closed also checks the closing move)" if "grid" in how else ""
+    if not tour.closed and "grid" in how:
+        how += " (--closed also checks the closing move)"
     return tour, how
+
+
+# ---------------------------------------------------------------------- the knight graph
+#: Formats of ``kt-formal graph --format``: networkx's writers.
+GRAPH_FORMATS = ("graphml", "edgelist", "json")
+
+
+def portable_graph(G):
+    """A copy of a knight graph with string nodes ``"r,c"`` that every file format keeps.
+
+    Node attributes: ``row``, ``col`` and those of the graph (``colour``).
+
+    >>> from kt_formal.board import Board
+    >>> from kt_formal.graph import knight_graph
+    >>> H = portable_graph(knight_graph(Board(3, 4)))
+    >>> sorted(H.nodes)[:3], H.nodes["0,0"]["row"]
+    (['0,0', '0,1', '0,2'], 0)
+    """
+    import networkx as nx
+
+    H = nx.Graph(**G.graph)
+    for (r, c), data in G.nodes(data=True):
+        H.add_node(f"{r},{c}", row=int(r), col=int(c), **data)
+    H.add_edges_from((f"{a[0]},{a[1]}", f"{b[0]},{b[1]}") for a, b in G.edges())
+    return H
+
+
+def write_graph(G, path, fmt: str) -> Path:
+    """Write a knight graph as GraphML, an edge list (``r,c r,c`` a line) or node-link JSON.
+
+    Nodes are written as ``"r,c"`` strings (:func:`portable_graph`); networkx reads each
+    file back with ``read_graphml``, ``read_edgelist`` and ``node_link_graph``.
+    """
+    import json
+
+    import networkx as nx
+
+    if fmt not in GRAPH_FORMATS:
+        raise InvalidInput(f"unknown graph format {fmt!r}; choose from {', '.join(GRAPH_FORMATS)}")
+    H = portable_graph(G)
+    p = Path(path)
+    try:
+        if fmt == "graphml":
+            nx.write_graphml(H, p)
+        elif fmt == "edgelist":
+            nx.write_edgelist(H, p, data=False)
+        else:
+            try:
+                data = nx.node_link_data(H, edges="links")
+            except TypeError:  # networkx < 3.4 has no edges= and writes "links"
+                data = nx.node_link_data(H)
+            p.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
+    return p

@@ -1,9 +1,49 @@
 """The trusted kernel of kt_formal: everything a claim of the toolkit rests on.
 
-It imports the standard library and numpy only, and nothing else of kt_formal, so that it
-can be read in one sitting and checked on its own.
+It imports the standard library and numpy only, and nothing else of kt_formal, so it
+can be read in one sitting and checked on its own. It runs no search.
 
->>> from kt_formal.kernel.geometry import KNIGHT_MOVES
->>> len(KNIGHT_MOVES)
-8
+* :mod:`~kt_formal.kernel.geometry`: squares, colours, knight moves, square names.
+* :mod:`~kt_formal.kernel.errors`: the one exception tree.
+* :mod:`~kt_formal.kernel.shape`: the board a certificate names, read strictly.
+* :mod:`~kt_formal.kernel.tourcheck`: the tour check (numpy, chunked).
+* :mod:`~kt_formal.kernel.proofcheck`: a checker for every proof kind.
+* :mod:`~kt_formal.kernel.reader`: bounded reading of files, strict JSON, memory checks.
+* :mod:`~kt_formal.kernel.cnf`: the arc CNF of "there is a tour", and cut axioms.
+* :mod:`~kt_formal.kernel.rup`: the DRUP checker of ``drup`` certificates.
+* :mod:`~kt_formal.kernel.check`: :func:`check_certificate`, the one entry.
+
+The names below are loaded on first use, so that importing the exception tree
+(:mod:`kt_formal.kernel.errors`) does not import numpy.
+
+>>> from kt_formal import kernel
+>>> sorted(kernel.KINDS)
+['drup', 'proof', 'tour']
 """
+
+import importlib
+
+_NAMES = {
+    "FORMAT": "kt_formal.kernel.check",
+    "KINDS": "kt_formal.kernel.check",
+    "check_certificate": "kt_formal.kernel.check",
+    "check_tour_certificate": "kt_formal.kernel.check",
+    "tour_squares": "kt_formal.kernel.check",
+    "check_proof": "kt_formal.kernel.proofcheck",
+    "check_tour": "kt_formal.kernel.tourcheck",
+    "Grid": "kt_formal.kernel.tourcheck",
+    "read_certificate": "kt_formal.kernel.reader",
+}
+
+__all__ = sorted(_NAMES)
+
+
+def __getattr__(name):
+    module = _NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kt_formal.kernel' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__():
+    return sorted([*globals(), *_NAMES])

@@ -55,11 +55,13 @@ import zlib
 from typing import NamedTuple
 
 from kt_formal.kernel.cnf import ENCODING, arc_cnf, cut_clause
+from kt_formal.kernel.errors import CertificateRejected
 
 __all__ = [
     "DrupRejected",
     "RupDB",
     "check_drup_certificate",
+    "check_drup",
     "prepare_drup",
     "replay",
     "ok_line",
@@ -92,8 +94,8 @@ _FIELDS = {"format", "kind", "board", "closed", "start", "end", "forced", "forbi
 _PROOF_FIELDS = {"format", "compression", "size", "lemmas", "data"}
 
 
-class DrupRejected(ValueError):
-    """The certificate does not establish its claim (the message says why)."""
+class DrupRejected(CertificateRejected):
+    """A ``drup`` certificate does not establish its claim (the message says why)."""
 
 
 def _reject(msg: str):
@@ -399,18 +401,20 @@ def _file(col: int) -> str:
 
 
 def drup_claim(rows: int, cols: int, holes, closed: bool, start, end, forced, forbidden) -> str:
-    """The claim in words: ``no closed tour of the 5x5 board minus 1 square (b2)``."""
+    """The claim in words: ``no closed tour of the 5x5 board minus 1 square (b2) from a1``.
+
+    Worded as :func:`kt_formal.kernel.proofcheck.describe_question` words its questions.
+    """
     name = lambda q: f"{_file(q[1])}{rows - q[0]}"  # noqa: E731
-    board = f"{rows}x{cols} board"
+    text = f"no {'closed' if closed else 'open'} tour of the {rows}x{cols} board"
     if holes:
-        listed = ", ".join(name(h) for h in holes[:8]) + (", ..." if len(holes) > 8 else "")
-        board += f" minus {len(holes)} square{'s' if len(holes) != 1 else ''} ({listed})"
-    text = f"no {'closed' if closed else 'open'} tour"
+        names = [name(h) for h in sorted(holes)]
+        listed = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        text += f" minus {len(holes)} square{'s' if len(holes) != 1 else ''} ({listed})"
     if start is not None:
         text += f" from {name(start)}"
     if end is not None:
         text += f" to {name(end)}"
-    text += f" of the {board}"
     if forced:
         text += f" using {len(forced)} forced move{'s' if len(forced) != 1 else ''}"
     if forbidden:
@@ -572,6 +576,11 @@ def ok_line(task: "DrupTask", count: int) -> str:
         _reject(f"the proof has {count} lemmas, not the declared {task.n_lemmas}")
     return (f"OK: {task.claim}: DRUP proof of {count} lemma{'s' if count != 1 else ''} over the "
             f"arc encoding with {task.n_cuts} cut{'s' if task.n_cuts != 1 else ''}, checked")
+
+
+def check_drup(d) -> str:
+    """The claim of a ``drup`` certificate, after checking it (the kernel's KINDS entry)."""
+    return check_drup_certificate(d).removeprefix("OK: ")
 
 
 def check_drup_certificate(d) -> str:

@@ -1,0 +1,88 @@
+"""Checking any certificate: the kernel's one entry, :func:`check_certificate`.
+
+It returns the claim, in one line, built from the fields it checked and naming every
+one of them (board, holes, closed or open, start, end, forced moves).
+
+>>> d = {"format": "kt-formal/1", "kind": "tour", "closed": False,
+...      "board": {"rows": 1, "cols": 1, "holes": []}, "squares": [[0, 0]]}
+>>> check_certificate(d)
+'open tour of the 1x1 board from a1 to a1: every square visited once, every step a knight move'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kt_formal.kernel.errors import CertificateRejected
+from kt_formal.kernel.proofcheck import FORMAT, check_proof, describe_question
+from kt_formal.kernel.reader import ensure_room, read_certificate
+from kt_formal.kernel.rup import check_drup
+from kt_formal.kernel.shape import reject, shape_from_dict, strict_int
+from kt_formal.kernel.tourcheck import Grid, check_tour
+
+__all__ = ["FORMAT", "KINDS", "check_certificate", "check_tour", "check_tour_certificate",
+           "check_proof", "read_certificate", "tour_squares", "Grid"]
+
+
+def tour_squares(d) -> tuple:
+    """Check a tour certificate; return ``(shape, closed, order)`` with ``order`` an index array."""
+    unknown = set(d) - {"format", "kind", "board", "closed", "squares", "meta"}
+    if unknown:
+        reject(f"unknown field {sorted(unknown)[0]!r} in a tour certificate")
+    shape = shape_from_dict(d.get("board"))
+    closed = d.get("closed")
+    if type(closed) is not bool:
+        reject("'closed' must be true or false")
+    squares = d.get("squares")
+    if not isinstance(squares, list) or not squares:
+        reject("'squares' must be a non-empty list of [row, col] pairs")
+    if len(squares) > shape.count:
+        reject(f"the tour lists {len(squares)} squares; the board has {shape.count}")
+    ensure_room(shape.rows * shape.cols * 2 + len(squares) * 40, "checking this tour")
+    for i, p in enumerate(squares):
+        if not (isinstance(p, list) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int):
+            reject(f"squares[{i}] must be a [row, col] pair of integers, got {p!r:.40}")
+    arr = np.array(squares, dtype=np.int64)
+    reason = check_tour(Grid.from_shape(shape), arr, closed=closed)
+    if reason is not None:
+        reject(reason)
+    return shape, closed, arr[:, 0] * shape.cols + arr[:, 1]
+
+
+def check_tour_certificate(d) -> str:
+    """The claim of a tour certificate, after checking it."""
+    shape, closed, order = tour_squares(d)
+    first, last = divmod(int(order[0]), shape.cols), divmod(int(order[-1]), shape.cols)
+    what = describe_question(shape, closed, first, last)
+    closing = ", the closing move included" if closed else ""
+    return f"{what}: every square visited once, every step a knight move{closing}"
+
+
+#: Certificate kind -> checker(dict) -> claim line. Every kind is listed here.
+KINDS = {
+    "tour": check_tour_certificate,
+    "proof": check_proof,
+    "drup": check_drup,
+}
+
+
+def check_certificate(d) -> str:
+    """Check any certificate; return its claim in one line, or raise CertificateRejected."""
+    if not isinstance(d, dict):
+        reject("a certificate must be a JSON object")
+    if d.get("format") != FORMAT:
+        reject(f"unknown certificate format {d.get('format')!r:.40}; expected {FORMAT!r}")
+    kind = d.get("kind")
+    checker = KINDS.get(kind) if isinstance(kind, str) else None
+    if checker is None:
+        reject(f"unknown certificate kind {kind!r:.40}")
+    try:
+        return checker(d)
+    except CertificateRejected:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError, AttributeError,
+            RecursionError) as exc:
+        raise CertificateRejected(f"malformed {kind} certificate: {exc}") from None
+
+
+del strict_int

@@ -1,0 +1,376 @@
+"""Checkers of impossibility proofs: each recomputes its claim from the board and the knight rule.
+
+A proof certificate (``kind: "proof"``) names the board, closed or open, the fixed ends,
+a ``method`` and the method's evidence. Nothing the finder computed is trusted: the
+colour counts, the degrees, the independence of a set, the components left by a
+separator are all computed again here. Each checker returns the reason in words; the
+claim line is built by :func:`check_proof` from the fields it checked.
+
+Methods (the finders are in :mod:`kt_formal.proofs`):
+
+* ``ends``: fixed ends no tour of the kind can have;
+* ``colour``: a knight alternates colours, so the colour counts (and the ends' colours)
+  must fit;
+* ``degree``: a square with fewer than two moves (closed), or too many squares with one;
+* ``alternation``: Posa's argument: an independent set of half the squares, of both colours;
+* ``separator``: removing k squares leaves more components than a tour cut at k squares
+  can have (optionally after fixing the moves forced by squares with two moves).
+
+``exhaustive`` records name the engine that searched; the kernel runs no search, so
+they are refused as not checked (``kt-formal verify --replay`` re-runs that engine).
+
+>>> d = {"format": "kt-formal/1", "kind": "proof", "method": "colour",
+...      "board": {"rows": 5, "cols": 5, "holes": []}, "closed": True,
+...      "start": None, "end": None, "dark": 13, "light": 12}
+>>> check_proof(d)
+'no closed tour of the 5x5 board: 13 dark and 12 light squares'
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from kt_formal.kernel.errors import CertificateNotChecked
+from kt_formal.kernel.shape import Shape, reject, shape_from_dict, square_from, strict_int
+
+__all__ = ["check_proof", "FORMAT", "HEADER", "FIELDS", "MAX_COMPONENT_SQUARES",
+           "MAX_REDUCED_SQUARES", "colour_refutes", "separator_bound"]
+
+FORMAT = "kt-formal/1"
+HEADER = ("format", "kind", "method", "board", "closed", "start", "end")
+FIELDS = {
+    "ends": (),
+    "colour": ("dark", "light"),
+    "degree": ("squares", "degrees"),
+    "separator": ("separator", "components", "reduced", "virtual"),
+    "alternation": ("independent",),
+    "exhaustive": ("engine", "nodes", "pruning"),
+}
+#: Largest board whose components the separator check counts (squares, about 60 bytes each).
+MAX_COMPONENT_SQUARES = 1_000_000
+#: Largest board the forced-move reduction is re-run on (squares, about 600 bytes each).
+MAX_REDUCED_SQUARES = 250_000
+
+
+def colour_refutes(dark: int, light: int, closed: bool, ends_dark: list) -> bool:
+    """True when the colour counts (and the colours of the fixed ends) rule the tour out."""
+    if closed:
+        return dark != light
+    if abs(dark - light) > 1:
+        return True
+    if dark == light:
+        return len(ends_dark) == 2 and ends_dark[0] == ends_dark[1]
+    majority_dark = dark > light
+    return any(d != majority_dark for d in ends_dark)
+
+
+def separator_bound(closed: bool, size: int, ends_in_s: int) -> int:
+    """Most pieces a tour cut at ``size`` squares can fall into."""
+    return max(size, 1) if closed else size + 1 - ends_in_s
+
+
+def _square_list(d, key, shape: Shape, nonempty: bool = False) -> list:
+    x = d.get(key)
+    if not isinstance(x, list):
+        reject(f"'{key}' must be a list of [row, col] pairs")
+    if len(x) > shape.count:
+        reject(f"'{key}' lists {len(x)} squares; the board has {shape.count}")
+    out = [square_from(v, f"{key}[{i}]", shape) for i, v in enumerate(x)]
+    if len(set(out)) != len(out):
+        reject(f"'{key}' lists a square twice")
+    if nonempty and not out:
+        reject(f"'{key}' is empty")
+    return out
+
+
+def describe_question(shape: Shape, closed: bool, start, end) -> str:
+    """``closed tour of the 5x5 board minus 1 square (c3) from a2 to e1``: every checked field."""
+    text = f"{'closed' if closed else 'open'} tour of the {shape.rows}x{shape.cols} board"
+    if shape.holes:
+        k = len(shape.holes)
+        text += f" minus {k} square{'s' if k != 1 else ''} ({shape.describe_holes()})"
+    if start is not None:
+        text += f" from {shape.name(start)}"
+    if end is not None:
+        text += f" to {shape.name(end)}"
+    return text
+
+
+def check_proof(d) -> str:
+    """Re-check a proof dict from scratch; return the claim it establishes, in one line.
+
+    Raises
+    ------
+    CertificateRejected
+        With the reason, for anything that does not establish the claim.
+    CertificateNotChecked
+        For an ``exhaustive`` record (it could only be confirmed by a search).
+    """
+    if not isinstance(d, dict):
+        reject("a certificate must be a JSON object")
+    if d.get("format") != FORMAT:
+        reject(f"unknown certificate format {d.get('format')!r}; expected {FORMAT!r}")
+    if d.get("kind") != "proof":
+        reject(f"expected a 'proof' certificate, got {d.get('kind')!r}")
+    method = d.get("method")
+    if not isinstance(method, str) or method not in FIELDS:
+        reject(f"unknown proof method {method!r}")
+    missing = [f for f in (*HEADER, *FIELDS[method]) if f not in d]
+    if missing and not (method == "separator" and set(missing) <= {"reduced", "virtual"}):
+        reject(f"the {method} proof has no {missing[0]!r}")
+    unknown = set(d) - {*HEADER, *FIELDS[method], "meta"}
+    if unknown:
+        reject(f"unknown field {sorted(unknown)[0]!r} in a {method} proof")
+    shape = shape_from_dict(d["board"])
+    closed = d["closed"]
+    if type(closed) is not bool:
+        reject("'closed' must be true or false")
+    start = None if d["start"] is None else square_from(d["start"], "start", shape)
+    end = None if d["end"] is None else square_from(d["end"], "end", shape)
+    question = describe_question(shape, closed, start, end)
+    if method == "exhaustive":
+        raise CertificateNotChecked(
+            f"NOT CHECKED: the claim 'no {question}' rests on a search by the "
+            f"{d.get('engine')!r:.40} engine; the kernel runs no search "
+            "(kt-formal verify --replay FILE re-runs it)")
+    return f"no {question}: " + _CHECKERS[method](d, shape, closed, start, end)
+
+
+def _check_ends(d, shape, closed, start, end) -> str:
+    if start is None or end is None:
+        reject("an ends proof needs both a start and an end")
+    if closed:
+        if (start[0] - end[0]) ** 2 + (start[1] - end[1]) ** 2 == 5:
+            reject("the end is a knight move from the start, so a closed tour can join them")
+        return "the last square of a closed tour must be a knight move from the first"
+    if start != end:
+        reject("the start and the end differ, which an open tour allows")
+    if shape.count < 2:
+        reject("a one-square board has an open tour that starts and ends on its square")
+    return "an open tour of two or more squares cannot start and end on one square"
+
+
+def _check_colour(d, shape, closed, start, end) -> str:
+    dark, light = shape.dark_light()
+    if (strict_int(d["dark"], "'dark'"), strict_int(d["light"], "'light'")) != (dark, light):
+        reject(f"the board has {dark} dark and {light} light squares, not {d['dark']} and {d['light']}")
+    ends_dark = [shape.dark(q) for q in (start, end) if q is not None]
+    if not colour_refutes(dark, light, closed, ends_dark):
+        reject(f"{dark} dark and {light} light squares do not rule out the tour")
+    return f"{dark} dark and {light} light squares"
+
+
+def _check_degree(d, shape, closed, start, end) -> str:
+    squares = _square_list(d, "squares", shape, nonempty=True)
+    claimed = d["degrees"]
+    if not isinstance(claimed, list) or len(claimed) != len(squares):
+        reject("'degrees' must list one degree per square")
+    degs = [len(shape.moves(q)) for q in squares]
+    for q, c, real in zip(squares, claimed, degs):
+        if type(c) is not int or c != real:
+            reject(f"square {list(q)} has {real} knight moves, not {c!r:.20}")
+    low = min(degs)
+    if closed:
+        if low >= 2:
+            reject("every listed square has at least two knight moves")
+        return f"square {shape.name(squares[degs.index(low)])} has {low} knight move{'s' if low != 1 else ''}"
+    if shape.count < 2:
+        reject("a one-square board has an open tour")
+    if low == 0:
+        return f"square {shape.name(squares[degs.index(0)])} has no knight move"
+    if max(degs) > 1:
+        reject("a listed square has two or more knight moves")
+    ends = set(squares) | {q for q in (start, end) if q is not None}
+    if len(ends) <= 2:
+        reject("the squares with one move and the fixed ends fit the two ends of a tour")
+    return (f"{len(ends)} squares must be ends of the tour "
+            f"({', '.join(shape.name(q) for q in sorted(ends))})")
+
+
+def _check_alternation(d, shape, closed, start, end) -> str:
+    s = _square_list(d, "independent", shape, nonempty=True)
+    k = shape.count
+    if closed:
+        if 2 * len(s) != k:
+            reject(f"the set has {len(s)} squares, not half of the board's {k}")
+    elif k % 2 == 0 or 2 * len(s) != k + 1:
+        reject(f"the set has {len(s)} squares; an open tour is forced to alternate only "
+               f"by (k + 1) / 2 of an odd number k of squares (the board has {k})")
+    inside = set(s)
+    for q in s:
+        for n in shape.moves(q):
+            if n in inside:
+                reject(f"the set is not independent: {list(q)} and {list(n)} are a knight move apart")
+    mixed = len({(q[0] + q[1]) % 2 for q in s}) == 2
+    outside = [q for q in (start, end) if q is not None and q not in inside]
+    if mixed:
+        why = "of both colours"
+    elif not closed and outside:
+        why = f"and the fixed end {shape.name(outside[0])} lies outside it"
+    else:
+        reject("every square of the set has one colour, which a tour allows")
+    if closed:
+        return (f"{len(s)} independent squares, half of the board, {why} "
+                "(a closed tour would alternate them with the rest)")
+    return (f"{len(s)} independent squares of {k}, {why} (an open tour would visit them "
+            "at every other step, first and last included)")
+
+
+def _count_components(shape: Shape, removed: set) -> int:
+    """Components of the knight graph of the board minus ``removed``: one byte per square."""
+    rows, cols = shape.rows, shape.cols
+    seen = bytearray(rows * cols)
+    for r, c in shape.holes | {q for q in removed if isinstance(q, tuple)}:
+        seen[r * cols + c] = 1
+    count = 0
+    for start in range(rows * cols):
+        if seen[start]:
+            continue
+        count += 1
+        seen[start] = 1
+        todo = [start]
+        while todo:
+            r, c = divmod(todo.pop(), cols)
+            for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+                y, x = r + dr, c + dc
+                if 0 <= y < rows and 0 <= x < cols and not seen[y * cols + x]:
+                    seen[y * cols + x] = 1
+                    todo.append(y * cols + x)
+    return count
+
+
+def _reduced_components(shape: Shape, removed: set, open_ends):
+    """Components after the forced-move reduction; None if the reduction contradicts.
+
+    With ``open_ends`` (the fixed ends of an open tour) the graph gets the virtual squares
+    ``"z"`` (and ``"w"``) that close an open tour into a cycle: with both ends fixed, z
+    joins the two; with one end f fixed, z joins every other square and w joins z and f;
+    with none, z joins every square.
+    """
+    squares = list(shape.live_squares())
+    nbrs = {q: set(shape.moves(q)) for q in squares}
+    if open_ends is not None:
+        nodes = list(squares)
+        nbrs["z"] = set()
+        nodes.append("z")
+        if len(open_ends) == 2:
+            links = [("z", open_ends[0]), ("z", open_ends[1])]
+        elif len(open_ends) == 1:
+            nbrs["w"] = set()
+            nodes.append("w")
+            links = [("w", "z"), ("w", open_ends[0])] + [("z", q) for q in squares if q != open_ends[0]]
+        else:
+            links = [("z", q) for q in squares]
+        for a, b in links:
+            nbrs[a].add(b)
+            nbrs[b].add(a)
+        squares = nodes
+    index = {q: i for i, q in enumerate(squares)}
+    sets = [{index[n] for n in nbrs[q]} for q in squares]
+    if not _reduce(sets):
+        return None
+    gone = {index[q] for q in removed if q in index}
+    seen = set(gone)
+    count = 0
+    for v in range(len(squares)):
+        if v in seen:
+            continue
+        count += 1
+        seen.add(v)
+        todo = deque([v])
+        while todo:
+            x = todo.popleft()
+            for y in sets[x]:
+                if y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+    return count
+
+
+def _reduce(nbrs: list) -> bool:
+    """Fix the moves forced by squares with two moves; False if a square is left with too few."""
+    forced = [set() for _ in nbrs]
+    todo = deque(range(len(nbrs)))
+    queued = set(todo)
+    while todo:
+        v = todo.popleft()
+        queued.discard(v)
+        if len(nbrs[v]) < 2 or len(forced[v]) > 2:
+            return False
+        touched = set()
+        if len(nbrs[v]) == 2 and forced[v] != nbrs[v]:
+            for u in nbrs[v]:
+                forced[v].add(u)
+                forced[u].add(v)
+                touched.add(u)
+            touched.add(v)
+        if len(forced[v]) == 2 and nbrs[v] != forced[v]:
+            for u in nbrs[v] - forced[v]:
+                nbrs[u].discard(v)
+                touched.add(u)
+            nbrs[v] = set(forced[v])
+            touched.add(v)
+        for u in touched:
+            if u not in queued:
+                queued.add(u)
+                todo.append(u)
+    return True
+
+
+def _check_separator(d, shape, closed, start, end) -> str:
+    s = _square_list(d, "separator", shape)
+    reduce = d.get("reduced", False)
+    if type(reduce) is not bool:
+        reject("'reduced' must be true or false")
+    virtual = d.get("virtual", [])
+    if not isinstance(virtual, list) or any(v not in ("z", "w") for v in virtual) \
+            or len(set(virtual)) != len(virtual):
+        reject("'virtual' must list distinct virtual squares 'z' and 'w'")
+    limit = MAX_REDUCED_SQUARES if reduce else MAX_COMPONENT_SQUARES
+    if shape.rows * shape.cols > limit:
+        reject(f"the board has {shape.rows * shape.cols:,} squares; {'reduced ' if reduce else ''}"
+               f"separator proofs are checked up to {limit:,}")
+    open_ends = None
+    if not closed and reduce:
+        if shape.count < 2:
+            reject("a one-square board has an open tour")
+        open_ends = [q for q in (start, end) if q is not None]
+        if len(open_ends) == 2 and open_ends[0] == open_ends[1]:
+            reject("an open tour with one square for both ends is an ends proof")
+        if "w" in virtual and len(open_ends) != 1:
+            reject("the virtual square 'w' exists only with exactly one fixed end")
+    elif virtual:
+        reject("virtual squares belong to reduced proofs for open tours")
+    claimed = strict_int(d["components"], "'components'")
+    removed = set(s) | set(virtual)
+    if reduce:
+        comps = _reduced_components(shape, removed, open_ends)
+        if comps is None:
+            return "the forced-move reduction leaves a square with too few or too many moves"
+    else:
+        comps = _count_components(shape, removed)
+    if claimed != comps:
+        reject(f"removing the set leaves {comps} components, not {claimed}")
+    if closed or reduce:
+        bound = separator_bound(True, len(removed), 0)
+    else:
+        ends_in = len({q for q in (start, end) if q is not None} & set(s))
+        bound = separator_bound(False, len(s), ends_in)
+    if comps <= bound:
+        reject(f"removing {len(removed)} squares leaves {comps} components, "
+               f"which a tour allows (up to {bound})")
+    after = ""
+    if reduce:
+        after = " after the forced-move reduction"
+        if not closed:
+            after += " of the tour closed through a virtual square"
+    return f"removing {len(removed)} squares leaves {comps} components{after} (a tour allows {bound})"
+
+
+_CHECKERS = {
+    "ends": _check_ends,
+    "colour": _check_colour,
+    "degree": _check_degree,
+    "alternation": _check_alternation,
+    "separator": _check_separator,
+}

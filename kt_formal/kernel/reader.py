@@ -1,0 +1,169 @@
+"""Strict, bounded reading of certificates: nothing read is trusted, nothing is read without limit.
+
+* At most :data:`MAX_BYTES` are read from any input: regular files, devices such as
+  ``/dev/zero``, pipes and FIFOs (opened without blocking, so a FIFO with no writer
+  cannot stall the reader, and a silent writer is given up after :data:`WAIT_SECONDS`).
+* JSON is parsed strictly: a duplicate key, ``NaN`` or ``Infinity``, an integer of more
+  than :data:`MAX_DIGITS` digits or nesting deeper than Python allows is refused, naming
+  where in the file it stands.
+* :func:`ensure_room` compares a size estimated from a certificate's header with the
+  memory *available* now, before anything of that size is allocated.
+
+>>> loads_strict('{"a": 1, "a": 2}')
+Traceback (most recent call last):
+...
+kt_formal.kernel.errors.CertificateRejected: duplicate key 'a' (line 1)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import select
+import stat
+import sys
+import time
+
+from kt_formal.kernel.errors import CertificateRejected, InvalidInput, ResourceLimit
+
+__all__ = ["MAX_BYTES", "read_bounded", "loads_strict", "read_certificate", "ensure_room",
+           "available_memory"]
+
+#: Largest certificate read (bytes). A JSON tour is limited to 10^6 squares, about 15 MB.
+MAX_BYTES = 64 << 20
+#: Longest integer accepted in a certificate (digits).
+MAX_DIGITS = 30
+#: How long a pipe or FIFO may stay silent before the reader gives up (seconds).
+WAIT_SECONDS = 10.0
+
+
+def read_bounded(path, limit: int = MAX_BYTES, what: str = "") -> bytes:
+    """The bytes of ``path`` (``-`` for standard input), refusing more than ``limit``."""
+    name = "standard input" if str(path) == "-" else str(path)
+    try:
+        if str(path) == "-":
+            fd, close = sys.stdin.fileno(), False
+        else:
+            fd, close = os.open(path, os.O_RDONLY | os.O_NONBLOCK), True
+    except FileNotFoundError:
+        raise InvalidInput(f"{what}{name} does not exist") from None
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {what}{name}: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise InvalidInput(f"{what}{name} is a directory")
+        regular = stat.S_ISREG(mode)
+        if regular and os.fstat(fd).st_size > limit:
+            raise InvalidInput(f"{what}{name} is {os.fstat(fd).st_size:,} bytes; certificates are "
+                               f"read up to {limit:,} bytes")
+        chunks, size = [], 0
+        deadline = time.monotonic() + WAIT_SECONDS
+        while size <= limit:
+            try:
+                chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    raise InvalidInput(f"{what}{name} gave no data for {WAIT_SECONDS:g} s") from None
+                continue
+            except OSError as exc:
+                raise InvalidInput(f"cannot read {what}{name}: {exc.strerror}") from None
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            deadline = time.monotonic() + WAIT_SECONDS
+        if size > limit:
+            raise InvalidInput(f"{what}{name} holds more than {limit:,} bytes; certificates are "
+                               f"read up to that size")
+        return b"".join(chunks)
+    finally:
+        if close:
+            os.close(fd)
+
+
+def _line_of(text: str, pattern: str, nth: int = 0) -> str:
+    found = list(re.finditer(pattern, text))
+    if len(found) > nth:
+        return f"line {text.count(chr(10), 0, found[nth].start()) + 1}"
+    return "somewhere"
+
+
+def loads_strict(text: str):
+    """Parse JSON refusing duplicate keys, NaN/Infinity and absurd integers."""
+
+    def pairs(items):
+        out = {}
+        for k, v in items:
+            if k in out:
+                where = _line_of(text, r'"%s"\s*:' % re.escape(k), 1)
+                raise CertificateRejected(f"duplicate key {k!r} ({where})")
+            out[k] = v
+        return out
+
+    def constant(name):
+        raise CertificateRejected(f"{name} is not a number a certificate may hold "
+                                  f"({_line_of(text, re.escape(name))})")
+
+    def integer(digits: str):
+        if len(digits.lstrip("-")) > MAX_DIGITS:
+            raise CertificateRejected(f"an integer of {len(digits.lstrip('-'))} digits "
+                                      f"({_line_of(text, re.escape(digits[:20]))}) is too large")
+        return int(digits)
+
+    def real(digits: str):
+        x = float(digits)
+        if not math.isfinite(x):
+            raise CertificateRejected(f"the number {digits[:20]} ({_line_of(text, re.escape(digits[:20]))}) "
+                                      "is not finite")
+        return x
+
+    try:
+        return json.loads(text, object_pairs_hook=pairs, parse_constant=constant, parse_int=integer,
+                          parse_float=real)
+    except json.JSONDecodeError as exc:
+        raise CertificateRejected(f"not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                                  f"{exc.msg}); truncated or corrupted?") from None
+    except RecursionError:
+        raise CertificateRejected("nested too deeply to be a certificate") from None
+
+
+def read_certificate(path, limit: int = MAX_BYTES) -> dict:
+    """Read a certificate file: bounded, UTF-8, strict JSON, a JSON object."""
+    data = read_bounded(path, limit, what="certificate ")
+    if not data.strip():
+        raise InvalidInput(f"certificate {'standard input' if str(path) == '-' else path} is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CertificateRejected(f"not UTF-8 text (byte {exc.start})") from None
+    d = loads_strict(text)
+    if not isinstance(d, dict):
+        raise CertificateRejected("a certificate must be a JSON object")
+    return d
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (``MemAvailable``), or a large number if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+def ensure_room(n_bytes: float, what: str) -> None:
+    """Refuse, before allocating, work estimated at ``n_bytes`` beyond 80% of available memory."""
+    free = available_memory()
+    if n_bytes > 0.8 * free:
+        raise ResourceLimit(f"{what} needs about {n_bytes / 2**30:.1f} GiB; "
+                            f"{free / 2**30:.1f} GiB of memory is available")

@@ -1,0 +1,126 @@
+"""The board as the kernel sees it: a rectangle, a sorted list of holes, nothing else.
+
+A certificate names its board as ``{"rows": m, "cols": n, "holes": [[r, c], ...]}``;
+:func:`shape_from_dict` reads that strictly. Everything the checkers need (live squares,
+knight moves, colour counts, names) is computed here from the sizes, the holes and the
+knight rule, in time proportional to the number of holes where it can be.
+
+>>> s = shape_from_dict({"rows": 3, "cols": 3, "holes": [[1, 1]]})
+>>> s.count, s.describe(), s.moves((0, 0))
+(8, '3x3 minus 1 square', [(2, 1), (1, 2)])
+"""
+
+from __future__ import annotations
+
+from kt_formal.kernel.errors import CertificateRejected
+from kt_formal.kernel.geometry import KNIGHT_MOVES, is_dark, square_name
+
+__all__ = ["Shape", "shape_from_dict", "reject", "strict_int", "square_from"]
+
+#: Largest side the kernel accepts (the toolkit's own limit).
+MAX_SIDE = 1_000_000_000
+
+
+def reject(message: str):
+    """Raise :class:`CertificateRejected` with ``message``."""
+    raise CertificateRejected(message)
+
+
+def strict_int(x, what: str) -> int:
+    """``x`` if it is a JSON integer (not a bool), else reject naming ``what``."""
+    if type(x) is not int:
+        reject(f"{what} must be an integer, got {type(x).__name__} {x!r:.40}")
+    return x
+
+
+class Shape:
+    """An ``rows x cols`` rectangle minus ``holes`` (a frozenset of (row, col))."""
+
+    __slots__ = ("rows", "cols", "holes", "count")
+
+    def __init__(self, rows: int, cols: int, holes=frozenset()):
+        self.rows, self.cols = rows, cols
+        self.holes = frozenset(holes)
+        self.count = rows * cols - len(self.holes)
+
+    def __contains__(self, q) -> bool:
+        r, c = q
+        return 0 <= r < self.rows and 0 <= c < self.cols and (r, c) not in self.holes
+
+    def moves(self, q) -> list:
+        r, c = q
+        return [(r + dr, c + dc) for dr, dc in KNIGHT_MOVES if (r + dr, c + dc) in self]
+
+    def dark(self, q) -> bool:
+        return is_dark(self.rows, q)
+
+    def dark_light(self) -> tuple[int, int]:
+        """Dark and light live squares, by formula: O(number of holes)."""
+        total = self.rows * self.cols
+        # a1 = (rows - 1, 0) is dark; dark squares are those of a1's (row + col) parity
+        dark_parity = (self.rows - 1) % 2
+        even = (total + 1) // 2  # squares with (row + col) even: (0, 0) takes the odd one
+        dark = even if dark_parity == 0 else total - even
+        dark -= sum(1 for h in self.holes if self.dark(h))
+        return dark, self.count - dark
+
+    def name(self, q) -> str:
+        return square_name(self.rows, q)
+
+    def describe(self) -> str:
+        """``8x8`` or ``8x8 minus 4 squares``."""
+        k = len(self.holes)
+        base = f"{self.rows}x{self.cols}"
+        return f"{base} minus {k} square{'s' if k != 1 else ''}" if k else base
+
+    def describe_holes(self, at_most: int = 6) -> str:
+        """The removed squares by name, shortened after ``at_most``."""
+        names = [self.name(h) for h in sorted(self.holes)]
+        more = len(names) - at_most
+        return ", ".join(names[:at_most]) + (f" and {more} more" if more > 0 else "")
+
+    def live_squares(self):
+        for r in range(self.rows):
+            for c in range(self.cols):
+                if (r, c) not in self.holes:
+                    yield (r, c)
+
+
+def square_from(x, what: str, shape: Shape | None = None) -> tuple[int, int]:
+    """A ``[row, col]`` JSON pair as a tuple; with ``shape``, it must be a live square."""
+    if not (isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x)):
+        reject(f"{what} must be a [row, col] pair of integers, got {x!r:.40}")
+    q = (x[0], x[1])
+    if shape is not None and q not in shape:
+        reject(f"{what} {list(q)} is not a square of the {shape.describe()} board")
+    return q
+
+
+def shape_from_dict(d, max_holes: int | None = None) -> Shape:
+    """Read a certificate's ``board`` strictly: integer sizes in range, distinct holes on it."""
+    if not isinstance(d, dict):
+        reject("'board' must be an object with rows, cols and holes")
+    unknown = set(d) - {"rows", "cols", "holes"}
+    if unknown:
+        reject(f"'board' has unknown field {sorted(unknown)[0]!r}")
+    rows = strict_int(d.get("rows"), "board.rows")
+    cols = strict_int(d.get("cols"), "board.cols")
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        reject(f"board sizes must be from 1 to {MAX_SIDE}, got {rows}x{cols}")
+    raw = d.get("holes", [])
+    if not isinstance(raw, list):
+        reject("board.holes must be a list of [row, col] pairs")
+    if max_holes is not None and len(raw) > max_holes:
+        reject(f"board.holes lists {len(raw)} squares, more than the certificate can need")
+    holes = set()
+    for i, x in enumerate(raw):
+        q = square_from(x, f"board.holes[{i}]")
+        if not (0 <= q[0] < rows and 0 <= q[1] < cols):
+            reject(f"board.holes[{i}] {list(q)} lies outside the {rows}x{cols} board")
+        if q in holes:
+            reject(f"board.holes[{i}] {list(q)} is listed twice")
+        holes.add(q)
+    shape = Shape(rows, cols, holes)
+    if shape.count == 0:
+        reject(f"the {rows}x{cols} board has no squares left after removing its holes")
+    return shape

@@ -1,0 +1,145 @@
+"""Bad input of every kind: one line on stderr, exit 2, no traceback, quickly, in bounded memory.
+
+Each case runs the real command in a fresh process (``python -m kt_formal``); the
+child's peak memory is read from ``resource.getrusage(RUSAGE_CHILDREN)`` of a helper
+process that runs exactly one case.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Each case: (name, argv, what the one line must contain). Files named in argv are made
+#: by ``_files`` below.
+CASES = [
+    ("time limit negative", ["tour", "8", "8", "--time-limit", "-1"], "from 0.001 to"),
+    ("time limit nan", ["tour", "8", "8", "--time-limit", "nan"], "not nan"),
+    ("time limit inf", ["tour", "8", "8", "--time-limit", "inf"], "not inf"),
+    ("time limit words", ["exists", "8", "8", "--time-limit", "soon"], "number from"),
+    ("workers negative", ["tour", "8", "8", "--workers", "-1"], "from 1 to 64"),
+    ("workers huge", ["tour", "8", "8", "--workers", "100000"], "from 1 to 64"),
+    ("seed huge", ["tour", "8", "8", "--seed", "99999999999999"], "from 0 to"),
+    ("node limit negative", ["tour", "8", "8", "--engine", "backtrack", "--node-limit", "-5"], "from 1 to"),
+    ("node limit with cpsat", ["tour", "8", "8", "--engine", "cpsat", "--node-limit", "5"],
+     "takes no option 'node_limit'"),
+    ("superscript digit", ["tour", "²", "8"], "whole number"),
+    ("circled digit", ["tour", "8", "①"], "whole number"),
+    ("arabic-indic digit", ["tour", "٨", "8"], "whole number"),
+    ("5000 digits", ["tour", "9" * 5000, "8"], "whole number"),
+    ("size zero", ["tour", "0", "8"], "at least 1"),
+    ("size negative", ["exists", "-3", "8"], "whole number"),
+    ("absurd size", ["tour", "1000000000", "1000000000"], "memory"),
+    ("hole off the board", ["tour", "8", "8", "--hole", "9,0,3x3"], "outside"),
+    ("hole covers all", ["tour", "4", "4", "--hole", "0,0,4x4"], "no squares"),
+    ("start on a hole", ["tour", "8", "8", "--hole", "0,0,2x2", "--open", "--start", "0,0"], "hole"),
+    ("square off the board", ["exists", "8", "8", "--open", "--start", "z99"], "outside|off"),
+    ("output to /dev/full", ["tour", "8", "8", "--out", "/dev/full"], "cannot write"),
+    ("verify /dev/zero", ["verify", "/dev/zero"], "read up to"),
+    ("verify a FIFO without writer", ["verify", "{fifo}"], "empty"),
+    ("verify a 200 MB file", ["verify", "{big}"], "read up to"),
+    ("verify a 200 MB grid of NUL bytes", ["verify", "{nul}"], "not a step number"),
+    ("verify a directory", ["verify", "{dir}"], "directory"),
+    ("verify a missing file", ["verify", "{dir}/missing.json"], "does not exist"),
+    ("verify an empty file", ["verify", "{empty}"], "empty"),
+    ("unknown subcommand", ["frobnicate"], "invalid choice"),
+    ("unknown engine", ["tour", "8", "8", "--engine", "quantum"], "invalid choice"),
+]
+
+
+def _files(tmp: Path) -> dict:
+    fifo = tmp / "fifo"
+    os.mkfifo(fifo)
+    big = tmp / "big.json"
+    with open(big, "wb") as fh:  # sparse: a 200 MB "JSON" file, nearly nothing on disk
+        fh.write(b'{"format": "kt-formal/1", ')
+        fh.truncate(200 << 20)
+    (tmp / "empty.json").write_text("")
+    nul = tmp / "nul.txt"
+    with open(nul, "wb") as fh:
+        fh.truncate(200 << 20)
+    return {"fifo": str(fifo), "big": str(big), "nul": str(nul), "dir": str(tmp), "empty": str(tmp / "empty.json")}
+
+
+_RUNNER = """
+import resource, subprocess, sys, json
+argv = json.loads(sys.argv[1])
+p = subprocess.run([sys.executable, "-m", "kt_formal", *argv], capture_output=True, text=True,
+                   timeout=60, stdin=subprocess.DEVNULL)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+print(json.dumps({"code": p.returncode, "err": p.stderr, "out": p.stdout, "peak": peak}))
+"""
+
+
+def run_case(argv: list[str]) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("KT_FORMAL_DEBUG", None)
+    out = subprocess.run([sys.executable, "-c", _RUNNER, json.dumps(argv)], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("name, argv, match", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_one_line_exit_2(tmp_path, name, argv, match):
+    import re
+
+    names = _files(tmp_path)
+    argv = [a.format(**names) for a in argv]
+    r = run_case(argv)
+    lines = r["err"].strip().splitlines()
+    assert r["code"] == 2, (r["code"], r["err"])
+    assert "Traceback" not in r["err"]
+    assert len(lines) == 1, r["err"]
+    assert lines[0].startswith("kt-formal: ")
+    assert re.search(match, lines[0]), lines[0]
+    assert r["peak"] < 600 << 20, f"peak memory {r['peak'] >> 20} MiB"
+
+
+def test_output_to_a_full_device_on_stdout():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "kt_formal", "tour", "8", "8"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=60, env=env)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.strip().splitlines() == ["kt-formal: cannot write the output: No space left on device"]
+
+
+def test_ctrl_c_is_one_line_exit_130():
+    import signal
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # a plain depth-first search of a 9x9 open tour runs far longer than the test waits
+    p = subprocess.Popen([sys.executable, "-m", "kt_formal", "tour", "9", "9", "--open", "--start",
+                          "0,1", "--engine", "dfs", "--time-limit", "600"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(6)
+    assert p.poll() is None, "the search ended before it could be interrupted"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert err.strip().splitlines() == ["kt-formal: interrupted"]
+
+
+def test_verify_checks_every_file_and_says_which_failed(tmp_path, cli_proc):
+    good = tmp_path / "good.json"
+    assert cli_proc("tour", "6", "6", "--format", "json", "--out", good).code == 0
+    bad = tmp_path / "bad.json"
+    d = json.loads(good.read_text())
+    d["squares"][3], d["squares"][4] = d["squares"][4], d["squares"][3]
+    bad.write_text(json.dumps(d))
+    run = cli_proc("verify", bad, tmp_path / "missing.json", good)
+    lines = run.out.strip().splitlines()
+    assert run.code == 2 and len(lines) == 4, run.out
+    assert lines[0].startswith(f"{bad}: REJECTED: ")
+    assert lines[1].startswith(f"{tmp_path / 'missing.json'}: BAD INPUT: ") and "does not exist" in lines[1]
+    assert lines[2].startswith(f"{good}: OK: closed tour of the 6x6 board")
+    assert lines[3] == "1 of 3 files verified"

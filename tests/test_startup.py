@@ -1,0 +1,99 @@
+"""A newcomer's first runs: fast start-up (lazy imports) and the numba compile note."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+HEAVY = ("numba", "ortools", "networkx", "scipy")
+
+
+def _modules_after(code: str) -> set[str]:
+    script = (f"import sys\n{code}\n"
+              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stdout.split())
+
+
+def test_help_imports_neither_numpy_nor_the_solvers():
+    mods = _modules_after("from kt_formal.cli import main\n"
+                          "try:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    assert "kt_formal" in mods
+    assert not mods & {"numpy", *HEAVY}
+
+
+def test_verify_imports_no_solver(tmp_path):
+    from kt_formal import Board, find_tour
+
+    t = find_tour(Board(6, 6), engine="cpsat", workers=1).tour
+    path = tmp_path / "t.json"
+    path.write_text(t.to_json())
+    mods = _modules_after(f"from kt_formal.cli import main\nassert main(['verify', {str(path)!r}]) == 0")
+    assert not mods & set(HEAVY)
+
+
+def test_compile_note_once(monkeypatch, capsys):
+    from kt_formal.engines import _jit, _search
+
+    monkeypatch.setattr(_jit, "_ANNOUNCED", False)
+    monkeypatch.setattr(_jit, "kernels_compiled", lambda kernel: False)
+    _jit.announce_compile(_search.search_kernel)
+    _jit.announce_compile(_search.plain_kernel)
+    err = capsys.readouterr().err
+    assert err.count("compiling the search kernels once") == 1 and err.count("\n") == 1
+
+
+def test_no_note_when_cached(monkeypatch, capsys):
+    from kt_formal.engines import _jit, _search
+
+    monkeypatch.setattr(_jit, "_ANNOUNCED", False)
+    monkeypatch.setattr(_jit, "kernels_compiled", lambda kernel: True)
+    _jit.announce_compile(_search.search_kernel)
+    assert capsys.readouterr().err == ""
+
+
+def test_loaded_kernel_counts_as_compiled():
+    from kt_formal.board import Board
+    from kt_formal.engines import _search
+    from kt_formal.engines.base import TourRequest
+    from kt_formal.engines.dfs import solve
+
+    assert solve(TourRequest(Board(5, 5), closed=False, start=(0, 0))).found
+    assert _search.kernels_compiled(_search.plain_kernel)
+
+
+def test_unwritable_cache_falls_back_to_compiling(monkeypatch):
+    from kt_formal.engines import _jit
+
+    calls = []
+
+    def fake_njit(*args, **kwargs):
+        calls.append(kwargs)
+        if kwargs.get("cache"):
+            raise RuntimeError("cannot cache function 'f': no locator available for file 'f.py'")
+        if args:  # njit(fn)
+            return ("compiled", args[0])
+        return lambda fn: ("compiled", fn)
+
+    monkeypatch.setattr(_jit, "_numba_njit", fake_njit)
+
+    def f(x):
+        return x
+
+    assert _jit.cached_njit(f) == ("compiled", f)
+    assert calls[0] == {"cache": True}
+    calls.clear()
+    assert _jit.cached_njit(nogil=True)(f) == ("compiled", f)
+    assert calls == [{"cache": True, "nogil": True}, {"nogil": True}]
+
+
+@pytest.mark.parametrize("old,new", [("seed001", "down-first"), ("seed002", "clockwise-from-7")])
+def test_old_order_names_in_the_cli(old, new, cli):
+    r = cli("tour", 5, 5, "--engine", "dfs", "--order", old, "--start", "0,0", "--open", "--format", "coords")
+    assert r.code == 0 and f"--order {old} is now called --order {new}" in r.err
