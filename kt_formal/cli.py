@@ -325,6 +325,8 @@ examples:
   kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt --closed
   kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
   kt-formal tour 10000 10000 --out t.ktour && kt-formal verify t.ktour
+  kt-formal verify --db census.sqlite        every certificate stored by 'kt-formal census'
+                                             (--replay re-runs exhaustive records there too)
 
 Every format 'kt-formal tour' writes is read: JSON certificate, numbered grid (text:
 rows of step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on
@@ -339,7 +341,7 @@ def _add_verify(sub) -> None:
                        description="Re-check a certificate (JSON) or a tour file (any format "
                                    "'kt-formal tour' writes) from the board and the knight rule alone.",
                        epilog=VERIFY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="+", metavar="FILE",
+    p.add_argument("files", nargs="*", metavar="FILE",
                    help="tour file to check (any format 'kt-formal tour' writes) or a proof "
                         "certificate (.json); several files give one line each and a total")
     p.add_argument("--closed", action="store_true",
@@ -347,6 +349,7 @@ def _add_verify(sub) -> None:
     p.add_argument("--replay", action="store_true",
                    help="re-run the search an 'exhaustive' record names (the kernel runs no search, "
                         "so without --replay such a record is NOT CHECKED)")
+    p.add_argument("--db", metavar="FILE", help="re-check every certificate stored in a census database")
     p.set_defaults(run=_run_verify)
 
 
@@ -410,6 +413,12 @@ def _run_verify(args) -> int:
     checked, 2 if any is unreadable."""
     from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
+    if args.db is not None:
+        if args.files:
+            raise InvalidInput("give either certificate files or --db FILE, not both")
+        return _run_verify_db(args)
+    if not args.files:
+        raise InvalidInput("give a certificate file to check (or --db FILE)")
     codes = []
     many = len(args.files) > 1
     for path in args.files:
@@ -644,29 +653,105 @@ def _run_frame(args) -> int:
 
 # ---------------------------------------------------------------------- count
 def _add_count(sub) -> None:
-    p = sub.add_parser("count", help="count every tour of a small board by exhaustive search",
-                       description="Count closed (or open) tours exhaustively; each undirected tour once.",
+    p = sub.add_parser("count", help="count every tour of a board (frontier method or exhaustive search)",
+                       description="Count closed (or open) tours; each undirected tour once. Boards with "
+                                   "a side of at most 8 are counted by the frontier (transfer-matrix) "
+                                   "method, which sweeps the board column by column; others by "
+                                   "exhaustive search.",
                        epilog="examples:\n  kt-formal count 6 6            9862 closed tours\n"
-                              "  kt-formal count 5 5 --open     864 open tours (1728 directed)",
+                              "  kt-formal count 5 5 --open     864 open tours (1728 directed)\n"
+                              "  kt-formal count 6 8            55488142 closed tours (frontier method)\n"
+                              "  kt-formal count --sequence 3 10..16   a row of counts, one a line",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_board_arguments(p)
     p.add_argument("--open", action="store_true", help="count open tours (paths) instead of closed ones")
     p.add_argument("--start", metavar="SQ", help="only tours starting here")
     p.add_argument("--end", metavar="SQ", help="only tours ending here")
-    p.add_argument("--out", metavar="FILE", help="also write every tour to FILE, one JSON list per line")
+    p.add_argument("--method", choices=("auto", "frontier", "search"), default="auto",
+                   help="frontier: sweep with a frontier of states (a side of at most 8); search: "
+                        "exhaustive search; auto (default): search up to 36 squares, else frontier")
+    p.add_argument("--sequence", nargs=2, metavar=("K", "A..B"),
+                   help="count the K x n boards for n from A to B, one line each")
+    p.add_argument("-v", "--verbose", action="store_true", help="print the states per column (frontier)")
+    p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
     p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
                    default=60.0, metavar="S",
-                   help="stop after S seconds and report unknown (default 60)")
-    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N", help="stop after N nodes and report unknown")
+                   help="search: stop after S seconds and report unknown (default 60)")
+    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
+                   help="search: stop after N nodes and report unknown")
     p.set_defaults(run=_run_count)
+
+
+def _count_frontier(args, board, request) -> int:
+    from kt_formal.engines.frontier import MAX_SHORT_SIDE, count_request, estimate_states
+    from kt_formal.progress import progress_for
+
+    if min(board.rows, board.cols) > MAX_SHORT_SIDE:
+        raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}; the "
+                           f"{board.rows}x{board.cols} board would need about "
+                           f"{estimate_states(min(board.rows, board.cols)):.1e} states per step")
+    with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
+        res = count_request(board, request.closed, request.start, request.end,
+                            progress=progress if progress.active else None)
+    what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
+    print(f"{res.count} {what}; frontier method, at most {res.max_states:,} states, {res.wall_time:.2f} s")
+    if args.verbose:
+        for c, n in enumerate(res.states_per_column, 1):
+            print(f"  column {c}: {n:,} states", file=sys.stderr)
+    return 0
+
+
+def _count_sequence(args) -> int:
+    from kt_formal.board import Board
+    from kt_formal.engines.frontier import MAX_SHORT_SIDE, count_request
+
+    k_text, span = args.sequence
+    k = _size(k_text, "K (rows)")
+    if k > MAX_SHORT_SIDE:
+        raise InvalidInput(f"--sequence counts boards with K at most {MAX_SHORT_SIDE}, not {k}")
+    lo, sep, hi = span.partition("..")
+    if not sep:
+        raise InvalidInput(f"--sequence takes a range A..B, not {span!r}")
+    a, b = _size(lo, "A"), _size(hi, "B")
+    if a > b:
+        raise InvalidInput(f"the range {span} is empty")
+    if b - a > 1000:
+        raise InvalidInput("--sequence counts at most 1001 boards at a time")
+    for n in range(a, b + 1):
+        res = count_request(Board(k, n), not args.open)
+        print(f"{k}x{n} {res.count}", flush=True)
+    return 0
 
 
 def _run_count(args) -> int:
     from kt_formal.engines.base import TourRequest
-    from kt_formal.engines.exhaustive import count
+    from kt_formal.engines.frontier import MAX_SHORT_SIDE
 
+    if args.sequence:
+        if args.rows is not None or args.mask or args.hole or args.remove:
+            raise InvalidInput("--sequence takes no board: it counts K x A .. K x B")
+        return _count_sequence(args)
     board = board_from_args(args)
     request = TourRequest(board, closed=not args.open, start=args.start, end=args.end)
+    method = args.method
+    short = min(board.rows, board.cols)
+    if method == "auto":
+        if short > MAX_SHORT_SIDE and board.n_squares > 64:
+            from kt_formal.engines.frontier import estimate_states
+
+            raise InvalidInput(
+                f"counting the tours of the {board.rows}x{board.cols} board is out of reach: the "
+                f"frontier method would hold about {estimate_states(short):.0e} states per step "
+                f"(it takes a side of at most {MAX_SHORT_SIDE}), and an exhaustive search grows "
+                "with the number of tours (try --method search with a --time-limit)")
+        # the exhaustive search is quicker on the smallest boards (6x6: 0.2 s against 5 s)
+        small = board.n_squares <= 36
+        method = "frontier" if short <= MAX_SHORT_SIDE and not args.out and not small else "search"
+    if method == "frontier":
+        if args.out:
+            raise InvalidInput("--out lists every tour: use --method search")
+        return _count_frontier(args, board, request)
+    from kt_formal.engines.exhaustive import count
     from kt_formal.progress import progress_for
 
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
@@ -728,8 +813,229 @@ def _run_exists(args) -> int:
     return verdict.exit_code
 
 
+# ---------------------------------------------------------------------- census
+CENSUS_EXAMPLES = """\
+examples:
+  kt-formal census 3..10 3..10 --remove-squares 1 --db one.sqlite            closed tours
+  kt-formal census 3..10 3..10 --remove-squares 1 --open --db one.sqlite     open tours, same file
+  kt-formal census 30 30 --hole 6x6 --db hole.sqlite --workers 2
+  kt-formal census 8 8 --random-holes 4 --samples 500 --seed 1 --db r.sqlite --dask local
+  kt-formal census 8 8 --mask-dir masks/ --db m.sqlite --dask tcp://HOST:8786
+  kt-formal census-report one.sqlite --csv one.csv --map one.svg
+  kt-formal verify --db one.sqlite
+
+ROWS and COLS are a number or an inclusive range like 3..10; with the same range for
+both, only boards with ROWS <= COLS are asked. Every position is its own row of the
+database; positions equal under a symmetry of the board are solved once and the
+certificate moved and re-checked. Positions that remove a fixed end are skipped.
+Running the same command again asks only what is missing; --retry-unknown asks the
+stored unknowns again with 4 times the time limit. Exit 0 when every question of the
+family has an answer, 3 when some stay unknown, 2 for bad input.
+"""
+
+
+def _add_census(sub) -> None:
+    p = sub.add_parser("census", help="answer a whole family of boards into a SQLite database",
+                       description="Decide tour existence on every board of a family, storing one "
+                                   "certified verdict per board in a resumable SQLite database.",
+                       epilog=CENSUS_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("rows", metavar="ROWS", help="rows: a number or a range like 3..10")
+    p.add_argument("cols", metavar="COLS",
+                   help="columns: a number or a range; the same range as ROWS asks only ROWS <= COLS")
+    fam = p.add_mutually_exclusive_group(required=True)
+    fam.add_argument("--remove-squares", type=int, metavar="K", help="every set of K removed squares")
+    fam.add_argument("--hole", metavar="HxW", help="every position of an H x W hole")
+    fam.add_argument("--random-holes", type=int, metavar="K",
+                     help="random sets of K removed squares (with --samples and --seed)")
+    fam.add_argument("--mask-dir", metavar="DIR", help="every ASCII mask file in DIR ('.' square, '#' hole)")
+    p.add_argument("--samples", type=int, default=100, metavar="S", help="random sets per board size (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="X", help="seed of the random sets (default 0)")
+    p.add_argument("--db", required=True, metavar="FILE", help="the SQLite database (created if missing)")
+    p.add_argument("--open", action="store_true", help="open tours (paths) instead of closed ones")
+    p.add_argument("--start", metavar="SQ", help="fixed first square (R,C 0-based, or a chess name like a1)")
+    p.add_argument("--end", metavar="SQ", help="fixed last square")
+    p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                   help="seconds per board before it is stored as unknown (default 10)")
+    p.add_argument("--workers", type=int, default=2, metavar="K",
+                   help="local processes, or workers of --dask local (default 2)")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run on a Dask cluster: a scheduler address tcp://HOST:8786, or 'local'")
+    p.add_argument("--retry-unknown", action="store_true",
+                   help="ask the stored unknowns again with 4 times the time limit")
+    p.set_defaults(run=_run_census)
+
+
+def _census_questions(args) -> list:
+    import math
+
+    from kt_formal.board import Board
+    from kt_formal.census import families
+
+    sizes = families.board_sizes(args.rows, args.cols)
+    closed = not args.open
+
+    def ends(m, n):
+        probe = Board(m, n)
+        s = None if args.start is None else probe.parse_square(args.start)
+        e = None if args.end is None else probe.parse_square(args.end)
+        return s, e
+
+    if args.random_holes is None and (args.samples != 100 or args.seed != 0):
+        raise InvalidInput("--samples and --seed go with --random-holes")
+    questions: list = []
+    if args.mask_dir is not None:
+        for m, n, holes, _, _, _ in families.mask_dir(args.mask_dir, sizes, closed):
+            s, e = ends(m, n)  # chess names depend on the board's size
+            if (s is None or s not in holes) and (e is None or e not in holes):
+                questions.append((m, n, holes, closed, s, e))
+        if not questions:
+            raise InvalidInput(f"--mask-dir {args.mask_dir}: no mask of the sizes asked")
+        return questions
+    if args.hole is not None:
+        import re
+
+        mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", args.hole)
+        if not mt:
+            raise InvalidInput(f"--hole must look like 6x6, got {args.hole!r}")
+        h, w = int(mt.group(1)), int(mt.group(2))
+        fits = [(m, n) for m, n in sizes if h <= m and w <= n and h * w < m * n]
+        if not fits:
+            raise InvalidInput(f"a {h}x{w} hole does not fit inside any board asked (leaving a square)")
+        sizes = fits
+        total = sum((m - h + 1) * (n - w + 1) for m, n in sizes)
+    else:
+        k = args.remove_squares if args.remove_squares is not None else args.random_holes
+        if k < 0:
+            raise InvalidInput(f"K must not be negative, got {k}")
+        fits = [(m, n) for m, n in sizes if k < m * n]
+        if not fits:
+            m, n = sizes[-1]
+            raise InvalidInput(f"cannot remove {k} squares: larger than every board asked "
+                               f"(the largest is {m}x{n}, {m * n} squares, and one must stay)")
+        sizes = fits
+        if args.remove_squares is not None:
+            total = sum(math.comb(m * n, k) for m, n in sizes)
+        else:
+            total = args.samples * len(sizes)
+    if total > families.MAX_QUESTIONS:
+        raise InvalidInput(f"the family has {total:,} questions; a census takes at most {families.MAX_QUESTIONS:,}")
+    for m, n in sizes:
+        s, e = ends(m, n)
+        if args.hole is not None:
+            questions += families.hole_positions(m, n, h, w, closed, s, e)
+        elif args.remove_squares is not None:
+            questions += families.remove_squares(m, n, args.remove_squares, closed, s, e)
+        else:
+            questions += families.random_holes(m, n, args.random_holes, args.samples, args.seed, closed, s, e)
+    if not questions:
+        raise InvalidInput("the family has no questions (every position removes a fixed end)")
+    return questions
+
+
+def _run_census(args) -> int:
+    import math
+
+    from kt_formal.census.runners import run_census
+    from kt_formal.census.store import Store, check_store_file
+    from kt_formal.progress import progress_for
+
+    if not (args.time_limit > 0 and math.isfinite(args.time_limit)):
+        raise InvalidInput(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
+    if not 1 <= args.workers <= 1024:
+        raise InvalidInput(f"--workers must be between 1 and 1024, got {args.workers}")
+    check_store_file(args.db)  # refuse a foreign or newer file before anything else
+    questions = _census_questions(args)
+    dask = None
+    if args.dask:  # connect first: an unreachable scheduler leaves no database behind
+        from kt_formal.census.runners import DaskConnection
+
+        dask = DaskConnection(args.dask, args.workers)
+    try:
+        with Store.open(args.db) as store:
+            with progress_for(enabled=not getattr(args, "quiet", False), label="census") as progress:
+                run = run_census(questions, store, time_limit=args.time_limit, workers=args.workers,
+                                 dask=dask, retry_unknown=args.retry_unknown, progress=progress)
+            summary, unknown = _census_summary(store, questions)
+    finally:
+        if dask is not None:
+            dask.close()
+    _note(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
+                f"({run.orbits} up to symmetry) in {run.seconds:.1f} s; database {args.db}")
+    print(summary)
+    return 3 if unknown else 0
+
+
+def _census_summary(store, questions):
+    from kt_formal.census import report
+    from kt_formal.census.store import question_key
+
+    keys = {question_key(q) for q in questions}
+    unknown = sum(1 for r in store.con.execute(
+        'SELECT rows, cols, holes, tour, start, "end" FROM verdicts WHERE answer = \'unknown\'')
+        if tuple(r) in keys)
+    return "\n".join(report.summary_lines(store)), unknown
+
+
+CENSUS_REPORT_EXAMPLES = """\
+examples:
+  kt-formal census-report one.sqlite                       the summary table
+  kt-formal census-report one.sqlite --csv one.csv         one line per question
+  kt-formal census-report hole.sqlite --map hole.svg       one board: answer at each hole position
+  kt-formal census-report one.sqlite --map sizes.png       several sizes: a rows x columns grid
+
+Map colours: green all yes, red all no, amber a mix, grey some unknown.
+"""
+
+
+def _add_census_report(sub) -> None:
+    p = sub.add_parser("census-report", help="summary, CSV and map of a census database",
+                       description="Print the summary of a census database; write it as CSV or "
+                                   "draw a map of the answers. The database is only read.",
+                       epilog=CENSUS_REPORT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("db", metavar="FILE", help="the census database")
+    p.add_argument("--csv", metavar="OUT", help="write one line per question to OUT")
+    p.add_argument("--certificates", action="store_true", help="include the certificates in the CSV")
+    p.add_argument("--map", metavar="OUT",
+                   help="draw the answers (.svg or .png): one board size: the board coloured by the "
+                        "answer at each hole position; several sizes: a rows x columns grid")
+    p.set_defaults(run=_run_census_report)
+
+
+def _run_census_report(args) -> int:
+    from kt_formal.census import report
+    from kt_formal.census.store import Store
+
+    if args.map:
+        from kt_formal.io.render import check_picture_path
+
+        check_picture_path(args.map)
+    with Store.open(args.db, readonly=True) as store:
+        print("\n".join(report.summary_lines(store)))
+        if args.csv:
+            n = report.write_csv(store, args.csv, certificates=args.certificates)
+            _note(args, f"{n} rows written to {args.csv}")
+        if args.map:
+            report.write_map(store, args.map)
+            _note(args, f"map written to {args.map}")
+    return 0
+
+
+def _run_verify_db(args) -> int:
+    from kt_formal.census.report import verify_store
+    from kt_formal.progress import progress_for
+
+    with progress_for(enabled=not getattr(args, "quiet", False), label="verify") as progress:
+        checked, failed, unknown, failures = verify_store(args.db, progress=progress, replay=args.replay)
+    for line in failures:
+        print(line)
+    print(f"{checked - failed} of {checked} certificates verified in {args.db}"
+          f"{f'; {failed} REJECTED or NOT CHECKED' if failed else ''}; {unknown} unknown rows without a certificate")
+    return 1 if failed else 0
+
+
 # ---------------------------------------------------------------------- main
-COMMANDS = [_add_tour, _add_exists, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame]
+COMMANDS = [_add_tour, _add_exists, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame,
+            _add_census, _add_census_report]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,328 @@
+"""Families of questions, and the board symmetries that let a census solve each orbit once.
+
+A *question* is a plain tuple ``(rows, cols, holes, closed, start, end)``: the board
+size, the removed squares as a sorted tuple of ``(row, col)`` pairs, whether a closed
+tour is asked, and the fixed first / last square (or None). Plain tuples pickle
+cheaply, so they travel to process pools and Dask workers as they are.
+
+A *family* is every question of one kind over a range of board sizes: every set of
+``K`` removed squares, every position of an ``H x W`` hole, ``S`` random sets of ``K``
+holes, or the boards of a folder of ASCII masks. Every position is its own question.
+
+Two questions are equivalent when a symmetry of the board (one that keeps its
+shape: all eight :data:`~kt_formal.board.SYMMETRIES` on a square board, four on
+an oblong one) maps one onto the other, holes and fixed ends included. A census
+solves one question of each orbit and transforms its certificate to the others
+(:func:`transform_certificate`); the transformed certificate is re-checked before
+it is stored.
+
+>>> qs = list(remove_squares(3, 4, 1))
+>>> len(qs), qs[0]
+(12, (3, 4, ((0, 0),), True, None, None))
+>>> orbits = group_by_symmetry(qs)
+>>> len(orbits), sorted(len(members) for _, members in orbits)
+(4, [2, 2, 4, 4])
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+from pathlib import Path
+
+from kt_formal.board import SYMMETRIES, Board, transform_coords
+from kt_formal.exceptions import InvalidInput
+
+__all__ = [
+    "Question",
+    "parse_range",
+    "board_sizes",
+    "remove_squares",
+    "hole_positions",
+    "random_holes",
+    "mask_dir",
+    "shape_symmetries",
+    "transform_question",
+    "canonical",
+    "group_by_symmetry",
+    "transform_certificate",
+    "TRANSFORMABLE_PROOFS",
+    "MAX_QUESTIONS",
+]
+
+#: A question: (rows, cols, holes, closed, start, end); holes a sorted tuple of (row, col).
+Question = tuple
+
+#: Largest family a census accepts (questions); more is refused as bad input.
+MAX_QUESTIONS = 5_000_000
+
+#: Largest board side in a census (each question is one board).
+MAX_CENSUS_SIDE = 10_000
+
+_RANGE_RE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?$")
+
+
+def parse_range(text, what: str = "size") -> list[int]:
+    """A number ``7`` or an inclusive range ``3..10`` as a list of sizes.
+
+    >>> parse_range("3..5"), parse_range("8")
+    ([3, 4, 5], [8])
+    >>> parse_range("5..3")
+    Traceback (most recent call last):
+    ...
+    kt_formal.kernel.errors.InvalidInput: the size range 5..3 is empty
+    """
+    m = _RANGE_RE.match(str(text))
+    if not m:
+        raise InvalidInput(f"{what} must be a number or a range like 3..10, got {text!r}")
+    lo = int(m.group(1))
+    hi = int(m.group(2)) if m.group(2) is not None else lo
+    if hi < lo:
+        raise InvalidInput(f"the {what} range {lo}..{hi} is empty")
+    if lo < 1:
+        raise InvalidInput(f"{what}s must be at least 1, got {lo}")
+    if hi > MAX_CENSUS_SIDE:
+        raise InvalidInput(f"{what}s of at most {MAX_CENSUS_SIDE} are supported in a census, got {hi}")
+    return list(range(lo, hi + 1))
+
+
+def board_sizes(rows_text, cols_text) -> list[tuple[int, int]]:
+    """The (rows, cols) pairs asked; with the same range for both only ``rows <= cols``.
+
+    >>> board_sizes("3..4", "3..4")
+    [(3, 3), (3, 4), (4, 4)]
+    >>> board_sizes("3", "4..5")
+    [(3, 4), (3, 5)]
+    """
+    rows = parse_range(rows_text, "row")
+    cols = parse_range(cols_text, "column")
+    if rows == cols:
+        return [(m, n) for m in rows for n in cols if m <= n]
+    return [(m, n) for m in rows for n in cols]
+
+
+def _ends_ok(holes, start, end) -> bool:
+    return (start is None or start not in holes) and (end is None or end not in holes)
+
+
+def _count_check(n: int) -> None:
+    if n > MAX_QUESTIONS:
+        raise InvalidInput(f"the family has {n:,} questions; a census takes at most {MAX_QUESTIONS:,}")
+
+
+def _check_end_on_board(rows: int, cols: int, sq, what: str) -> None:
+    if sq is not None and not (0 <= sq[0] < rows and 0 <= sq[1] < cols):
+        raise InvalidInput(f"the {what} square {tuple(sq)} lies outside the {rows}x{cols} board")
+
+
+def remove_squares(rows: int, cols: int, k: int, closed: bool = True, start=None, end=None):
+    """Every set of ``k`` removed squares of a rows x cols board (sets covering a fixed end skipped).
+
+    Raises
+    ------
+    InvalidInput
+        When ``k`` is negative or leaves no square.
+    """
+    total = rows * cols
+    if k < 0 or k >= total:
+        raise InvalidInput(f"cannot remove {k} squares of the {rows}x{cols} board "
+                           f"({total} squares; at least one must stay)")
+    _count_check(math.comb(total, k))
+    _check_end_on_board(rows, cols, start, "start")
+    _check_end_on_board(rows, cols, end, "end")
+    squares = [(r, c) for r in range(rows) for c in range(cols)]
+    for holes in itertools.combinations(squares, k):
+        if _ends_ok(holes, start, end):
+            yield (rows, cols, holes, closed, start, end)
+
+
+def hole_positions(rows: int, cols: int, h: int, w: int, closed: bool = True, start=None, end=None):
+    """Every position of an ``h x w`` hole (nothing when it does not fit inside the board)."""
+    if h < 1 or w < 1:
+        raise InvalidInput(f"a hole must be at least 1x1, got {h}x{w}")
+    _check_end_on_board(rows, cols, start, "start")
+    _check_end_on_board(rows, cols, end, "end")
+    if h * w >= rows * cols:
+        return
+    for r0 in range(rows - h + 1):
+        for c0 in range(cols - w + 1):
+            holes = tuple((r, c) for r in range(r0, r0 + h) for c in range(c0, c0 + w))
+            if _ends_ok(holes, start, end):
+                yield (rows, cols, holes, closed, start, end)
+
+
+def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
+                 closed: bool = True, start=None, end=None):
+    """``samples`` distinct random sets of ``k`` holes (fewer when there are not that many).
+
+    The draw depends only on ``seed`` and the board size, so a resumed census asks the
+    same questions.
+    """
+    total = rows * cols
+    if k < 0 or k >= total:
+        raise InvalidInput(f"cannot remove {k} squares of the {rows}x{cols} board "
+                           f"({total} squares; at least one must stay)")
+    if samples < 1:
+        raise InvalidInput(f"--samples must be at least 1, got {samples}")
+    _count_check(samples)
+    _check_end_on_board(rows, cols, start, "start")
+    _check_end_on_board(rows, cols, end, "end")
+    rng = random.Random(f"{seed}:{rows}x{cols}:{k}")
+    fixed = {q for q in (start, end) if q is not None}
+    pool = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in fixed]
+    possible = math.comb(len(pool), k) if k <= len(pool) else 0
+    want = min(samples, possible)
+    seen = set()
+    while len(seen) < want:
+        holes = tuple(sorted(rng.sample(pool, k)))
+        if holes not in seen:
+            seen.add(holes)
+            yield (rows, cols, holes, closed, start, end)
+
+
+def mask_dir(directory, sizes=None, closed: bool = True, start=None, end=None):
+    """The boards of the ASCII mask files in a folder (as ``kt-formal tour --mask`` reads them).
+
+    Files are read in name order; hidden files are skipped. With ``sizes`` only boards
+    of those (rows, cols) are asked.
+    """
+    d = Path(directory)
+    if not d.is_dir():
+        raise InvalidInput(f"--mask-dir {d.name or directory}: not a folder")
+    files = sorted(p for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
+    if not files:
+        raise InvalidInput(f"--mask-dir {d.name}: no mask files")
+    wanted = None if sizes is None else set(sizes)
+    for path in files:
+        board = Board.from_mask_file(path)
+        if wanted is not None and (board.rows, board.cols) not in wanted:
+            continue
+        _check_end_on_board(board.rows, board.cols, start, "start")
+        _check_end_on_board(board.rows, board.cols, end, "end")
+        holes = tuple(board.holes())
+        if _ends_ok(holes, start, end):
+            yield (board.rows, board.cols, holes, closed, start, end)
+
+
+# ---------------------------------------------------------------------- symmetry
+def shape_symmetries(rows: int, cols: int) -> tuple[str, ...]:
+    """The symmetries that map a rows x cols board onto itself.
+
+    >>> shape_symmetries(3, 4)
+    ('identity', 'rot180', 'flip_lr', 'flip_ud')
+    >>> len(shape_symmetries(5, 5))
+    8
+    """
+    return tuple(s for s in SYMMETRIES if transform_coords(0, 0, rows, cols, s)[2:] == (rows, cols))
+
+
+def _map(sq, rows: int, cols: int, sym: str):
+    if sq is None:
+        return None
+    r, c, _, _ = transform_coords(sq[0], sq[1], rows, cols, sym)
+    return (r, c)
+
+
+def transform_question(q: Question, sym: str) -> Question:
+    """The image of a question under a symmetry of its board's shape.
+
+    >>> transform_question((3, 4, ((0, 0),), False, (0, 1), None), "rot180")
+    (3, 4, ((2, 3),), False, (2, 2), None)
+    """
+    rows, cols, holes, closed, start, end = q
+    moved = tuple(sorted(_map(h, rows, cols, sym) for h in holes))
+    return (rows, cols, moved, closed, _map(start, rows, cols, sym), _map(end, rows, cols, sym))
+
+
+_INVERSE = {"identity": "identity", "rot90": "rot270", "rot270": "rot90", "rot180": "rot180",
+            "flip_lr": "flip_lr", "flip_ud": "flip_ud", "transpose": "transpose",
+            "antitranspose": "antitranspose"}
+
+
+def _order_key(q: Question):
+    rows, cols, holes, closed, start, end = q
+    return (holes, start is not None, start or (0, 0), end is not None, end or (0, 0))
+
+
+def canonical(q: Question) -> tuple[Question, str]:
+    """The least image of ``q`` and a symmetry ``s`` with ``transform_question(rep, s) == q``."""
+    rows, cols = q[0], q[1]
+    best, rep = None, None
+    for s in shape_symmetries(rows, cols):
+        image = transform_question(q, s)
+        key = _order_key(image)
+        if best is None or key < best[0]:
+            best, rep = (key, s), image
+    return rep, _INVERSE[best[1]]
+
+
+def group_by_symmetry(questions) -> list[tuple[Question, list[tuple[Question, str]]]]:
+    """Orbits of the questions given: ``[(representative, [(question, symmetry), ...]), ...]``.
+
+    Each member is ``transform_question(representative, symmetry)``; the orbits keep
+    the order in which their first question came.
+    """
+    orbits: dict = {}
+    for q in questions:
+        rep, sym = canonical(q)
+        orbits.setdefault(rep, []).append((q, sym))
+    return list(orbits.items())
+
+
+# ---------------------------------------------------------------------- certificates
+#: Proof methods whose certificate moves with the board: the fields that hold squares.
+#: Colour counts are recomputed on the image (a symmetry may swap the colours); any
+#: other method (an exhaustive record, a DRUP proof) is solved on its own board.
+TRANSFORMABLE_PROOFS = {
+    "ends": (),
+    "colour": (),
+    "degree": ("squares",),
+    "separator": ("separator",),
+    "alternation": ("independent",),
+}
+
+
+def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | None:
+    """The certificate of a question's image under ``sym``, or None if it cannot be moved.
+
+    Nothing here is trusted: the caller re-checks the result with the kernel's
+    checker before storing it. A tour is moved square by square; a proof of a
+    method in :data:`TRANSFORMABLE_PROOFS` has its board, ends and square lists
+    moved (colour counts recomputed on the image).
+    """
+    if sym == "identity":
+        return cert
+    kind = cert.get("kind")
+    board = cert.get("board") or {}
+    if board.get("rows") != rows or board.get("cols") != cols:
+        return None
+
+    def pairs(xs):
+        return sorted([list(_map(tuple(x), rows, cols, sym)) for x in xs])
+
+    if kind == "tour":
+        out = dict(cert)
+        out["board"] = {"rows": rows, "cols": cols, "holes": pairs(board.get("holes", []))}
+        out["squares"] = [list(_map(tuple(x), rows, cols, sym)) for x in cert["squares"]]
+        meta = dict(cert.get("meta") or {})
+        meta["symmetry"] = sym
+        out["meta"] = meta
+        return out
+    if kind != "proof":
+        return None
+    method = cert.get("method")
+    if method not in TRANSFORMABLE_PROOFS:
+        return None
+    out = dict(cert)
+    out["board"] = {"rows": rows, "cols": cols, "holes": pairs(board.get("holes", []))}
+    for key in ("start", "end"):
+        if cert.get(key) is not None:
+            out[key] = list(_map(tuple(cert[key]), rows, cols, sym))
+    for key in TRANSFORMABLE_PROOFS[method]:
+        out[key] = [list(_map(tuple(x), rows, cols, sym)) for x in cert[key]]
+    if method == "colour":
+        image = Board(rows, cols, holes=[tuple(h) for h in out["board"]["holes"]])
+        out["dark"], out["light"] = image.dark_light_counts()
+    return out

@@ -1,0 +1,297 @@
+"""Counting knight's tours by frontier (transfer-matrix) dynamic programming.
+
+The board is swept square by square, column by column along its long side, with the
+short side of ``k`` squares across. A knight move spans at most two columns, so when
+square ``i`` (index ``col * k + row``) is reached, every move between it and an earlier
+square ends in the last ``2k + 1`` squares: the *frontier*. A state records, for each
+frontier square, whether it has no tour move yet, two moves (it is finished), or one
+move, and then which other path end it is joined to (labels, renumbered in frontier
+order so that equal states meet). At square ``i`` every subset of its moves back into
+the frontier is tried; a square leaving the frontier must be finished, or be one of the
+two ends of an open tour. States with equal frontiers are merged and their counts
+added, as exact Python integers. A cycle may close, and a path may take its second end,
+only when it is the whole tour.
+
+Each undirected tour (a cycle, or a path without a direction) is counted once, as the
+exhaustive engine counts. Holes, fixed start and end squares, forced and forbidden
+moves are all honoured.
+
+>>> count_tours(5, 6)          # Schwenk: the smallest even board with closed tours (8)
+8
+>>> count_tours(3, 4, closed=False)  # the 3x4 board's open tours
+8
+
+References
+----------
+The method is the frontier (transfer-matrix) method behind the published tables of
+Hamiltonian cycles and paths on grid graphs; see D. E. Knuth, TAOCP pre-fascicle 8A
+(Hamiltonian paths and cycles, 2025), and B. D. McKay, "Knight's tours of an 8x8
+chessboard", ANU technical report TR-CS-97-03 (1997) for the 8x8 count.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from kt_formal.board import Board
+from kt_formal.exceptions import InvalidInput, ResourceLimit
+
+__all__ = ["count_tours", "count_request", "FrontierCount", "estimate_states", "MAX_SHORT_SIDE"]
+
+#: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
+MAX_SHORT_SIDE = 8
+
+_DONE = -1  # key of the finished states (a whole tour has been made)
+
+
+@dataclass
+class FrontierCount:
+    """The count and what it took."""
+
+    count: int
+    closed: bool
+    rows: int
+    cols: int
+    states_per_column: list = field(default_factory=list)
+    max_states: int = 0
+    wall_time: float = 0.0
+
+
+def estimate_states(short: int) -> int:
+    """A rough upper estimate of the live states of one frontier (for the memory check).
+
+    Measured peaks: k = 3: tens, k = 5: thousands, k = 6: ~10^4-10^5; each extra row
+    multiplies by about 8.
+    """
+    return int(8 ** max(short - 1, 0) * 4)
+
+
+def _normalise(window: list) -> tuple:
+    """Relabel the path ends in frontier order (2, 3, ...) so equal states compare equal."""
+    seen = {}
+    out = []
+    nxt = 2
+    for v in window:
+        if v >= 2:
+            lab = seen.get(v)
+            if lab is None:
+                lab = seen[v] = nxt
+                nxt += 1
+            out.append(lab)
+        else:
+            out.append(v)
+    return tuple(out)
+
+
+def count_request(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
+                  progress=None, max_states: int = 50_000_000) -> FrontierCount:
+    """Count the tours of ``board`` (closed, or open with optional fixed ends).
+
+    Parameters
+    ----------
+    board : Board
+        Any holed board whose short side is at most :data:`MAX_SHORT_SIDE`.
+    closed : bool
+    start, end : (row, col), optional
+        Fixed ends of an open tour (for a closed tour a fixed square changes nothing and
+        is ignored, as every cycle passes every square).
+    forced, forbidden : iterables of ((r, c), (r, c))
+        Moves every counted tour uses / never uses.
+    progress : callable, optional
+        ``progress(done, total, text)`` after each column.
+    max_states : int
+        Refuse (ResourceLimit) when one step holds more states than this.
+
+    Returns
+    -------
+    FrontierCount
+    """
+    t0 = time.perf_counter()
+    rows, cols = board.rows, board.cols
+    transpose = rows > cols
+    k, n = (cols, rows) if transpose else (rows, cols)
+    if k > MAX_SHORT_SIDE:
+        raise InvalidInput(f"the frontier method counts boards with a side of at most "
+                           f"{MAX_SHORT_SIDE}; this board is {rows}x{cols}")
+
+    def idx(q):  # (row, col) of the board -> sweep index (column-major over the short side)
+        r, c = q
+        if transpose:
+            r, c = c, r
+        return c * k + r
+
+    N = k * n
+    live = [False] * N
+    for r in range(rows):
+        for c in range(cols):
+            if board.is_live(r, c):
+                live[idx((r, c))] = True
+    n_live = sum(live)
+    ends = set()
+    if not closed:
+        for q in (start, end):
+            if q is not None:
+                ends.add(idx(q))
+        if start is not None and end is not None and idx(start) == idx(end):
+            return FrontierCount(1 if n_live == 1 else 0, closed, rows, cols, wall_time=time.perf_counter() - t0)
+    if n_live == 1:
+        return FrontierCount(0 if closed else 1, closed, rows, cols, wall_time=time.perf_counter() - t0)
+    if closed and n_live < 3:
+        return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0)
+    free_terminals = 0 if closed else 2 - len(ends)
+    forced_set = {frozenset((idx(a), idx(b))) for a, b in forced}
+    forbidden_set = {frozenset((idx(a), idx(b))) for a, b in forbidden}
+    # live squares from index i on, to know when nothing is left to join
+    live_after = [0] * (N + 1)
+    for i in range(N - 1, -1, -1):
+        live_after[i] = live_after[i + 1] + live[i]
+
+    W = 2 * k + 1
+    # later[j]: the live squares after j that share a move with j (the only ones that can
+    # still give j a move once the sweep has passed it)
+    later = [[] for _ in range(N)]
+    for j in range(N):
+        if not live[j]:
+            continue
+        rj, cj = j % k, j // k
+        for dr, dc in ((-1, 2), (1, 2), (-2, 1), (2, 1)):
+            rr, cc = rj + dr, cj + dc
+            if 0 <= rr < k and cc < n:
+                t = cc * k + rr
+                if live[t] and frozenset((j, t)) not in forbidden_set:
+                    later[j].append(t)
+    # state: (window tuple of W values, non-fixed terminals used) -> count
+    # values: 0 = live square without a move, 1 = finished / hole / outside, >= 2 = path end label
+    states = {((1,) * W, 0): 1}
+    done = 0
+    per_column = []
+    peak = 1
+    for i in range(N + W):  # the last W steps only flush the frontier
+        on_board = i < N
+        r, c = divmod(i, k)[1], i // k
+        is_live = on_board and live[i]
+        nbr_pos = []
+        if is_live:
+            for dr, dc, p in ((-1, -2, 0), (1, -2, 2), (-2, -1, k - 1), (2, -1, k + 3)):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < k and cc >= 0:
+                    j = i - W + p
+                    if live[j] and frozenset((i, j)) not in forbidden_set:
+                        nbr_pos.append((p, j, frozenset((i, j)) in forced_set))
+        out_j = i - W  # the square leaving the frontier after this step
+        out_fixed = out_j in ends
+        cap_i = 1 if i in ends else 2
+        rest_after = live_after[i + 1] if on_board else 0
+        # after this step, window position q holds square i + 1 - W + q; the moves it can
+        # still get come from squares after i: a square short of moves is a dead state
+        room = []
+        for q in range(W):
+            j = i + 1 - W + q
+            room.append(sum(1 for t in later[j] if t > i) if 0 <= j < N and live[j] else 9)
+        new_states: dict = {}
+        m = len(nbr_pos)
+        must = 0
+        for b, (_p, _j, f) in enumerate(nbr_pos):
+            if f:
+                must |= 1 << b
+        for (window, tn), cnt in states.items():
+            base = list(window)
+            base.append(0 if is_live else 1)
+            for mask in range(1 << m):
+                if mask & must != must:
+                    continue
+                if bin(mask).count("1") > cap_i:
+                    continue
+                w = base[:]  # W + 1 entries, the new square last
+                ok = True
+                finished = False
+                fresh = 1000  # labels of fragments born at this step
+                for b in range(m):
+                    if not mask >> b & 1:
+                        continue
+                    p = nbr_pos[b][0]
+                    a_val, b_val = w[p], w[W]
+                    if a_val == 1:  # the neighbour has two moves already
+                        ok = False
+                        break
+                    if nbr_pos[b][1] in ends and a_val >= 2:  # a fixed end takes one move only
+                        ok = False
+                        break
+                    if a_val == 0 and b_val == 0:
+                        fresh += 1
+                        w[p] = w[W] = fresh
+                    elif a_val == 0:
+                        w[p] = b_val
+                        w[W] = 1
+                    elif b_val == 0:
+                        w[W] = a_val
+                        w[p] = 1
+                    elif a_val == b_val:  # closes a cycle
+                        if not closed:
+                            ok = False
+                            break
+                        w[p] = w[W] = 1
+                        finished = True
+                    else:  # joins two paths: the far end of b's joins a's label
+                        w[p] = w[W] = 1
+                        if b_val in w or a_val in w:
+                            for t in range(W + 1):
+                                if w[t] == b_val:
+                                    w[t] = a_val
+                        else:  # both far ends are terminals: a whole path
+                            finished = True
+                if not ok:
+                    continue
+                # the leaving square
+                v = w.pop(0)
+                tn2 = tn
+                if v == 0 and out_j >= 0 and live[out_j]:
+                    continue  # a square without any move
+                if v >= 2:
+                    if closed:
+                        continue
+                    if not out_fixed:
+                        if tn2 >= free_terminals:
+                            continue
+                        tn2 += 1
+                    if v not in w:  # its fragment's other end already left: a whole path
+                        finished = True
+                elif out_fixed and v != 1:
+                    continue
+                if finished:
+                    # the tour is whole: nothing else may be pending or still to come
+                    if rest_after or any(x != 1 for x in w):
+                        continue
+                    done += cnt
+                    continue
+                dead = False
+                for q in range(W):
+                    x = w[q]
+                    if x == 0:
+                        if room[q] < (2 if closed else 1):
+                            dead = True
+                            break
+                    elif x >= 2 and closed and room[q] < 1:
+                        dead = True
+                        break
+                if dead:
+                    continue
+                key = (_normalise(w), tn2)
+                new_states[key] = new_states.get(key, 0) + cnt
+        states = new_states
+        if len(states) > peak:
+            peak = len(states)
+        if len(states) > max_states:
+            raise ResourceLimit(f"the frontier holds {len(states):,} states at square {i} "
+                                f"(limit {max_states:,}); the count is out of reach here")
+        if on_board and r == k - 1:
+            per_column.append(len(states))
+            if progress is not None:
+                progress(c + 1, n, f"column {c + 1} of {n}, {len(states):,} states")
+    return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0)
+
+
+def count_tours(rows: int, cols: int, closed: bool = True, holes=None, start=None, end=None) -> int:
+    """The number of tours of a ``rows x cols`` board (minus ``holes``), undirected."""
+    return count_request(Board(rows, cols, holes=holes), closed, start, end).count

@@ -1,0 +1,112 @@
+"""The frontier counter against published counts, the exhaustive engine and its own invariants."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.engines.base import TourRequest
+from kt_formal.engines.exhaustive import count as exhaustive_count
+from kt_formal.engines.frontier import count_request, count_tours
+
+
+# Published values (../shared/reference.md): closed tours 5x6 = 8, 3x10 = 16, 3x12 = 176
+# (OEIS A001230, A175881); 6x6 = 9862 (OEIS A001230); open tours of 5x5 = 864 undirected
+# (OEIS A165134: 1728 directed).
+@pytest.mark.parametrize("rows, cols, closed, published", [
+    (5, 6, True, 8), (6, 5, True, 8), (3, 10, True, 16), (10, 3, True, 16), (3, 12, True, 176),
+])
+def test_published_counts(rows, cols, closed, published):
+    assert count_tours(rows, cols, closed) == published
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rows, cols, closed, published", [(6, 6, True, 9862), (5, 5, False, 864)])
+def test_published_counts_slow(rows, cols, closed, published):
+    assert count_tours(rows, cols, closed) == published
+
+
+def _random_case(rng: random.Random):
+    while True:
+        rows = rng.randint(3, 5)
+        cols = rng.randint(3, 7)
+        if rows * cols > 24:
+            continue
+        squares = [(r, c) for r in range(rows) for c in range(cols)]
+        holes = rng.sample(squares, rng.randint(0, 3))
+        live = [q for q in squares if q not in holes]
+        if len(live) < 3:
+            continue
+        closed = rng.random() < 0.5
+        start = end = None
+        if not closed and rng.random() < 0.6:
+            start = rng.choice(live)
+            if rng.random() < 0.6:
+                end = rng.choice(live)
+        return Board(rows, cols, holes=holes or None), closed, start, end
+
+
+CASES = 220
+
+
+@pytest.mark.parametrize("i", range(CASES))
+def test_frontier_equals_exhaustive_on_random_holed_boards(i):
+    board, closed, start, end = _random_case(random.Random(1000 + i))
+    if start is not None and start == end:
+        return  # an ends question: no tour of two or more squares, both methods agree trivially
+    expected = exhaustive_count(TourRequest(board, closed=closed, start=start, end=end)).count
+    assert count_request(board, closed, start, end).count == expected, (board, closed, start, end)
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 4), (3, 7), (4, 5)])
+def test_open_counts_with_fixed_ends_sum_to_the_open_count(rows, cols):
+    b = Board(rows, cols)
+    squares = [(r, c) for r in range(rows) for c in range(cols)]
+    total = sum(count_request(b, False, s, e).count
+                for i, s in enumerate(squares) for e in squares[i + 1:])
+    assert total == count_request(b, False).count > 0
+
+
+@pytest.mark.parametrize("rows, cols, closed", [
+    (3, 10, True), (3, 7, False), pytest.param(5, 6, True, marks=pytest.mark.slow)])
+def test_forced_and_forbidden_moves_split_the_count(rows, cols, closed):
+    """Every tour uses a given move or not: forced + forbidden = all, for every move."""
+    b = Board(rows, cols)
+    total = count_request(b, closed).count
+    moves = {tuple(sorted(((r, c), (r + dr, c + dc)))) for r in range(rows) for c in range(cols)
+             for dr, dc in ((1, 2), (2, 1), (1, -2), (2, -1)) if b.is_live(r + dr, c + dc)}
+    at = {}
+    for m in sorted(moves):
+        used = count_request(b, closed, forced=[m]).count
+        unused = count_request(b, closed, forbidden=[m]).count
+        assert used + unused == total, m
+        for q in m:
+            at[q] = at.get(q, 0) + used
+    if closed:  # a closed tour uses exactly two moves at every square
+        assert all(v == 2 * total for v in at.values())
+
+
+def test_sequence_command(cli):
+    run = cli("count", "--sequence", "3", "10..12")
+    assert run.code == 0
+    assert run.out.splitlines() == ["3x10 16", "3x11 0", "3x12 176"]
+
+
+def test_count_command_picks_the_frontier_on_long_boards(cli):
+    run = cli("count", "3", "30")
+    assert run.code == 0 and "frontier method" in run.out
+    assert run.out.split()[0] == str(count_tours(3, 30))
+
+
+@pytest.mark.parametrize("args, match", [
+    (("count", "13", "13"), "out of reach"),
+    (("count", "--sequence", "3", "12..10"), "empty"),
+    (("count", "--sequence", "9", "10..12"), "at most 8"),
+    (("count", "--sequence", "3", "10"), "range A..B"),
+    (("count", "10", "10", "--method", "frontier"), "at most 8"),
+])
+def test_count_bad_input(cli, args, match):
+    run = cli(*args)
+    assert run.code == 2 and match in run.err and len(run.err.strip().splitlines()) == 1
