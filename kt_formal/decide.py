@@ -13,7 +13,7 @@ The stages, each timed and recorded in :attr:`Verdict.stages`:
 1. ``proofs``: the cheap proofs (fixed ends, colour, degree, the 4-row alternation,
    small separators, with the forced-move reduction);
 2. ``theorem``: on plain rectangles Schwenk's theorem and the open-tour classification
-   (a "no" then needs a proof: the thorough finders, then the exhaustive search);
+   (a "no" then needs a proof: the SAT route with a DRUP proof, then the thorough finders);
 3. ``constructions``: divide and conquer and strips for plain rectangles, the frame
    and the block construction (:mod:`kt_formal.combine.blocks`) for holes;
 4. ``portfolio``: search engines chosen by the board's shape
@@ -45,9 +45,6 @@ from kt_formal.engines.base import Status, TourRequest, check_options
 from kt_formal.proofs import explain, find_proof
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
-
-#: Largest board the exhaustive engine is asked to prove impossible (it refuses > 10,000).
-EXHAUSTIVE_MAX_SQUARES = 400
 
 __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIMIT", "CPSAT_MAX_SQUARES"]
 
@@ -151,36 +148,44 @@ def _kind(closed: bool) -> str:
 def _proof_by_search(board: Board, closed: bool, start, end, time_limit: float | None) -> tuple[dict | None, str]:
     """Look harder for a checkable proof once a tour is known (or believed) not to exist.
 
-    Called when CP-SAT proved there is no tour, or when a theorem says so on a plain
-    rectangle, and no cheap proof was found. Today it runs the thorough finders of
-    :mod:`kt_formal.proofs` (CP-SAT alternation search, separators of up to 8
-    squares, with and without the forced-move reduction).
-
-    When they find nothing, the exhaustive engine searches the board completely
-    (boards of at most :data:`EXHAUSTIVE_MAX_SQUARES` squares, within the time
-    limit); its ``"exhaustive"`` proof record is re-checked by
-    :func:`kt_formal.proofs.check_exhaustive` (re-run, then confirmed by CP-SAT).
+    Called when a search engine found no tour, or when a theorem says so on a plain
+    rectangle, and no cheap proof was found. First the SAT route
+    (:mod:`kt_formal.engines.sat`): CaDiCaL with lazily added cut axioms, whose DRUP
+    proof the kernel checks (:func:`kt_formal.kernel.rup.check_drup_certificate`). When it
+    runs out of time, the thorough finders of :mod:`kt_formal.proofs` (CP-SAT alternation
+    search, separators of up to 8 squares). Exhaustive "replay" records are no longer
+    produced here.
 
     Returns
     -------
     (proof or None, route tag)
     """
+    from kt_formal.engines import sat
+
+    limit = time_limit if time_limit is not None else 60.0
+    if sat.fits(board, closed):
+        result = sat.solve(TourRequest(board, closed=closed, start=start, end=end), time_limit=limit)
+        if result.status is Status.IMPOSSIBLE:
+            return result.proof, "sat"
+        if result.status is Status.FOUND:  # a tour after all: the caller's belief was wrong
+            raise RuntimeError(f"the SAT engine found a tour of {board.describe()} "
+                               "where none was expected")
     proof = find_proof(board, closed, start, end, thorough=True, budget=200_000)
     if proof is not None:
         return proof, "thorough-proof"
-    if board.n_squares > EXHAUSTIVE_MAX_SQUARES:
-        return None, "no-proof"
-    from kt_formal.engines import exhaustive
+    return None, "sat-limit"
 
-    request = TourRequest(board, closed=closed, start=start, end=end)
-    limit = time_limit if time_limit is not None else 60.0
-    result = exhaustive.solve(request, time_limit=limit)
-    if result.status is Status.IMPOSSIBLE and result.proof is not None:
-        return result.proof, "exhaustive"
-    if result.status is Status.FOUND:  # a tour after all: the caller's belief was wrong
-        raise RuntimeError(f"the exhaustive engine found a tour of {board.describe()} "
-                           "where none was expected")
-    return None, "exhaustive-limit"
+
+def _method(proof: dict) -> str:
+    return proof.get("method", proof["kind"])
+
+
+def _explain(proof: dict) -> str:
+    if proof["kind"] == "drup":
+        from kt_formal.engines.sat import explain as explain_drup
+
+        return explain_drup(proof)
+    return explain(proof)
 
 
 def _cut_open(tour: Tour, start, end) -> Tour:
@@ -301,15 +306,15 @@ def decide(
         stages.append(Stage(name, outcome, time.perf_counter() - t))
 
     def no(proof, route):
-        return Verdict("no", proof, explain(proof), budget.elapsed(), route, stages=stages)
+        return Verdict("no", proof, _explain(proof), budget.elapsed(), route, stages=stages)
 
     # ------------------------------------------------------------ 1. cheap proofs
     t = time.perf_counter()
     proof = find_proof(board, closed, s, e)
-    stage("proofs", f"found a {proof['method']} proof" if proof is not None else
+    stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
           "none applies (fixed ends, colour, degree, alternation, separator)", t)
     if proof is not None:
-        return no(proof, f"proof:{proof['method']}")
+        return no(proof, f"proof:{_method(proof)}")
 
     # ------------------------------------------------------------ 2. theorems
     theorem = None
@@ -319,9 +324,9 @@ def decide(
         if theorem is False:
             proof, tag = _proof_by_search(board, closed, s, e, budget.left())
             stage("theorem", f"no {kind} tour by the classification of rectangles; "
-                  + (f"{proof['method']} proof found" if proof is not None else "no checkable proof found"), t)
+                  + (f"{_method(proof)} proof found" if proof is not None else "no checkable proof found"), t)
             if proof is not None:
-                return no(proof, f"theorem+{tag}:{proof['method']}")
+                return no(proof, f"theorem+{tag}:{_method(proof)}")
             return _unknown(board, kind, budget, stages, "theorem+no-proof",
                             f"No {kind} tour by the classification of rectangles, but no checkable "
                             "proof was found for this board yet.")
@@ -439,13 +444,13 @@ def _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut
         t = time.perf_counter()
         proof, tag = None, "no-proof"
         # an engine's own record is not taken as it is: the proof comes from the finders
-        # of kt_formal.proofs (and the exhaustive engine), whose records the checker re-checks
+        # of kt_formal.proofs and the SAT route, whose certificates the kernel re-checks
         if board.n_squares <= 5000 and (budget.left() is None or budget.left() > 0.5):
             proof, tag = _proof_by_search(board, closed, s, e, budget.left())
-        stages.append(Stage("certify", f"{proof['method']} proof found" if proof is not None
+        stages.append(Stage("certify", f"{_method(proof)} proof found" if proof is not None
                             else "no checkable proof found", time.perf_counter() - t))
         if proof is not None:
-            return no(proof, f"{route}+{tag}:{proof['method']}")
+            return no(proof, f"{route}+{tag}:{_method(proof)}")
         name = "CP-SAT" if result.engine == "cpsat" else result.engine
         return _unknown(board, kind, budget, stages, f"{route}+no-proof",
                         f"{name} reports no {kind} tour of the {board.describe()} board (not certified: "

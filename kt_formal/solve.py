@@ -33,6 +33,7 @@ ENGINES: dict[str, str] = {
     "backtrack": "kt_formal.engines.backtrack",
     "dfs": "kt_formal.engines.dfs",
     "exhaustive": "kt_formal.engines.exhaustive",
+    "sat": "kt_formal.engines.sat",
 }
 
 

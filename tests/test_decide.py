@@ -55,8 +55,8 @@ def sweep(lo: int, hi: int, cli_proc, tmp_path):
                 v = decide(Board(m, n), closed=closed, time_limit=120)
                 expected = schwenk_closed(m, n) if closed else open_classification(m, n)
                 assert v.answer == ("yes" if expected else "no"), (m, n, closed, v)
-                kind = "tour" if expected else "proof"
-                assert v.certificate["kind"] == kind
+                kinds = ("tour",) if expected else ("proof", "drup")
+                assert v.certificate["kind"] in kinds
                 _, summary = verify_certificate(v.certificate)
                 assert summary.startswith(("closed" if closed else "open") if expected else "no ")
                 certs[f"{m}x{n}-{'closed' if closed else 'open'}"] = v.certificate
@@ -90,7 +90,7 @@ def test_4x1000_is_no_by_alternation(cli_proc, tmp_path):
 
 def test_3x8_is_no_with_a_proof(cli_proc, tmp_path):
     v = decide(Board(3, 8), closed=True)
-    assert v.answer == "no" and v.certificate["kind"] == "proof"
+    assert v.answer == "no" and v.certificate["kind"] in ("proof", "drup")
     verify_in_subprocess(cli_proc, tmp_path, {"3x8": v.certificate})
 
 
@@ -138,7 +138,7 @@ def test_holed_boards_agree_with_cpsat_and_the_exhaustive_engine(i):
         verify_certificate(v.certificate)
     if b.n_squares >= 2 and (b.degrees() == 0).any():
         # CP-SAT drops squares without moves from its circuit; no tour can visit them
-        assert v.answer == "no" and v.certificate["kind"] == "proof"
+        assert v.answer == "no" and v.certificate["kind"] in ("proof", "drup")
         return
     r = find_tour(b, closed=closed, start=start, end=end, engine="cpsat", time_limit=60)
     assert r.status is not Status.UNKNOWN
@@ -148,25 +148,43 @@ def test_holed_boards_agree_with_cpsat_and_the_exhaustive_engine(i):
         x = find_tour(b, closed=closed, start=start, end=end, engine="exhaustive", time_limit=60)
         assert x.status is Status.IMPOSSIBLE, x.message
     if v.answer == "no":
-        assert v.certificate["kind"] == "proof"
+        assert v.certificate["kind"] in ("proof", "drup")
     else:
         assert v.certificate["kind"] == "tour"
 
 
-def test_exhaustive_proof_where_no_cheap_proof_exists(cli_proc, tmp_path):
+def test_sat_proof_where_no_cheap_proof_exists(cli_proc, tmp_path):
     # found by the random sweep: no open tour of 3x7 ends at d2, and none of the cheap
-    # proofs shows it; the exhaustive search does, and CP-SAT confirms it on re-checking
+    # proofs shows it; the SAT route does, with a DRUP proof the kernel checks
     b = Board(3, 7)
     assert find_tour(b, closed=False, end=(1, 3), engine="cpsat").status is Status.IMPOSSIBLE
     v = decide(b, closed=False, end=(1, 3))
     assert v.answer == "no" and v.exit_code == 1
-    assert v.certificate["method"] == "exhaustive" and "exhaustive" in v.route
-    assert "exhaustive search" in v.explanation
-    # the kernel runs no search: such a record is not checked, unless replayed on request
-    with pytest.raises(CertificateNotChecked, match="NOT CHECKED"):
-        verify_certificate(v.certificate)
+    assert v.certificate["kind"] == "drup" and "sat" in v.route
+    assert "SAT solver" in v.explanation
+    verify_certificate(v.certificate)
     path = tmp_path / "p.json"
     path.write_text(json.dumps(v.certificate))
+    run = cli_proc("verify", path)
+    assert run.code == 0 and "DRUP proof" in run.out and "to d2" in run.out
+
+
+def exhaustive_record() -> dict:
+    """The exhaustive engine's record for no open tour of 3x7 ending at d2 (decide no longer makes these)."""
+    from kt_formal.engines import exhaustive
+    from kt_formal.engines.base import TourRequest
+
+    return exhaustive.solve(TourRequest(Board(3, 7), closed=False, end=(1, 3))).proof
+
+
+def test_exhaustive_records_are_checked_only_on_replay(cli_proc, tmp_path):
+    record = exhaustive_record()
+    assert record["method"] == "exhaustive"
+    # the kernel runs no search: such a record is not checked, unless replayed on request
+    with pytest.raises(CertificateNotChecked, match="NOT CHECKED"):
+        verify_certificate(record)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(record))
     run = cli_proc("verify", path)
     assert run.code == 1 and run.out.startswith("NOT CHECKED") and "from" not in run.out.split(":")[0]
     assert "to d2" in run.out  # the fixed end is part of the stated claim
@@ -177,8 +195,7 @@ def test_exhaustive_proof_where_no_cheap_proof_exists(cli_proc, tmp_path):
 def test_forged_exhaustive_proofs_are_rejected_on_replay():
     from kt_formal.proofs.replay import replay_exhaustive
 
-    v = decide(Board(3, 7), closed=False, end=(1, 3))
-    good = v.certificate
+    good = exhaustive_record()
     # a board that does have such a tour: the re-run finds it
     forged = dict(good, end=[0, 0])
     with pytest.raises(CertificateRejected, match="found a tour|CP-SAT"):

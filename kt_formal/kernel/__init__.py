@@ -9,6 +9,8 @@ can be read in one sitting and checked on its own. It runs no search.
 * :mod:`~kt_formal.kernel.tourcheck`: the tour check (numpy, chunked).
 * :mod:`~kt_formal.kernel.proofcheck`: a checker for every proof kind.
 * :mod:`~kt_formal.kernel.reader`: bounded reading of files, strict JSON, memory checks.
+* :mod:`~kt_formal.kernel.cnf`: the arc CNF of "there is a tour", and cut axioms.
+* :mod:`~kt_formal.kernel.rup`: the DRUP checker of ``drup`` certificates.
 * :mod:`~kt_formal.kernel.check`: :func:`check_certificate`, the one entry.
 
 The names below are loaded on first use, so that importing the exception tree
@@ -16,7 +18,7 @@ The names below are loaded on first use, so that importing the exception tree
 
 >>> from kt_formal import kernel
 >>> sorted(kernel.KINDS)
-['proof', 'tour']
+['drup', 'proof', 'tour']
 """
 
 import importlib

@@ -16,6 +16,7 @@ import numpy as np
 from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.kernel.proofcheck import FORMAT, check_proof, describe_question
 from kt_formal.kernel.reader import ensure_room, read_certificate
+from kt_formal.kernel.rup import check_drup
 from kt_formal.kernel.shape import reject, shape_from_dict, strict_int
 from kt_formal.kernel.tourcheck import Grid, check_tour
 
@@ -61,6 +62,7 @@ def check_tour_certificate(d) -> str:
 KINDS = {
     "tour": check_tour_certificate,
     "proof": check_proof,
+    "drup": check_drup,
 }
 
 

@@ -1,0 +1,334 @@
+"""SAT engine: tours from CaDiCaL, and "no tour" with a DRUP proof the kernel checks.
+
+The question "is there a tour?" is the CNF of :mod:`kt_formal.kernel.cnf` (one variable
+per directed knight move, exactly one move out of and into every square, an extra
+virtual square closing open tours). Connectivity is added lazily as *cut axioms*: solve;
+if the chosen moves form one cycle it is a tour (checked by the kernel's tour check);
+otherwise every cycle ``C`` of the solution gets the clause "some move leaves C", and the
+solver runs again. The loop ends with a tour, with UNSAT, or at the time limit.
+
+On UNSAT the final formula (the base clauses and every cut) is solved again in a fresh
+CaDiCaL with proof logging (python-sat ``Solver(name="cadical153", with_proof=True)``),
+the DRUP proof is *trimmed* (a forward replay records which clauses each lemma's unit
+propagation used; a backward pass keeps the lemmas the empty clause depends on, and each
+clause is deleted right after its last use), and stored as binary DRAT, zlib, base64 in a
+``drup`` certificate that :func:`kt_formal.kernel.rup.check_drup_certificate` checks
+without any solver. The idea of lazily added subtour cuts is the classic one of Dantzig,
+Fulkerson and Johnson (1954) for the travelling salesman problem.
+
+>>> from kt_formal.board import Board
+>>> from kt_formal.kernel.rup import check_drup_certificate
+>>> r = solve(TourRequest(Board(4, 5)))
+>>> r.status.value
+'impossible'
+>>> check_drup_certificate(r.proof).startswith("OK: no closed tour of the 4x5 board")
+True
+>>> solve(TourRequest(Board(5, 6))).tour.check() is None
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import zlib
+
+from kt_formal.certificate import FORMAT, board_to_dict
+from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
+from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
+from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate, drup_claim, encode_cut, encode_proof
+
+__all__ = ["NAME", "solve", "fits", "formula", "trim_proof", "certificate", "explain", "SOLVER"]
+
+NAME = "sat"
+
+#: python-sat's name of the solver used, for the search and for the proof.
+SOLVER = "cadical153"
+
+#: Seconds allowed by default.
+DEFAULT_TIME_LIMIT = 60.0
+
+
+def fits(board, closed: bool) -> bool:
+    """True when the kernel accepts the arc encoding of ``board`` (its clause estimate)."""
+    return clause_estimate(board.n_squares, closed) <= MAX_CLAUSES
+
+
+def formula(request: TourRequest) -> ArcCNF:
+    """The arc CNF of ``request`` (no cuts yet)."""
+    b = request.board
+    return arc_cnf(b.rows, b.cols, b.holes(), request.closed, request.start, request.end,
+                   request.forced, request.forbidden)
+
+
+def _cycles(f: ArcCNF, model, arcs) -> list[list[int]]:
+    """The cycles formed by the true arcs of ``model`` (each a list of nodes in order)."""
+    succ = [-1] * f.n_nodes
+    for lit in model:
+        if 0 < lit <= f.n_vars:
+            u, v = arcs[lit]
+            succ[u] = v
+    seen = [False] * f.n_nodes
+    cycles = []
+    for s in range(f.n_nodes):
+        if seen[s]:
+            continue
+        cyc = []
+        u = s
+        while not seen[u]:
+            seen[u] = True
+            cyc.append(u)
+            u = succ[u]
+            if u < 0:
+                raise RuntimeError("the solver's model leaves a node without a successor")
+        cycles.append(cyc)
+    return cycles
+
+
+def _run(solver, budget: float | None):
+    """Solve within ``budget`` seconds: True, False, or None when the time ran out.
+
+    python-sat's CaDiCaL cannot be interrupted, so the search runs in slices of a growing
+    number of conflicts (``conf_budget``) and the clock is read between slices; a slice
+    can overrun the limit by its own length (milliseconds to a few seconds).
+    """
+    if budget is None:
+        return solver.solve()
+    clock = Stopwatch()
+    slice_ = 2_000
+    while True:
+        if clock() >= budget:
+            return None
+        solver.conf_budget(slice_)
+        answer = solver.solve_limited()
+        if answer is not None:
+            return answer
+        slice_ = min(2 * slice_, 200_000)
+
+
+def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
+          trim: bool = True):
+    """Find a tour or prove there is none, with a DRUP certificate.
+
+    Parameters
+    ----------
+    request : TourRequest
+    time_limit : float or None
+        Seconds for everything (search, proof, trimming); None for no limit.
+    trim : bool
+        Trim the proof (smaller certificate, faster check).
+
+    Returns
+    -------
+    Result
+        FOUND with a verified tour; IMPOSSIBLE with ``proof`` the ``drup`` certificate;
+        UNKNOWN when the limit ran out (the message says how far the loop got).
+    """
+    from pysat.solvers import Solver
+
+    clock = Stopwatch()
+
+    def left():
+        return None if time_limit is None else time_limit - clock()
+
+    f = formula(request)
+    arcs = [None] * (f.n_vars + 1)
+    for u, row in enumerate(f.out_arcs):
+        for v, x in row:
+            arcs[x] = (u, v)
+    cuts: list[list[int]] = []
+    rounds = 0
+    stats = {"variables": f.n_vars, "clauses": len(f.clauses)}
+    with Solver(name=SOLVER, bootstrap_with=f.clauses) as solver:
+        while True:
+            rounds += 1
+            sat = _run(solver, left())
+            if sat is None:
+                stats.update(rounds=rounds, cuts=len(cuts))
+                return unknown(request, NAME, clock(),
+                               f"time limit reached in round {rounds} of the cut loop, "
+                               f"after {len(cuts)} cuts; nothing is claimed", stats)
+            if not sat:
+                break
+            cycles = _cycles(f, solver.get_model(), arcs)
+            if len(cycles) == 1:
+                stats.update(rounds=rounds, cuts=len(cuts))
+                return found(request, _tour_order(request, f, cycles[0]), NAME, clock(), stats)
+            for cyc in cycles:
+                nodes = sorted(cyc)
+                cuts.append(nodes)
+                solver.add_clause(cut_clause(f, nodes))
+    stats.update(rounds=rounds, cuts=len(cuts), search_seconds=round(clock(), 6))
+    t_proof = clock()
+    clauses = f.clauses + [cut_clause(f, c) for c in cuts]
+    with Solver(name=SOLVER, with_proof=True, bootstrap_with=clauses) as prover:
+        again = _run(prover, left())
+        if again is None:
+            return unknown(request, NAME, clock(),
+                           f"the cut loop proved unsatisfiability after {len(cuts)} cuts, but the "
+                           "time limit ran out while re-solving with proof logging; nothing is claimed",
+                           stats)
+        if again:
+            raise RuntimeError("CaDiCaL found the final formula satisfiable on the re-run")
+        lines = prover.get_proof()
+    stats["proof_seconds"] = round(clock() - t_proof, 6)
+    t_trim = clock()
+    steps = _parse_drup(lines)
+    stats["proof_lemmas_raw"] = sum(1 for a, _ in steps if a)
+    if trim:
+        steps, used = trim_proof(clauses, f.n_vars, steps)
+        base = len(f.clauses)
+        cuts = [c for j, c in enumerate(cuts) if base + j in used]  # unused cuts are dropped
+        stats["cuts_used"] = len(cuts)
+    stats["trim_seconds"] = round(clock() - t_trim, 6)
+    cert = certificate(request, f, cuts, steps, stats)
+    stats["proof_lemmas"] = cert["proof"]["lemmas"]
+    stats["proof_bytes"] = cert["proof"]["size"]
+    return impossible(request, NAME, clock(),
+                      f"{drup_claim_of(request)}: CaDiCaL proved it after {len(cuts)} cuts in "
+                      f"{rounds} rounds; DRUP proof of {cert['proof']['lemmas']} lemmas",
+                      proof=cert, stats=stats)
+
+
+def _tour_order(request: TourRequest, f: ArcCNF, cycle: list[int]) -> list[int]:
+    """Board indices of the tour in a Hamiltonian cycle of nodes."""
+    cols = request.board.cols
+    if f.virtual is not None:
+        i = cycle.index(f.virtual)
+        cycle = cycle[i + 1:] + cycle[:i]
+    return [f.squares[u][0] * cols + f.squares[u][1] for u in cycle]
+
+
+def _parse_drup(lines) -> list[tuple[bool, list[int]]]:
+    """python-sat's textual DRUP lines as ``(add, DIMACS literals)`` steps."""
+    steps = []
+    for line in lines:
+        parts = line.split()
+        add = True
+        if parts and parts[0] == "d":
+            add = False
+            parts = parts[1:]
+        lits = [int(x) for x in parts]
+        if not lits or lits[-1] != 0:
+            raise RuntimeError(f"unexpected DRUP line {line!r}")
+        steps.append((add, lits[:-1]))
+    return steps
+
+
+def _code(lit: int) -> int:
+    return 2 * lit if lit > 0 else -2 * lit + 1
+
+
+def trim_proof(clauses, n_vars: int, steps) -> tuple[list[tuple[bool, list[int]]], set]:
+    """Keep the lemmas the empty clause depends on; delete each clause after its last use.
+
+    A forward replay with :class:`~kt_formal.kernel.rup.RupDB` (tracking on) records for
+    each lemma the clauses its unit propagation used; a backward pass from the empty
+    clause marks the lemmas needed.
+
+    Returns
+    -------
+    (steps, used)
+        The trimmed proof, ending with the empty clause, and the indices of the input
+        ``clauses`` some kept lemma uses (the others can be left out of the formula).
+
+    Raises
+    ------
+    RuntimeError
+        If a lemma of the solver's proof is not RUP, or no conflict is reached (a bug).
+    """
+    db = RupDB(n_vars, track=True)
+    for c in clauses:
+        db.add([_code(x) for x in c])
+    lemmas: list[tuple[int, list[int], set]] = []  # (clause id or -1 for empty, lits, used)
+    if db.conflict is None:
+        for add, lits in steps:
+            if not add:
+                db.delete([_code(x) for x in lits])
+                continue
+            codes = [_code(x) for x in lits]
+            if not db.is_rup(codes):
+                raise RuntimeError(f"CaDiCaL lemma {lits} is not RUP")
+            if not lits:
+                lemmas.append((-1, lits, db.last_used))
+                break
+            cid = db.add(codes)
+            lemmas.append((cid, lits, db.last_used))
+            if db.conflict is not None:
+                break
+    if not lemmas or lemmas[-1][0] != -1:
+        if db.conflict is None:
+            raise RuntimeError("the solver's proof does not reach a conflict")
+        lemmas.append((-1, [], set(db.conflict)))
+    needed = set(lemmas[-1][2])
+    keep = [False] * len(lemmas)
+    keep[-1] = True
+    for i in range(len(lemmas) - 2, -1, -1):
+        cid, _, used = lemmas[i]
+        if cid in needed:
+            keep[i] = True
+            needed |= used
+    kept = [i for i in range(len(lemmas)) if keep[i]]
+    last_use: dict[int, int] = {}
+    for pos, i in enumerate(kept):
+        for cid in lemmas[i][2]:
+            last_use[cid] = pos
+    deletions: dict[int, list[int]] = {}
+    for cid, pos in last_use.items():
+        deletions.setdefault(pos, []).append(cid)
+    used_input = {cid for cid in needed if cid < len(clauses)}
+    lits_of = {lemmas[i][0]: lemmas[i][1] for i in kept}
+    out: list[tuple[bool, list[int]]] = []
+    for pos, i in enumerate(kept):
+        out.append((True, list(lemmas[i][1])))
+        if pos == len(kept) - 1:
+            break
+        for cid in sorted(deletions.get(pos, ())):
+            lits = lits_of.get(cid) if cid >= len(clauses) else clauses[cid]
+            if lits is not None and len(lits) > 1:
+                out.append((False, list(lits)))
+    return out, used_input
+
+
+def certificate(request: TourRequest, f: ArcCNF, cuts, steps, stats=None) -> dict:
+    """The ``drup`` certificate (kt-formal/1 JSON) of a proof for ``request``."""
+    raw = encode_proof(steps)
+    d = {
+        "format": FORMAT,
+        "kind": "drup",
+        "board": board_to_dict(request.board),
+        "closed": bool(request.closed),
+        "start": None if request.start is None else list(request.start),
+        "end": None if request.end is None else list(request.end),
+        "forced": [[list(a), list(b)] for a, b in request.forced],
+        "forbidden": [[list(a), list(b)] for a, b in request.forbidden],
+        "encoding": ENCODING,
+        "cuts": [encode_cut(c, f.n_nodes) for c in cuts],
+        "proof": {
+            "format": "drat-binary",
+            "compression": "zlib",
+            "size": len(raw),
+            "lemmas": sum(1 for a, _ in steps if a),
+            "data": base64.b64encode(zlib.compress(raw, 9)).decode("ascii"),
+        },
+    }
+    if stats:
+        d["meta"] = {"engine": NAME, "solver": SOLVER, **stats}
+    return d
+
+
+def drup_claim_of(request: TourRequest) -> str:
+    b = request.board
+    return drup_claim(b.rows, b.cols, b.holes(), request.closed, request.start, request.end,
+                      request.forced, request.forbidden)
+
+
+def explain(d: dict) -> str:
+    """One paragraph in plain words for a ``drup`` certificate."""
+    b = d["board"]
+    claim = drup_claim(b["rows"], b["cols"], [tuple(h) for h in b["holes"]], d["closed"],
+                       d["start"], d["end"], d["forced"], d["forbidden"])
+    return (f"{claim[0].upper()}{claim[1:]}: the moves of a tour, written as one true/false "
+            f"variable per directed knight move (exactly one move into and out of every square, "
+            f"with {len(d['cuts'])} cut axioms saying that some move leaves a set of squares), "
+            f"cannot all hold; a SAT solver's proof of {d['proof']['lemmas']} steps, each checked "
+            "by unit propagation, derives a contradiction.")

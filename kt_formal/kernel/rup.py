@@ -1,0 +1,595 @@
+"""The kernel's DRUP checker: a "no tour" certificate checked by unit propagation alone.
+
+A ``drup`` certificate says: the CNF of :mod:`kt_formal.kernel.cnf` for this board and
+request, together with the listed *cut axioms*, is unsatisfiable, and here is a DRUP
+proof of it (a sequence of added clauses, *lemmas*, and deleted clauses, ending with the
+empty clause). The checker
+
+1. regenerates the clauses from the board description alone;
+2. rebuilds each cut clause from its node set ``S`` after checking that ``S`` is a
+   nonempty proper subset of the nodes (so the clause holds for every tour);
+3. replays the proof forward: each lemma must be RUP (reverse unit propagation: setting
+   all its literals false and propagating the clause database gives a conflict), then
+   joins the database; a deletion removes one copy of the clause;
+4. accepts only if the proof's last step adds the empty clause and it is RUP, i.e. unit
+   propagation on the database alone gives a conflict.
+
+Every lemma that passes is implied by the clauses before it, so the empty clause is
+implied by the CNF and the cuts: no assignment satisfies them, hence no tour exists
+(:mod:`kt_formal.kernel.cnf` shows every tour satisfies them).
+
+Deletions: keeping a clause never makes a wrong lemma pass (every clause in the database
+is implied by the CNF), so the checker may ignore deletions. It ignores two kinds, as
+drat-trim does: a deletion of a clause that is the reason of a literal fixed at the top
+level (deleting it would silently undo that literal), and a deletion of a clause that is
+not in the database.
+
+Work is bounded by the input: the decompressed proof is at most :data:`MAX_PROOF_BYTES`
+(and :data:`MAX_RATIO` times the stored data), the regenerated CNF at most
+:data:`MAX_CLAUSES` clauses, and each lemma costs one unit propagation over a database of
+at most the formula plus the lemmas before it, so the check is polynomial in the stored
+size (in practice about as long as the solver took, see ``benchmarks/bench_proofs.py``).
+
+The proof is stored in drat-trim's binary format (``a``/``d`` byte, then each literal
+``l`` as the unsigned ``2 * |l| + (l < 0)`` in 7-bit groups, low group first, high bit
+meaning "more follows", then a zero byte), compressed with zlib, then base64. Reading is
+bounded: the declared size must not exceed :data:`MAX_PROOF_BYTES` nor
+:data:`MAX_RATIO` times the compressed size, and decompression stops at the declared size.
+
+>>> import zlib, base64
+>>> d = {"format": "kt-formal/1", "kind": "drup",
+...      "board": {"rows": 3, "cols": 3, "holes": []}, "closed": True,
+...      "start": None, "end": None, "forced": [], "forbidden": [],
+...      "encoding": "arc-cut/1", "cuts": [],
+...      "proof": {"format": "drat-binary", "compression": "zlib", "size": 2,
+...                "lemmas": 1, "data": base64.b64encode(zlib.compress(b"a\\x00")).decode()}}
+>>> check_drup_certificate(d)
+'OK: no closed tour of the 3x3 board: DRUP proof of 1 lemma over the arc encoding with 0 cuts, checked'
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import zlib
+from typing import NamedTuple
+
+from kt_formal.kernel.cnf import ENCODING, arc_cnf, cut_clause
+from kt_formal.kernel.errors import CertificateRejected
+
+__all__ = [
+    "DrupRejected",
+    "RupDB",
+    "check_drup_certificate",
+    "check_drup",
+    "prepare_drup",
+    "replay",
+    "ok_line",
+    "DrupTask",
+    "decode_proof",
+    "encode_proof",
+    "decode_cut",
+    "encode_cut",
+    "drup_claim",
+    "MAX_PROOF_BYTES",
+    "MAX_RATIO",
+    "MAX_CLAUSES",
+    "clause_estimate",
+]
+
+#: Largest decompressed proof accepted (bytes).
+MAX_PROOF_BYTES = 1 << 28
+#: zlib cannot expand more than about 1032 to 1; a declared size above this ratio is refused.
+MAX_RATIO = 1100
+#: Largest CNF regenerated (clauses), checked on an estimate before it is built.
+MAX_CLAUSES = 5_000_000
+#: Largest board side accepted.
+MAX_SIDE = 10_000
+#: Largest number of cuts accepted.
+MAX_CUTS = 1 << 20
+
+FORMAT = "kt-formal/1"
+_FIELDS = {"format", "kind", "board", "closed", "start", "end", "forced", "forbidden",
+           "encoding", "cuts", "proof", "meta"}
+_PROOF_FIELDS = {"format", "compression", "size", "lemmas", "data"}
+
+
+class DrupRejected(CertificateRejected):
+    """A ``drup`` certificate does not establish its claim (the message says why)."""
+
+
+def _reject(msg: str):
+    raise DrupRejected(msg)
+
+
+def clause_estimate(k: int, closed: bool) -> int:
+    """An upper bound on the clauses of the arc CNF of ``k`` squares (no forced moves).
+
+    At most 8 arcs leave or enter a square: 1 + 28 clauses for each of its in and out, 4
+    against 2-cycles; an open tour adds the virtual node's pairwise at-most-one clauses.
+    """
+    return 62 * k + (0 if closed else k * k + 4 * k + 2)
+
+
+# ---------------------------------------------------------------------- the database
+class RupDB:
+    """A clause database with unit propagation by two watched literals.
+
+    Literals are coded ``2 * var + (negative)``; ``val[code]`` is 1 (true), -1 (false)
+    or 0. Assignments made while the database is merely extended are *top level* and
+    never undone; :meth:`is_rup` assigns the negated lemma above them and backtracks.
+
+    With ``track=True`` :meth:`is_rup` and the top-level conflict also record which
+    clauses took part (``last_used``), for proof trimming outside the kernel.
+    """
+
+    __slots__ = ("nvars", "val", "reason", "trail", "qhead", "watches", "clauses", "keys",
+                 "conflict", "track", "last_used", "ignored_deletions")
+
+    def __init__(self, nvars: int, track: bool = False):
+        self.nvars = nvars
+        self.val = [0] * (2 * nvars + 2)
+        self.reason = [-1] * (nvars + 1)
+        self.trail: list[int] = []
+        self.qhead = 0
+        self.watches: list[list[int]] = [[] for _ in range(2 * nvars + 2)]
+        self.clauses: list = []
+        self.keys: dict = {}
+        self.conflict = None  # set() of clause ids (track) or True once the top level conflicts
+        self.track = track
+        self.last_used: set = set()
+        self.ignored_deletions = 0
+
+    # --- propagation
+    def _propagate(self):
+        """Propagate the trail; return the id of a falsified clause or -1."""
+        val, trail, watches, clauses, reason = self.val, self.trail, self.watches, self.clauses, self.reason
+        qhead = self.qhead
+        while qhead < len(trail):
+            fl = trail[qhead] ^ 1  # this literal just became false
+            qhead += 1
+            ws = watches[fl]
+            keep = []
+            n = len(ws)
+            i = 0
+            while i < n:
+                cid = ws[i]
+                i += 1
+                c = clauses[cid]
+                if c is None:
+                    continue  # deleted: drop the watch
+                if c[0] == fl:
+                    c[0] = c[1]
+                    c[1] = fl
+                other = c[0]
+                if val[other] == 1:
+                    keep.append(cid)
+                    continue
+                for k in range(2, len(c)):
+                    lk = c[k]
+                    if val[lk] != -1:
+                        c[1] = lk
+                        c[k] = fl
+                        watches[lk].append(cid)
+                        break
+                else:
+                    keep.append(cid)
+                    if val[other] == -1:
+                        keep.extend(ws[i:])
+                        watches[fl] = keep
+                        self.qhead = len(trail)
+                        return cid
+                    val[other] = 1
+                    val[other ^ 1] = -1
+                    reason[other >> 1] = cid
+                    trail.append(other)
+            watches[fl] = keep
+        self.qhead = qhead
+        return -1
+
+    def _assign(self, lit: int, cid: int) -> None:
+        self.val[lit] = 1
+        self.val[lit ^ 1] = -1
+        self.reason[lit >> 1] = cid
+        self.trail.append(lit)
+
+    def _analyze(self, cids) -> set:
+        """Clause ids in the implication graph behind the given clauses."""
+        reason, clauses = self.reason, self.clauses
+        used = set()
+        seen_vars = set()
+        stack = list(cids)
+        while stack:
+            cid = stack.pop()
+            if cid in used:
+                continue
+            used.add(cid)
+            for lit in clauses[cid]:
+                v = lit >> 1
+                if v in seen_vars:
+                    continue
+                seen_vars.add(v)
+                r = reason[v]
+                if r >= 0 and r not in used:
+                    stack.append(r)
+        return used
+
+    # --- the database
+    def add(self, lits: list[int]) -> int:
+        """Add a clause (literal codes); return its id. Updates the top level."""
+        cid = len(self.clauses)
+        c = list(dict.fromkeys(lits))
+        self.clauses.append(c)
+        self.keys.setdefault(tuple(sorted(c)), []).append(cid)
+        if self.conflict is not None:
+            return cid
+        val = self.val
+        free = [x for x in c if val[x] != -1]
+        if any(val[x] == 1 for x in free):
+            # satisfied at the top level for good; still watch it (two non-false first)
+            c.sort(key=lambda x: val[x] == -1)
+            if len(c) >= 2:
+                self.watches[c[0]].append(cid)
+                self.watches[c[1]].append(cid)
+            return cid
+        if not free:
+            self._top_conflict(cid)
+            return cid
+        c.sort(key=lambda x: val[x] == -1)  # non-false literals first
+        if len(c) >= 2:
+            self.watches[c[0]].append(cid)
+            self.watches[c[1]].append(cid)
+        if len(free) == 1:
+            self._assign(c[0], cid)
+            confl = self._propagate()
+            if confl >= 0:
+                self._top_conflict(confl)
+        return cid
+
+    def _top_conflict(self, cid: int) -> None:
+        self.conflict = self._analyze([cid]) if self.track else True
+
+    def delete(self, lits: list[int]) -> bool:
+        """Delete one copy of a clause; False when the deletion is ignored (see module doc)."""
+        key = tuple(sorted(set(lits)))
+        ids = self.keys.get(key)
+        if not ids:
+            self.ignored_deletions += 1
+            return False
+        cid = ids[-1]
+        c = self.clauses[cid]
+        if c and self.val[c[0]] == 1 and self.reason[c[0] >> 1] == cid:
+            self.ignored_deletions += 1
+            return False
+        ids.pop()
+        self.clauses[cid] = None
+        return True
+
+    def is_rup(self, lits: list[int]) -> bool:
+        """True when setting every literal of ``lits`` false propagates to a conflict."""
+        if self.conflict is not None:
+            if self.track:
+                self.last_used = set(self.conflict) if self.conflict is not True else set()
+            return True
+        val = self.val
+        for x in lits:
+            if val[x] == 1:  # true at the top level: its negation conflicts at once
+                if self.track:
+                    self.last_used = self._analyze([self.reason[x >> 1]])
+                return True
+        mark = len(self.trail)
+        for x in lits:
+            if val[x] == 0:
+                self._assign(x ^ 1, -1)
+        confl = self._propagate()
+        if confl >= 0 and self.track:
+            self.last_used = self._analyze([confl])
+        trail = self.trail
+        for lit in trail[mark:]:
+            val[lit] = 0
+            val[lit ^ 1] = 0
+        del trail[mark:]
+        self.qhead = mark
+        return confl >= 0
+
+
+# ---------------------------------------------------------------------- binary DRAT
+def encode_proof(steps) -> bytes:
+    """Binary DRAT of ``steps``: ``(True, lits)`` adds, ``(False, lits)`` deletes (DIMACS lits)."""
+    out = bytearray()
+    for add, lits in steps:
+        out.append(0x61 if add else 0x64)
+        for lit in lits:
+            u = 2 * lit if lit > 0 else -2 * lit + 1
+            while u > 0x7F:
+                out.append((u & 0x7F) | 0x80)
+                u >>= 7
+            out.append(u)
+        out.append(0)
+    return bytes(out)
+
+
+def decode_proof(data: bytes, nvars: int):
+    """Yield ``(add, literal codes)`` from binary DRAT; DrupRejected on malformed input.
+
+    Literal codes are ``2 * var + (negative)`` (the binary format's own numbers), and every
+    variable must be at most ``nvars``.
+    """
+    limit = 2 * nvars + 1
+    n = len(data)
+    i = 0
+    while i < n:
+        tag = data[i]
+        i += 1
+        if tag == 0x61:
+            add = True
+        elif tag == 0x64:
+            add = False
+        else:
+            _reject(f"proof byte {i - 1}: expected 'a' or 'd', got {tag:#04x}")
+        lits = []
+        while True:
+            if i >= n:
+                _reject("the proof ends inside a clause")
+            b = data[i]
+            i += 1
+            if b == 0:
+                break
+            u = b & 0x7F
+            shift = 7
+            while b & 0x80:
+                if i >= n or shift > 63:
+                    _reject("the proof ends inside a literal or has an overlong literal")
+                b = data[i]
+                i += 1
+                u |= (b & 0x7F) << shift
+                shift += 7
+            if u < 2 or u > limit:
+                _reject(f"proof literal {u} names a variable outside 1..{nvars}")
+            lits.append(u)
+        yield add, lits
+
+
+def _lit_code(lit: int) -> int:
+    return 2 * lit if lit > 0 else -2 * lit + 1
+
+
+# ---------------------------------------------------------------------- cuts
+def encode_cut(nodes, n_nodes: int) -> str:
+    """Base64 of the bitmask of a node set (node ``i`` is bit ``i % 8`` of byte ``i // 8``)."""
+    mask = bytearray((n_nodes + 7) // 8)
+    for u in nodes:
+        mask[u >> 3] |= 1 << (u & 7)
+    return base64.b64encode(bytes(mask)).decode("ascii")
+
+
+def decode_cut(text, n_nodes: int) -> list[int]:
+    """The node list of a stored cut; DrupRejected unless it is exactly ``n_nodes`` bits wide."""
+    if not isinstance(text, str) or len(text) > 4 * ((n_nodes + 7) // 8 + 2) + 4:
+        _reject("a cut must be a base64 string of the node bitmask")
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        _reject("a cut is not valid base64")
+    if len(raw) != (n_nodes + 7) // 8:
+        _reject(f"a cut has {len(raw)} bytes; the board's {n_nodes} nodes need {(n_nodes + 7) // 8}")
+    nodes = [i * 8 + b for i, byte in enumerate(raw) for b in range(8) if byte >> b & 1]
+    if nodes and nodes[-1] >= n_nodes:
+        _reject(f"a cut names node {nodes[-1]}, but the board has only {n_nodes} nodes")
+    return nodes
+
+
+# ---------------------------------------------------------------------- certificate
+def _int(x, what: str, lo: int, hi: int) -> int:
+    if type(x) is not int or not lo <= x <= hi:
+        _reject(f"{what} must be an integer in {lo}..{hi}, got {x!r:.40}")
+    return x
+
+
+def _pair(x, what: str) -> tuple[int, int]:
+    if not (isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x)):
+        _reject(f"{what} must be a [row, col] pair of integers, got {x!r:.40}")
+    return x[0], x[1]
+
+
+def _file(col: int) -> str:
+    n, out = col + 1, ""
+    while n > 0:
+        n, r = divmod(n - 1, 26)
+        out = chr(97 + r) + out
+    return out
+
+
+def drup_claim(rows: int, cols: int, holes, closed: bool, start, end, forced, forbidden) -> str:
+    """The claim in words: ``no closed tour of the 5x5 board minus 1 square (b2) from a1``.
+
+    Worded as :func:`kt_formal.kernel.proofcheck.describe_question` words its questions.
+    """
+    name = lambda q: f"{_file(q[1])}{rows - q[0]}"  # noqa: E731
+    text = f"no {'closed' if closed else 'open'} tour of the {rows}x{cols} board"
+    if holes:
+        names = [name(h) for h in sorted(holes)]
+        listed = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        text += f" minus {len(holes)} square{'s' if len(holes) != 1 else ''} ({listed})"
+    if start is not None:
+        text += f" from {name(start)}"
+    if end is not None:
+        text += f" to {name(end)}"
+    if forced:
+        text += f" using {len(forced)} forced move{'s' if len(forced) != 1 else ''}"
+    if forbidden:
+        text += f" avoiding {len(forbidden)} forbidden move{'s' if len(forbidden) != 1 else ''}"
+    return text
+
+
+def _read_proof_bytes(p) -> tuple[bytes, int]:
+    if not isinstance(p, dict):
+        _reject("'proof' must be an object")
+    unknown = set(p) - _PROOF_FIELDS
+    if unknown or set(p) != _PROOF_FIELDS:
+        _reject(f"'proof' must have exactly the fields {sorted(_PROOF_FIELDS)}")
+    if p["format"] != "drat-binary" or p["compression"] != "zlib":
+        _reject("only binary DRAT compressed with zlib is accepted")
+    data = p["data"]
+    if not isinstance(data, str):
+        _reject("'proof.data' must be a base64 string")
+    size = _int(p["size"], "proof.size", 1, MAX_PROOF_BYTES)
+    lemmas = _int(p["lemmas"], "proof.lemmas", 1, MAX_PROOF_BYTES)
+    try:
+        packed = base64.b64decode(data.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        _reject("'proof.data' is not valid base64")
+    if size > MAX_RATIO * len(packed) + 64:
+        _reject(f"the declared size {size:,} is more than zlib can expand {len(packed):,} bytes to")
+    z = zlib.decompressobj()
+    try:
+        raw = z.decompress(packed, size + 1)
+    except zlib.error as exc:
+        _reject(f"the proof data is not valid zlib ({exc})")
+    if len(raw) != size or z.unconsumed_tail or not z.eof:
+        _reject(f"the proof data does not decompress to exactly the declared {size:,} bytes")
+    return raw, lemmas
+
+
+class DrupTask(NamedTuple):
+    """A certificate read and its clauses regenerated, ready for :func:`replay`."""
+
+    n_vars: int
+    clauses: list
+    raw: bytes
+    n_lemmas: int
+    claim: str
+    n_cuts: int
+
+
+def prepare_drup(d) -> DrupTask:
+    """Read a ``drup`` certificate strictly, regenerate its CNF and check its cuts.
+
+    Raises
+    ------
+    DrupRejected
+        For a malformed certificate, a bad request, a cut that is not a cut.
+    """
+    if not isinstance(d, dict):
+        _reject("a certificate must be a JSON object")
+    if d.get("format") != FORMAT or d.get("kind") != "drup":
+        _reject(f"expected a {FORMAT} 'drup' certificate")
+    missing = sorted(_FIELDS - {"meta"} - set(d))
+    if missing:
+        _reject(f"the drup certificate has no {missing[0]!r}")
+    unknown = sorted(set(d) - _FIELDS)
+    if unknown:
+        _reject(f"unknown field {unknown[0]!r} in a drup certificate")
+    if d["encoding"] != ENCODING:
+        _reject(f"unknown encoding {d['encoding']!r}; expected {ENCODING!r}")
+    b = d["board"]
+    if not isinstance(b, dict) or set(b) - {"rows", "cols", "holes"}:
+        _reject("'board' must be an object with rows, cols and holes")
+    rows = _int(b.get("rows"), "board.rows", 1, MAX_SIDE)
+    cols = _int(b.get("cols"), "board.cols", 1, MAX_SIDE)
+    raw_holes = b.get("holes", [])
+    if not isinstance(raw_holes, list) or len(raw_holes) > rows * cols:
+        _reject("'board.holes' must be a list of [row, col] pairs")
+    holes = [_pair(h, f"board.holes[{i}]") for i, h in enumerate(raw_holes)]
+    for h in holes:
+        if not (0 <= h[0] < rows and 0 <= h[1] < cols):
+            _reject(f"hole {list(h)} lies outside the {rows}x{cols} board")
+    if len(set(holes)) != len(holes):
+        _reject("'board.holes' lists a square twice")
+    holes.sort()
+    k = rows * cols - len(holes)
+    if k < 1:
+        _reject("the board has no squares")
+    closed = d["closed"]
+    if type(closed) is not bool:
+        _reject("'closed' must be true or false")
+    start = None if d["start"] is None else _pair(d["start"], "start")
+    end = None if d["end"] is None else _pair(d["end"], "end")
+    moves = {}
+    for key in ("forced", "forbidden"):
+        x = d[key]
+        if not isinstance(x, list) or len(x) > 8 * k:
+            _reject(f"'{key}' must be a list of moves")
+        moves[key] = []
+        for i, m in enumerate(x):
+            if not isinstance(m, list) or len(m) != 2:
+                _reject(f"{key}[{i}] must be a pair of squares")
+            moves[key].append((_pair(m[0], f"{key}[{i}][0]"), _pair(m[1], f"{key}[{i}][1]")))
+    estimate = clause_estimate(k, closed)
+    if estimate > MAX_CLAUSES:
+        _reject(f"the board is too large for the arc encoding (about {estimate:,} clauses)")
+    cuts = d["cuts"]
+    if not isinstance(cuts, list) or len(cuts) > MAX_CUTS:
+        _reject("'cuts' must be a list of base64 node bitmasks")
+    raw, n_lemmas = _read_proof_bytes(d["proof"])
+    try:
+        f = arc_cnf(rows, cols, holes, closed, start, end, moves["forced"], moves["forbidden"])
+    except ValueError as exc:
+        _reject(f"bad request: {exc}")
+    clauses = [[_lit_code(x) for x in c] for c in f.clauses]
+    for i, text in enumerate(cuts):
+        nodes = decode_cut(text, f.n_nodes)
+        try:
+            clause = cut_clause(f, nodes)
+        except ValueError as exc:
+            _reject(f"cut {i} is not a cut: {exc}")
+        clauses.append([_lit_code(x) for x in clause])
+    claim = drup_claim(rows, cols, holes, closed, start, end, moves["forced"], moves["forbidden"])
+    return DrupTask(f.n_vars, clauses, raw, n_lemmas, claim, len(cuts))
+
+
+def replay(n_vars: int, clauses, raw: bytes) -> int:
+    """Replay a binary DRAT proof over ``clauses`` (literal codes); return its lemma count.
+
+    Raises
+    ------
+    DrupRejected
+        When a lemma is not RUP, the proof is malformed, goes on after the empty clause,
+        or never derives it.
+    """
+    db = RupDB(n_vars)
+    for c in clauses:
+        db.add(c)
+    done = False
+    count = 0
+    for add, lits in decode_proof(raw, n_vars):
+        if done:
+            _reject("the proof goes on after the empty clause")
+        if not add:
+            db.delete(lits)
+            continue
+        count += 1
+        if not db.is_rup(lits):
+            _reject(f"lemma {count} is not implied by unit propagation (RUP)")
+        if not lits:
+            done = True
+        else:
+            db.add(lits)
+    if not done:
+        _reject("the proof never derives the empty clause")
+    return count
+
+
+def ok_line(task: "DrupTask", count: int) -> str:
+    """The OK line of a replayed task (after checking the declared lemma count)."""
+    if count != task.n_lemmas:
+        _reject(f"the proof has {count} lemmas, not the declared {task.n_lemmas}")
+    return (f"OK: {task.claim}: DRUP proof of {count} lemma{'s' if count != 1 else ''} over the "
+            f"arc encoding with {task.n_cuts} cut{'s' if task.n_cuts != 1 else ''}, checked")
+
+
+def check_drup(d) -> str:
+    """The claim of a ``drup`` certificate, after checking it (the kernel's KINDS entry)."""
+    return check_drup_certificate(d).removeprefix("OK: ")
+
+
+def check_drup_certificate(d) -> str:
+    """Check a ``drup`` certificate from scratch; return the ``OK: ...`` line.
+
+    Raises
+    ------
+    DrupRejected
+        With the reason, for anything that does not establish the claim.
+    """
+    task = prepare_drup(d)
+    return ok_line(task, replay(task.n_vars, task.clauses, task.raw))
