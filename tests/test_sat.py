@@ -23,7 +23,8 @@ from kt_formal.engines.rupfast import check_drup_certificate_fast
 from kt_formal.exceptions import CertificateRejected
 from kt_formal.kernel.cnf import arc_cnf, cut_clause
 from kt_formal.kernel.rup import (DrupRejected, check_drup_certificate, decode_cut,
-                                  decode_proof, encode_cut, encode_proof, prepare_drup)
+                                  decode_proof, prepare_drup)
+from kt_formal.engines.sat import encode_cut, encode_proof
 from kt_formal.proofs import find_proof
 
 # Boards with no tour for which none of the cheap proofs (kt_formal.proofs.find_proof)

@@ -35,9 +35,10 @@ import zlib
 from kt_formal.certificate import FORMAT, board_to_dict
 from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
 from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
-from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate, drup_claim, encode_cut, encode_proof
+from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate, drup_claim
 
-__all__ = ["NAME", "solve", "fits", "formula", "trim_proof", "certificate", "explain", "SOLVER"]
+__all__ = ["NAME", "solve", "fits", "formula", "trim_proof", "certificate", "explain", "SOLVER",
+           "encode_proof", "encode_cut"]
 
 NAME = "sat"
 
@@ -332,3 +333,27 @@ def explain(d: dict) -> str:
             f"with {len(d['cuts'])} cut axioms saying that some move leaves a set of squares), "
             f"cannot all hold; a SAT solver's proof of {d['proof']['lemmas']} steps, each checked "
             "by unit propagation, derives a contradiction.")
+
+
+# ---------------------------------------------------------------------- storing a proof
+def encode_proof(steps) -> bytes:
+    """Binary DRAT of ``steps``: ``(True, lits)`` adds, ``(False, lits)`` deletes (DIMACS lits)."""
+    out = bytearray()
+    for add, lits in steps:
+        out.append(0x61 if add else 0x64)
+        for lit in lits:
+            u = 2 * lit if lit > 0 else -2 * lit + 1
+            while u > 0x7F:
+                out.append((u & 0x7F) | 0x80)
+                u >>= 7
+            out.append(u)
+        out.append(0)
+    return bytes(out)
+
+
+def encode_cut(nodes, n_nodes: int) -> str:
+    """Base64 of the bitmask of a node set (node ``i`` is bit ``i % 8`` of byte ``i // 8``)."""
+    mask = bytearray((n_nodes + 7) // 8)
+    for u in nodes:
+        mask[u >> 3] |= 1 << (u & 7)
+    return base64.b64encode(bytes(mask)).decode("ascii")

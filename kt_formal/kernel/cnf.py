@@ -49,7 +49,7 @@ True
 
 from __future__ import annotations
 
-from kt_formal.kernel.geometry import KNIGHT_MOVES
+from kt_formal.kernel.geometry import KNIGHT_MOVES, is_knight_move
 
 __all__ = ["ArcCNF", "arc_cnf", "cut_clause", "ENCODING"]
 
@@ -167,22 +167,17 @@ def arc_cnf(rows: int, cols: int, holes, closed: bool, start=None, end=None,
         clauses.append([x for x in (f.arc(e, s), f.arc(s, e)) if x])
     for a, b in forced:
         u, v = node(a, "forced move square"), node(b, "forced move square")
-        if u >= k or v >= k or not _knight(f.squares[u], f.squares[v]):
+        if u >= k or v >= k or not is_knight_move(f.squares[u], f.squares[v]):
             raise ValueError(f"forced move {list(a)} -> {list(b)} is not a knight move")
         clauses.append([f.arc(u, v), f.arc(v, u)])
     for a, b in forbidden:
         u, v = node(a, "forbidden move square"), node(b, "forbidden move square")
-        if not _knight(f.squares[u], f.squares[v]):
+        if not is_knight_move(f.squares[u], f.squares[v]):
             raise ValueError(f"forbidden move {list(a)} -> {list(b)} is not a knight move")
         clauses.append([-f.arc(u, v)])
         clauses.append([-f.arc(v, u)])
     f.clauses = clauses
     return f
-
-
-def _knight(a, b) -> bool:
-    dr, dc = a[0] - b[0], a[1] - b[1]
-    return dr * dr + dc * dc == 5
 
 
 def _exactly_one(clauses: list, xs: list) -> None:

@@ -55,6 +55,8 @@ import zlib
 from typing import NamedTuple
 
 from kt_formal.kernel.cnf import ENCODING, arc_cnf, cut_clause
+from kt_formal.kernel.proofcheck import describe_question
+from kt_formal.kernel.shape import Shape
 from kt_formal.kernel.errors import CertificateRejected
 
 __all__ = [
@@ -67,9 +69,7 @@ __all__ = [
     "ok_line",
     "DrupTask",
     "decode_proof",
-    "encode_proof",
     "decode_cut",
-    "encode_cut",
     "drup_claim",
     "MAX_PROOF_BYTES",
     "MAX_RATIO",
@@ -294,21 +294,6 @@ class RupDB:
 
 
 # ---------------------------------------------------------------------- binary DRAT
-def encode_proof(steps) -> bytes:
-    """Binary DRAT of ``steps``: ``(True, lits)`` adds, ``(False, lits)`` deletes (DIMACS lits)."""
-    out = bytearray()
-    for add, lits in steps:
-        out.append(0x61 if add else 0x64)
-        for lit in lits:
-            u = 2 * lit if lit > 0 else -2 * lit + 1
-            while u > 0x7F:
-                out.append((u & 0x7F) | 0x80)
-                u >>= 7
-            out.append(u)
-        out.append(0)
-    return bytes(out)
-
-
 def decode_proof(data: bytes, nvars: int):
     """Yield ``(add, literal codes)`` from binary DRAT; DrupRejected on malformed input.
 
@@ -355,14 +340,6 @@ def _lit_code(lit: int) -> int:
 
 
 # ---------------------------------------------------------------------- cuts
-def encode_cut(nodes, n_nodes: int) -> str:
-    """Base64 of the bitmask of a node set (node ``i`` is bit ``i % 8`` of byte ``i // 8``)."""
-    mask = bytearray((n_nodes + 7) // 8)
-    for u in nodes:
-        mask[u >> 3] |= 1 << (u & 7)
-    return base64.b64encode(bytes(mask)).decode("ascii")
-
-
 def decode_cut(text, n_nodes: int) -> list[int]:
     """The node list of a stored cut; DrupRejected unless it is exactly ``n_nodes`` bits wide."""
     if not isinstance(text, str) or len(text) > 4 * ((n_nodes + 7) // 8 + 2) + 4:
@@ -392,29 +369,11 @@ def _pair(x, what: str) -> tuple[int, int]:
     return x[0], x[1]
 
 
-def _file(col: int) -> str:
-    n, out = col + 1, ""
-    while n > 0:
-        n, r = divmod(n - 1, 26)
-        out = chr(97 + r) + out
-    return out
-
-
 def drup_claim(rows: int, cols: int, holes, closed: bool, start, end, forced, forbidden) -> str:
-    """The claim in words: ``no closed tour of the 5x5 board minus 1 square (b2) from a1``.
-
-    Worded as :func:`kt_formal.kernel.proofcheck.describe_question` words its questions.
-    """
-    name = lambda q: f"{_file(q[1])}{rows - q[0]}"  # noqa: E731
-    text = f"no {'closed' if closed else 'open'} tour of the {rows}x{cols} board"
-    if holes:
-        names = [name(h) for h in sorted(holes)]
-        listed = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-        text += f" minus {len(holes)} square{'s' if len(holes) != 1 else ''} ({listed})"
-    if start is not None:
-        text += f" from {name(start)}"
-    if end is not None:
-        text += f" to {name(end)}"
+    """The claim in words: ``no closed tour of the 5x5 board minus 1 square (b2) from a1``,
+    worded as :func:`kt_formal.kernel.proofcheck.describe_question` words every question."""
+    shape = Shape(rows, cols, {tuple(h) for h in holes})
+    text = "no " + describe_question(shape, closed, start, end)
     if forced:
         text += f" using {len(forced)} forced move{'s' if len(forced) != 1 else ''}"
     if forbidden:
