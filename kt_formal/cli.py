@@ -302,8 +302,11 @@ def _run_tour(args) -> int:
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
-    _note(args, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: {verdict.explanation}"
-          f"{_open_hint(args, board, verdict)}")
+    hint = _open_hint(args, board, verdict)
+    text = verdict.explanation.rstrip(".") if hint else verdict.explanation
+    if text[:3] in ("No ", "No\n"):
+        text = "n" + text[1:]  # "impossible: no closed tour: ..."
+    _note(args, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: {text}{hint}")
     return verdict.exit_code
 
 
@@ -671,14 +674,15 @@ def _add_count(sub) -> None:
     p.add_argument("--end", metavar="SQ", help="only tours ending here")
     p.add_argument("--method", choices=("auto", "frontier", "search"), default="auto",
                    help="frontier: sweep with a frontier of states (a side of at most 8); search: "
-                        "exhaustive search; auto (default): search up to 36 squares, else frontier")
+                        "exhaustive search; auto (default): the frontier for boards of more than 36 "
+                        "squares with a side of at most 6, else the search")
     p.add_argument("--sequence", nargs=2, metavar=("K", "A..B"),
                    help="count the K x n boards for n from A to B, one line each")
     p.add_argument("-v", "--verbose", action="store_true", help="print the states per column (frontier)")
     p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
     p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
                    default=60.0, metavar="S",
-                   help="search: stop after S seconds and report unknown (default 60)")
+                   help="stop after S seconds and report unknown (default 60)")
     p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
     p.set_defaults(run=_run_count)
@@ -694,7 +698,7 @@ def _count_frontier(args, board, request) -> int:
                            f"{estimate_states(min(board.rows, board.cols)):.1e} states per step")
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         res = count_request(board, request.closed, request.start, request.end,
-                            progress=progress if progress.active else None)
+                            progress=progress if progress.active else None, time_limit=args.time_limit)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
     print(f"{res.count} {what}; frontier method, at most {res.max_states:,} states, {res.wall_time:.2f} s")
     if args.verbose:
@@ -746,9 +750,12 @@ def _run_count(args) -> int:
                 f"frontier method would hold about {estimate_states(short):.0e} states per step "
                 f"(it takes a side of at most {MAX_SHORT_SIDE}), and an exhaustive search grows "
                 "with the number of tours (try --method search with a --time-limit)")
-        # the exhaustive search is quicker on the smallest boards (6x6: 0.2 s against 5 s)
+        # the exhaustive search is quicker on the smallest boards (6x6: 0.2 s against 5 s);
+        # the frontier method (pure Python) suits a short side of at most 6; a node limit
+        # or a list of tours asks for the search
         small = board.n_squares <= 36
-        method = "frontier" if short <= MAX_SHORT_SIDE and not args.out and not small else "search"
+        method = ("frontier" if short <= 6 and not args.out and not small and args.node_limit is None
+                  else "search")
     if method == "frontier":
         if args.out:
             raise InvalidInput("--out lists every tour: use --method search")

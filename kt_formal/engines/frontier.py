@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
-from kt_formal.exceptions import InvalidInput, ResourceLimit
+from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
 __all__ = ["count_tours", "count_request", "FrontierCount", "estimate_states", "MAX_SHORT_SIDE"]
 
@@ -85,7 +85,7 @@ def _normalise(window: list) -> tuple:
 
 
 def count_request(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
-                  progress=None, max_states: int = 50_000_000) -> FrontierCount:
+                  progress=None, max_states: int = 5_000_000, time_limit: float | None = None) -> FrontierCount:
     """Count the tours of ``board`` (closed, or open with optional fixed ends).
 
     Parameters
@@ -101,7 +101,10 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
     progress : callable, optional
         ``progress(done, total, text)`` after each column.
     max_states : int
-        Refuse (ResourceLimit) when one step holds more states than this.
+        Refuse (ResourceLimit) when one step holds more states than this (about 200
+        bytes each).
+    time_limit : float, optional
+        Seconds; past them the count stops with LimitReached (an unknown, not a count).
 
     Returns
     -------
@@ -280,6 +283,9 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                 key = (_normalise(w), tn2)
                 new_states[key] = new_states.get(key, 0) + cnt
         states = new_states
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            raise LimitReached(f"the frontier count stopped at its time limit ({time_limit:g} s) "
+                               f"in column {c + 1} of {n}, with {len(states):,} states")
         if len(states) > peak:
             peak = len(states)
         if len(states) > max_states:
