@@ -108,9 +108,11 @@ def check_row_certificate(q: tuple, answer: str, cert: dict, full: bool = True) 
     rows, cols, holes, closed, start, end = q
     if not isinstance(cert, dict):
         raise CertificateRejected("the certificate is not a JSON object")
-    want = "tour" if answer == "yes" else "proof" if answer == "no" else None
-    if want is None or cert.get("kind") != want:
+    # a "no" is a proof of a cheap kind or a DRUP proof of the SAT encoding
+    kinds = ("tour",) if answer == "yes" else ("proof", "drup") if answer == "no" else ()
+    if cert.get("kind") not in kinds:
         raise CertificateRejected(f"answer {answer!r} with a {cert.get('kind')!r} certificate")
+    want = "tour" if answer == "yes" else "proof"
     board = cert.get("board")
     if not isinstance(board, dict) or (board.get("rows"), board.get("cols")) != (rows, cols):
         raise CertificateRejected(f"the certificate is not about the {rows}x{cols} board")
@@ -127,6 +129,8 @@ def check_row_certificate(q: tuple, answer: str, cert: dict, full: bool = True) 
             got = cert.get(key)
             if (None if got is None else tuple(got)) != sq:
                 raise CertificateRejected(f"the proof's {key} {got} is not the question's {sq}")
+        if cert.get("kind") == "drup" and (cert.get("forced") or cert.get("forbidden")):
+            raise CertificateRejected("the proof is about a question with forced or forbidden moves")
         if not full and cert.get("method") in EXPENSIVE_CHECKS:
             return f"{cert.get('method')} record, not checked (kt-formal verify --db --replay re-runs it)"
     else:
