@@ -127,7 +127,9 @@ def test_ctrl_c_is_one_line_exit_130():
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130
-    assert err.strip().splitlines() == ["kt-formal: interrupted"]
+    # on a cold cache the search kernels are compiled first, and the command says so
+    lines = [ln for ln in err.strip().splitlines() if "compiling the search kernels once" not in ln]
+    assert lines == ["kt-formal: interrupted"]
 
 
 def test_verify_checks_every_file_and_says_which_failed(tmp_path, cli_proc):
