@@ -64,6 +64,7 @@ def sweep(lo: int, hi: int, cli_proc, tmp_path):
     return certs
 
 
+@pytest.mark.slow
 def test_rectangles_up_to_12(cli_proc, tmp_path):
     certs = sweep(1, 12, cli_proc, tmp_path)
     assert len(certs) == 2 * 78

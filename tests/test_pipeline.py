@@ -131,6 +131,7 @@ def test_unknown_names_every_stage(monkeypatch):
         assert v.exit_code == 3
 
 
+@pytest.mark.slow
 def test_solver_infeasible_is_not_a_proof(cli_proc, tmp_path):
     """200x200 minus 196x196: CP-SAT's infeasible alone was once reported as proven; now the
     answer is "no" only with a DRUP certificate that the kernel checks, and both commands
@@ -164,6 +165,7 @@ def test_gave_up_early_does_not_claim_the_whole_limit(monkeypatch):
         assert "60 s" not in v.explanation.split("Stages")[0]
 
 
+@pytest.mark.slow
 # ---------------------------------------------------------------- commands
 def test_tour_and_exists_agree(cli_proc):
     for args in (["30", "30", "--hole", "10,10,2x2"], ["30", "30", "--hole", "1,1,1x1"],

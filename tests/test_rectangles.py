@@ -27,6 +27,7 @@ def open_exists(m, n):
 SIZES = [(m, n) for m in range(1, 41) for n in range(m, 41)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("closed", [True, False], ids=["closed", "open"])
 def test_every_rectangle_up_to_40(closed):
     exists = closed_exists if closed else open_exists

@@ -494,6 +494,7 @@ def test_verify_without_ortools_or_pysat(tmp_path):
     assert lines[2] == "[]"
 
 
+@pytest.mark.slow
 # ---------------------------------------------------------------- (f) fast == pure
 def test_fast_path_gives_the_kernels_answer_on_accepted_and_rejected_proofs():
     rng = random.Random(11)
