@@ -2,8 +2,11 @@
 
 For a board with holes (or an open tour with fixed ends) it tries, in order: the frame
 construction of seed 003 (one rectangular hole, margins >= 3;
-:func:`kt_formal.combine.frame.frame_tour`), the block construction for any hole mask
-(:func:`kt_formal.combine.blocks.block_tour`), and Warnsdorff-ordered backtracking
+:func:`kt_formal.combine.frame.frame_tour`), the hole repair for many small holes
+(:func:`kt_formal.combine.repair.repair_tour`: a tour of the whole rectangle re-routed
+around the holes), the block construction for any hole mask
+(:func:`kt_formal.combine.blocks.block_tour`; on boards whose holes are not all small it
+comes before the repair), and Warnsdorff-ordered backtracking
 (:mod:`kt_formal.engines.backtrack`) with the time left. Every tour passes the
 independent checker; what each step did is in ``stats["steps"]``.
 
@@ -16,6 +19,8 @@ independent checker; what each step did is in ``stats["steps"]``.
 from __future__ import annotations
 
 import time
+
+import numpy as np
 
 from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown  # noqa: F401
 
@@ -48,12 +53,25 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
             return tour, "frame"
         except NotApplicable as exc:
             steps.append(("frame", f"not applicable: {exc}", time.perf_counter() - t))
+    t_all = time.perf_counter()
+
+    def left():
+        return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t_all))
+
+    repair_ok = b.has_holes and request.end is None and b.n_squares > 2500
+    small = repair_ok and _small_holes(b)
+    if small:
+        tour = _repair(request, left(), seed, steps, stop)
+        if tour is not None:
+            return tour, "repair"
     t = time.perf_counter()
     if request.closed and request.end is not None:
         steps.append(("blocks", "not applicable: a closed tour with a fixed last square", 0.0))
         return None, None
     try:
-        limit = 60.0 if time_limit is None else max(0.0, time_limit)
+        limit = 60.0 if time_limit is None else left()
+        if repair_ok and not small and limit is not None:
+            limit *= 0.6  # the repair comes next
         st = {}
         tour = block_tour(b, request.closed, request.start if not request.closed else None,
                           request.end, time_limit=limit, seed=seed, stats=st, stop=stop)
@@ -62,7 +80,47 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
         return tour, "blocks"
     except BlocksNotApplicable as exc:
         steps.append(("blocks", f"no tour built: {exc}", time.perf_counter() - t))
+    if repair_ok and not small:
+        tour = _repair(request, left(), seed, steps, stop)
+        if tour is not None:
+            return tour, "repair"
     return None, None
+
+
+#: Largest group of touching holes for which the repair comes before the block construction.
+SMALL_HOLE_GROUP = 16
+
+
+def _small_holes(board) -> bool:
+    """Whether every group of touching holes is small (scattered holes: the repair's case)."""
+    from kt_formal.combine.repair import hole_groups
+
+    sizes = hole_groups(board.hole_mask)
+    return len(sizes) > 1 and int(sizes.max()) <= SMALL_HOLE_GROUP
+
+
+def _repair(request, time_limit, seed, steps, stop):
+    """The hole repair (closed, or an open tour cut from it at its first square); None if it fails."""
+    from kt_formal.combine.repair import RepairNotApplicable, repair_tour
+    from kt_formal.tour import Tour
+
+    t = time.perf_counter()
+    try:
+        st = {}
+        tour = repair_tour(request.board, time_limit=time_limit, seed=seed, stats=st, stop=stop)
+    except RepairNotApplicable as exc:
+        steps.append(("repair", f"no tour built: {exc}", time.perf_counter() - t))
+        return None
+    steps.append(("repair", f"built ({st['clusters']} windows re-routed by CP-SAT, "
+                  f"{st['widened']} widened)", time.perf_counter() - t))
+    if request.closed:
+        return tour
+    order = tour.order
+    if request.start is not None:  # the open tour starts there: drop the move into it
+        s = request.board.index(*request.start)
+        k = int((order == s).nonzero()[0][0])
+        order = np.roll(order, -k)
+    return Tour(request.board, order, False)
 
 
 def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, progress=None):
