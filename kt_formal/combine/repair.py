@@ -420,7 +420,7 @@ def _reroute(st: _State, sq: np.ndarray, remove: np.ndarray, time_limit: float, 
 
 # ====================================================================== construction
 def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0, stats=None,
-                stop=None, window_limit: float = 5.0):
+                stop=None, window_limit: float = 1.5):
     """A closed tour of ``board`` (a rectangle with holes) by repairing a tour of the whole rectangle.
 
     Parameters
