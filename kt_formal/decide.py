@@ -391,7 +391,7 @@ def decide(
         if result.found:
             return yes(result.tour, "divide", "construction:divide", result.stats, result.message)
     elif shape == "sparse" or (not closed and s is not None and e is not None and board.n_squares > 2500):
-        from kt_formal.combine.blocks_engine import construct
+        from kt_formal.combine.blocks_engine import construct, repair_first
 
         # backtracking runs next to the constructions: on big boards with sparse holes
         # Warnsdorff's rule often walks straight through (hundredths of a second)
@@ -400,6 +400,11 @@ def decide(
             pf = _Portfolio(request, seed, workers, progress)
             pf.start("backtrack", budget.left())
             pf.wait(probe)
+            if not pf.winner and repair_first(request):
+                # the hole repair builds its windows in Python: a search next to it would
+                # hold the interpreter half the time; the portfolio gives it another turn
+                pf.finish(stages, ["backtrack"], why="paused for the hole repair")
+                pf = None
         # on huge boards backtracking waits for the portfolio: next to the construction it
         # would slow it down (both hold the interpreter), and building its tables alone
         # takes seconds
@@ -533,7 +538,7 @@ class _Portfolio:
                 return
             self.stop.wait(0.02 if left is None else min(0.02, left))
 
-    def finish(self, stages, names):
+    def finish(self, stages, names, why=None):
         self.stop.set()
         for th in self.threads:
             th.join(0.3)
@@ -542,7 +547,8 @@ class _Portfolio:
             if nm in self.results:
                 res, secs = self.results[nm]
                 if res is None:
-                    outcome = "stopped: another answer came first" if winner else "stopped at the time limit"
+                    outcome = ("stopped: another answer came first" if winner else
+                               f"stopped: {why}" if why else "stopped at the time limit")
                 elif res.status is Status.FOUND:
                     outcome = "found a tour"
                 elif res.status is Status.IMPOSSIBLE:

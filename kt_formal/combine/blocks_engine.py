@@ -24,7 +24,7 @@ import numpy as np
 
 from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown  # noqa: F401
 
-__all__ = ["solve", "construct"]
+__all__ = ["solve", "construct", "repair_first"]
 
 NAME = "blocks"
 
@@ -58,7 +58,7 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
     def left():
         return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t_all))
 
-    repair_ok = b.has_holes and request.end is None and b.n_squares > 2500
+    repair_ok = _repair_applies(request)
     small = repair_ok and _small_holes(b)
     if small:
         tour = _repair(request, left(), seed, steps, stop)
@@ -85,6 +85,15 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
         if tour is not None:
             return tour, "repair"
     return None, None
+
+
+def _repair_applies(request) -> bool:
+    return request.board.has_holes and request.end is None and request.board.n_squares > 2500
+
+
+def repair_first(request) -> bool:
+    """Whether the constructions start with the hole repair (many small holes on a big board)."""
+    return not (request.forced or request.forbidden) and _repair_applies(request) and _small_holes(request.board)
 
 
 #: Largest group of touching holes for which the repair comes before the block construction.
