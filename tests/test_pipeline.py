@@ -15,7 +15,7 @@ import pytest
 import importlib
 from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
-from kt_formal.combine import blocks
+from kt_formal.combine import blocks, blocks_engine
 from kt_formal.combine.blocks import random_rectangles, scattered_squares
 from kt_formal.decide import decide
 from kt_formal.solve import ENGINES, find_tour, shape_of
@@ -121,6 +121,8 @@ def test_background_backtracking_and_portfolio_stages():
 def test_unknown_names_every_stage(monkeypatch):
     monkeypatch.setattr(decide_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(blocks, "MAX_GROUP_SQUARES", 5)
+    # the block construction first, then the hole repair (as for holes that are not all small)
+    monkeypatch.setattr(blocks_engine, "SMALL_HOLE_GROUP", 0)
     b = Board(80, 80, holes=scattered_squares(80, 80, 40, seed=3))
     v = decide(b, time_limit=1.0)
     names = [s.name for s in v.stages]
@@ -129,6 +131,25 @@ def test_unknown_names_every_stage(monkeypatch):
         for n in names:
             assert f"{n}:" in v.explanation
         assert v.exit_code == 3
+
+
+def test_the_hole_repair_is_a_named_stage(monkeypatch):
+    """Many small holes: the repair comes first; when it fails the stage says so and the
+    other stages follow."""
+    from kt_formal.combine import repair
+
+    monkeypatch.setattr(decide_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(repair, "WIDEN", ())  # every window fails at once
+    b = Board(80, 80, holes=scattered_squares(80, 80, 40, seed=3))
+    v = decide(b, time_limit=1.0)
+    names = [s.name for s in v.stages]
+    stages = {s.name: s.outcome for s in v.stages}
+    assert stages["repair"].startswith("no tour built: the window around the holes")
+    assert names[:4] == ["proofs", "backtrack", "frame", "repair"]  # backtracking paused after its probe
+    assert v.stages[1].outcome == "stopped: paused for the hole repair"
+    assert "blocks" in names[4:]
+    if v.answer == "unknown":
+        assert "repair: no tour built" in v.explanation
 
 
 @pytest.mark.slow
