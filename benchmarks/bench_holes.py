@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/bench_holes.py            # short families and limits (< 2 min)
     python benchmarks/bench_holes.py --full     # every target of the holes issue (many minutes)
+    python benchmarks/bench_holes.py --full --family scattered   # one family
 
 Families (the hole generators are :func:`kt_formal.combine.blocks.random_rectangles` and
 :func:`~kt_formal.combine.blocks.scattered_squares`, seeded):
@@ -129,33 +130,51 @@ def overhead(limit: float):
     print(f"worst ratio {worst:.2f}")
 
 
+FAMILIES = ("rect1000", "grid", "margins", "scattered", "open1000", "overhead")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--full", action="store_true", help="every target (many minutes)")
     ap.add_argument("--limit", type=float, default=None, help="seconds per board for the pipeline")
+    ap.add_argument("--family", action="append", choices=FAMILIES,
+                    help="run only this family (repeatable; default: all, then the overhead table)")
     args = ap.parse_args(argv)
+    only = set(args.family or FAMILIES)
+
+    def want(name):
+        return name in only
+
     full = args.full
     limit = args.limit or (120.0 if full else 20.0)
     cmp_limit = 30.0 if full else 5.0
     unknown = {}
     seeds = range(3) if full else range(1)
-    unknown["rect1000"] = run_family(
-        "rect1000", ((f"1000x1000 20 rectangles seed {s}", Board(1000, 1000, holes=random_rectangles(1000, 1000, 20, 50, seed=s)), {})
-                     for s in seeds), max(limit, 30.0), 0, cmp_limit)["unknown"]
+    if want("rect1000"):
+        unknown["rect1000"] = run_family(
+            "rect1000", ((f"1000x1000 20 rectangles seed {s}",
+                          Board(1000, 1000, holes=random_rectangles(1000, 1000, 20, 50, seed=s)), {})
+                         for s in seeds), max(limit, 30.0), 0, cmp_limit)["unknown"]
     all_pos = [(i, j) for i in range(10) for j in range(10)]
     sub = [(i, j) for i in (0, 3, 6, 9) for j in (0, 3, 6, 9)]
-    for n in ((100, 300, 1000) if full else (100, 300)):
+    for n in ((100, 300, 1000) if full else (100, 300)) if want("grid") else ():
         pos = all_pos if full else (sub if n == 100 else [(0, 0), (5, 5), (9, 9)])
         unknown[f"grid-{n}"] = run_family(f"grid-{n}", grid_boards(n, pos), limit, 2 if n == 100 else 0,
                                           cmp_limit)["unknown"]
-    unknown["margins"] = run_family("margins", margin_boards(), limit, 3, cmp_limit)["unknown"]
-    sc = [("200x200 400 single holes", Board(200, 200, holes=scattered_squares(200, 200, 400, seed=0)), {})]
-    if full:
-        sc.append(("2000x2000 4000 single holes", Board(2000, 2000, holes=scattered_squares(2000, 2000, 4000, seed=0)), {}))
-    # the 2000 x 2000 board needs minutes (about 2,000 windows re-routed one after the other)
-    unknown["scattered"] = run_family("scattered", sc, limit if not full else 900.0, 1, cmp_limit)["unknown"]
-    unknown["open1000"] = run_family("open1000", open_pairs(1000, 10 if full else 2), limit, 0, cmp_limit)["unknown"]
-    overhead(limit)
+    if want("margins"):
+        unknown["margins"] = run_family("margins", margin_boards(), limit, 3, cmp_limit)["unknown"]
+    if want("scattered"):
+        sc = [("200x200 400 single holes", Board(200, 200, holes=scattered_squares(200, 200, 400, seed=0)), {})]
+        if full:
+            sc.append(("2000x2000 4000 single holes",
+                       Board(2000, 2000, holes=scattered_squares(2000, 2000, 4000, seed=0)), {}))
+        # the 2000 x 2000 board needs minutes (about 2,000 windows re-routed one after the other)
+        unknown["scattered"] = run_family("scattered", sc, limit if not full else 900.0, 1, cmp_limit)["unknown"]
+    if want("open1000"):
+        unknown["open1000"] = run_family("open1000", open_pairs(1000, 10 if full else 2), limit, 0,
+                                         cmp_limit)["unknown"]
+    if want("overhead"):
+        overhead(limit)
     print("\nunknown per family: " + ", ".join(f"{k} {v}" for k, v in unknown.items()))
     return 0
 
