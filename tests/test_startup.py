@@ -97,3 +97,33 @@ def test_unwritable_cache_falls_back_to_compiling(monkeypatch):
 def test_old_order_names_in_the_cli(old, new, cli):
     r = cli("tour", 5, 5, "--engine", "dfs", "--order", old, "--start", "0,0", "--open", "--format", "coords")
     assert r.code == 0 and f"--order {old} is now called --order {new}" in r.err
+
+
+def test_a_reinstalled_source_with_its_cache_counts_as_compiled(tmp_path):
+    """A newer file time on the same source (as a reinstall leaves it) keeps numba's cache:
+    no compile note then; an edited source does need compiling."""
+    import os
+    import time
+
+    mod = tmp_path / "kt_cached_probe.py"
+    mod.write_text("from kt_formal.engines._jit import cached_njit\n\n"
+                   "@cached_njit\ndef twice(x):\n    return 2 * x\n")
+    probe = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+             "import kt_cached_probe as m\n"
+             "from kt_formal.engines._jit import kernels_compiled\n"
+             "before = kernels_compiled(m.twice)\nm.twice(3)\nprint(before)")
+
+    def compiled_before_call():
+        proc = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.strip() == "True"
+
+    assert not compiled_before_call()   # nothing on disk yet
+    assert compiled_before_call()       # the first run cached it
+    later = time.time() + 5
+    os.utime(mod, (later, later))       # same text, newer time
+    assert compiled_before_call()
+    mod.write_text(mod.read_text().replace("2 * x", "3 * x"))
+    os.utime(mod, (later + 5, later + 5))
+    assert not compiled_before_call()   # an edited source is compiled again

@@ -43,15 +43,21 @@ def cached_njit(fn=None, **options):
 def kernels_compiled(kernel) -> bool:
     """Whether ``kernel`` runs without compiling: loaded in this process, or on disk.
 
-    The disk test is numba's index file of the function, newer than its source file
-    (numba recompiles when the source changes).
+    The disk test asks numba's own index of the function, which is empty when missing
+    or stale (numba compares a stamp of the source file, not only its time: a reinstall
+    of the same source keeps the cache); when that is not available, the index file
+    newer than its source file.
     """
     if kernel.signatures:
         return True
-    cache = getattr(kernel, "_cache", None)
-    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    index = getattr(cache_file, "_index_path", None)
     if index is None:
         return False
+    try:
+        return bool(cache_file._load_index())
+    except Exception:  # numba's private API changed: fall back to the file times
+        pass
     try:
         return os.stat(index).st_mtime >= os.stat(kernel.py_func.__code__.co_filename).st_mtime
     except OSError:
