@@ -67,6 +67,15 @@ DEFAULT_MAX_STATES = max(1_000_000, int(0.6 * _physical_memory()) // BYTES_PER_S
 
 
 @cached_njit(inline="always")
+def _popcount(x):  # pragma: no cover - compiled
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@cached_njit(inline="always")
 def _decode(key, W, b16, new_live, base):  # pragma: no cover - compiled
     """The frontier values of ``key`` into ``base[:W]``, the new square's into ``base[W]``; returns tn."""
     if b16:
@@ -132,7 +141,7 @@ def _combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead, z_r
 
 @cached_njit(parallel=True)
 def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, masks, new_live,
-                  out_live, out_fixed, room, may_finish, complete_check, max_states,
+                  out_live, out_fixed, room, fixed_pos, may_finish, complete_check, max_states,
                   bkey, bsrc, skey, ssrc, okey, ocnt):  # pragma: no cover - compiled
     """One square of the sweep: the successors of every state, merged by key.
 
@@ -167,6 +176,18 @@ def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, 
     for q in range(W):
         zbad[q] = room[q] < need0
         lbad[q] = closed and room[q] < 1
+    # open tours: frontier squares that can take one move at most become ends of the tour
+    # (0 with room 1, a path end with room 0; fixed ends aside), as base positions q + 1
+    one_room = 0
+    no_room = 0
+    if not closed:
+        for q in range(W):
+            if (fixed_pos >> q) & 1:
+                continue
+            if room[q] == 1:
+                one_room |= np.int64(1) << (q + 1)
+            elif room[q] == 0:
+                no_room |= np.int64(1) << (q + 1)
     m = nbr_p.shape[0]
     b0 = -1  # the neighbour bit of the leaving square (frontier position 0)
     bit_at = np.full(W + 1, -1, np.int64)
@@ -256,6 +277,13 @@ def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, 
                 continue
             tn = _decode(keys[s], W, b16, new_live, base)
             o = off[s]
+            zm = 0
+            lm = 0
+            if not closed:
+                for q in range(1, W):
+                    x = base[q]
+                    zm |= np.int64(x == 0) << q
+                    lm |= np.int64(x >= 2) << q
             for mi in range(mstart[combo], mstart[combo + 1]):
                 mask = mlist[mi]
                 slot = o
@@ -336,14 +364,30 @@ def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, 
                                 whole = False
                                 break
                         if whole:
-                            c = 0
+                            cy = 0
                             for li in range(Lo):
-                                y = dch[ch, li] + c
+                                y = dch[ch, li] + cy
                                 if li < L:
                                     y += counts[s, li]
-                                c = y >> 62
+                                cy = y >> 62
                                 dch[ch, li] = y & mask62
                     continue
+                if not closed:
+                    chg = 0
+                    moves = 0
+                    for b in range(m):
+                        bit = (mask >> b) & 1
+                        chg |= bit << nbr_p[b]
+                        moves += bit
+                    zpost = zm & ~chg
+                    lpost = (lm & ~chg) | (zm & chg)
+                    if new_live:
+                        if moves == 0:
+                            zpost |= np.int64(1) << W
+                        elif moves == 1:
+                            lpost |= np.int64(1) << W
+                    if tn2 + _popcount(zpost & one_room) + _popcount(lpost & no_room) > free_terminals:
+                        continue
                 # relabel the path ends in frontier order, and encode
                 # (branch-free: lab[0] = 0, lab[1] = 1, lab[label] = 0 until it is numbered)
                 nxt = 2
@@ -535,13 +579,13 @@ class _Sweep:
         self.peak = 1
         self.per_column = []
 
-    def step(self, i, nbr, must, cap, new_live, out_live, out_fixed, room, may_finish, complete_check):
+    def step(self, i, nbr, must, cap, new_live, out_live, out_fixed, room, fixed_pos, may_finish, complete_check):
         nbr_p = np.array([p for p, _e in nbr], dtype=np.int64)
         nbr_end = np.array([e for _p, e in nbr], dtype=np.bool_)
         keys, counts, done, comp, status, *work = frontier_step(
             self.keys, self.counts, self.W, self.b16, self.closed, self.free, nbr_p, nbr_end,
             _masks(len(nbr), must, cap), new_live, out_live, out_fixed, np.asarray(room, dtype=np.int64),
-            may_finish, complete_check, self.max_states, *self.work)
+            fixed_pos, may_finish, complete_check, self.max_states, *self.work)
         self.work = work
         c = i // self.k
         if status:
@@ -639,8 +683,9 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
         for q in range(W):
             j = i + 1 - W + q
             room.append(sum(1 for t in later[j] if t > i) if 0 <= j < N and live[j] else 9)
+        fixed_pos = sum(1 << q for q in range(W) if i + 1 - W + q in ends)
         d, _ = sweep.step(i, nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
-                          out_j in ends, room, live_after[i + 1] == 0 if on_board else True, False)
+                          out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
         done += d
     return FrontierCount(done, closed, rows, cols, sweep.per_column, sweep.peak, time.perf_counter() - t0)
 
@@ -684,7 +729,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
             room.append(sum(1 for dr, dc in ((-1, 2), (1, 2), (-2, 1), (2, 1))
                             if 0 <= rj + dr < k and (cj + dc) * k + rj + dr > i))
         end_of_width = r == k - 1 and c + 1 >= a
-        d, comp = sweep.step(i, nbr, 0, 2, True, i - W >= 0, False, room, end_of_width,
+        d, comp = sweep.step(i, nbr, 0, 2, True, i - W >= 0, False, room, 0, end_of_width,
                              end_of_width and not closed)
         if end_of_width:
             out[c + 1] = d + comp
