@@ -156,3 +156,21 @@ def test_count_command_verbose_states(cli):
     run = cli("count", "5", "8", "--method", "frontier", "-v")
     assert run.code == 0 and run.out.split()[0] == str(count_request_jit(Board(5, 8)).count)
     assert run.err.count("states") == 8
+
+
+@pytest.mark.parametrize("rows, cols, closed, expected", [(5, 6, True, 8), (8, 3, False, None)])
+def test_eight_across_uses_base_11_keys(rows, cols, closed, expected):
+    """With 8 squares across, 17 frontier values do not fit 4 bits each: base-11 keys.
+    An 8x8 board holed down to a rows x cols corner is that board, swept 8 across."""
+    holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= rows or c >= cols])
+    got = count_request_jit(holed, closed).count
+    assert got == count_request(holed, closed).count == count_request_jit(Board(rows, cols), closed).count
+    assert expected is None or got == expected  # 5x6: Schwenk's 8
+
+
+@pytest.mark.slow
+def test_eight_across_5x8_closed():
+    """5x8's 44,202 closed tours swept 8 across (an 8x8 board holed to 8x5) and 5 across."""
+    holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(5, 8)])
+    assert count_request_jit(holed).count == count_request_jit(Board(8, 5)).count == 44202
+    assert count_row(8, 3, 3, closed=False) == {3: count_request_jit(Board(8, 3), closed=False).count}

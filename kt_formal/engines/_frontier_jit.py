@@ -257,7 +257,7 @@ def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, 
         cb = combo_of[s]
         off[s + 1] = off[s] + (mstart[cb + 1] - mstart[cb] if cb >= 0 else 0)
     n = off[S]
-    if n > 16 * max_states + 1024:
+    if n > 4 * max_states + 1024:  # the successor buffers are bounded too (about three a state)
         return (keys[:0].copy(), np.zeros((0, Lo), np.int64), done, comp, 1,
                 bkey, bsrc, skey, ssrc, okey, ocnt)
     if bkey.shape[0] < n:
