@@ -688,11 +688,23 @@ def _add_count(sub) -> None:
     p.set_defaults(run=_run_count)
 
 
+def _frontier_counters():
+    """(count_request, count_row): the compiled frontier counters where numba imports, else
+    the pure-Python one and None (no one-sweep rows: the boards are counted one by one)."""
+    try:
+        from kt_formal.engines._frontier_jit import count_request_jit, count_row
+    except ImportError:  # pragma: no cover - numba is a dependency
+        from kt_formal.engines.frontier import count_request
+
+        return count_request, None
+    return count_request_jit, count_row
+
+
 def _count_frontier(args, board, request) -> int:
-    from kt_formal.engines.frontier import MAX_SHORT_SIDE, estimate_states, fastest_counter
+    from kt_formal.engines.frontier import MAX_SHORT_SIDE, estimate_states
     from kt_formal.progress import progress_for
 
-    count_request = fastest_counter()
+    count_request, _row = _frontier_counters()
 
     if min(board.rows, board.cols) > MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}; the "
@@ -711,7 +723,7 @@ def _count_frontier(args, board, request) -> int:
 
 def _count_sequence(args) -> int:
     from kt_formal.board import Board
-    from kt_formal.engines.frontier import MAX_SHORT_SIDE, count_request, row_counter
+    from kt_formal.engines.frontier import MAX_SHORT_SIDE
     from kt_formal.progress import progress_for
 
     k_text, span = args.sequence
@@ -726,7 +738,7 @@ def _count_sequence(args) -> int:
         raise InvalidInput(f"the range {span} is empty")
     if b - a > 1000:
         raise InvalidInput("--sequence counts at most 1001 boards at a time")
-    count_row = row_counter()
+    count_request, count_row = _frontier_counters()
     if count_row is None:  # the pure-Python counter: one board at a time
         for n in range(a, b + 1):
             res = count_request(Board(k, n), not args.open, time_limit=args.time_limit)

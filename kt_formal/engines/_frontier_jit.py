@@ -589,8 +589,9 @@ class _Sweep:
         self.work = work
         c = i // self.k
         if status:
-            raise ResourceLimit(f"the frontier holds more than {self.max_states:,} states at square {i} "
-                                f"(limit {self.max_states:,}); the count is out of reach here")
+            raise ResourceLimit(f"the frontier needs more than {self.max_states:,} states at square {i} "
+                                f"(column {i // self.k + 1} of {self.n_cols}; about "
+                                f"{self.max_states * BYTES_PER_STATE / 1e9:.0f} GB); the count is out of reach here")
         self.keys, self.counts = keys, counts
         n = len(keys)
         if n > self.peak:

@@ -37,8 +37,7 @@ from dataclasses import dataclass, field
 from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
-__all__ = ["count_tours", "count_request", "FrontierCount", "estimate_states", "MAX_SHORT_SIDE",
-           "fastest_counter", "row_counter"]
+__all__ = ["count_tours", "count_request", "FrontierCount", "estimate_states", "MAX_SHORT_SIDE"]
 
 #: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
 MAX_SHORT_SIDE = 8
@@ -311,23 +310,3 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
 def count_tours(rows: int, cols: int, closed: bool = True, holes=None, start=None, end=None) -> int:
     """The number of tours of a ``rows x cols`` board (minus ``holes``), undirected."""
     return count_request(Board(rows, cols, holes=holes), closed, start, end).count
-
-
-def fastest_counter():
-    """The compiled counter (:mod:`kt_formal.engines._frontier_jit`, same arguments and
-    result as :func:`count_request`) where numba imports, else :func:`count_request`."""
-    try:
-        from kt_formal.engines._frontier_jit import count_request_jit
-    except ImportError:  # pragma: no cover - numba is a dependency
-        return count_request
-    return count_request_jit
-
-
-def row_counter():
-    """The compiled one-sweep row counter ``count_row(k, a, b, closed, ...)``, or None
-    without numba (then count the boards one by one)."""
-    try:
-        from kt_formal.engines._frontier_jit import count_row
-    except ImportError:  # pragma: no cover - numba is a dependency
-        return None
-    return count_row
