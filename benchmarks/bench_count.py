@@ -1,12 +1,17 @@
-"""Counting tours: the frontier method side by side with the exhaustive engine.
+"""Counting tours: the compiled frontier counter beside the pure-Python one and the exhaustive engine.
 
-Each figure is measured in a fresh process (time and peak memory from os.wait4), so one
-slow count cannot distort the next. graphillion's frontier ZDD is run where it installs
-(`pip install graphillion`); otherwise its figures measured on this kind of machine are
-printed from ../shared/reference.md (6x6 9.7 s, 6x7 52 s and 1.5 GB, 6x8 out of 20 GB).
+Each figure is measured in a fresh process: its time is the count's own (from the call to
+its answer), with the compiled counter's loading of its kernel from numba's disk cache
+("load", the first call's share, about 0.3 s) shown apart; its peak memory is the
+process's maximum resident size (getrusage). graphillion's frontier ZDD
+is run where it installs (`pip install graphillion`); otherwise its figures measured on
+this kind of machine are printed from ../shared/reference.md (6x6 9.7 s, 6x7 52 s and
+1.5 GB, 6x8 out of 20 GB).
 
     python benchmarks/bench_count.py            # under 2 minutes
-    python benchmarks/bench_count.py --full     # 6 x n and 5 x n rows, 6x8, 7x8 (long)
+    python benchmarks/bench_count.py --full     # + 6x7 in Python, the 5 x n open and 6 x n
+                                                #   closed rows, 7x8, and 8x8 for at most
+                                                #   --max-seconds (default 300)
 """
 
 from __future__ import annotations
@@ -22,46 +27,92 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = """
-import json, sys, time
+import json, resource, sys, time
 from kt_formal.board import Board
 from kt_formal.engines.base import TourRequest
-rows, cols, closed, method, holes = json.loads(sys.argv[1])
-b = Board(rows, cols, holes=[tuple(h) for h in holes] or None)
+from kt_formal.exceptions import LimitReached, ResourceLimit
+spec = json.loads(sys.argv[1])
+method, closed, limit = spec["method"], spec["closed"], spec["limit"]
+out = {"states": None, "load": None}
+if method in ("jit", "row"):  # load the compiled kernel from numba's disk cache first
+    from kt_formal.engines._frontier_jit import count_request_jit
+    t = time.perf_counter()
+    count_request_jit(Board(3, 4), False)
+    out["load"] = time.perf_counter() - t
 t = time.perf_counter()
-if method == "frontier":
-    from kt_formal.engines.frontier import count_request
-    r = count_request(b, closed)
-    out = {"count": str(r.count), "states": r.max_states}
-else:
-    from kt_formal.engines.exhaustive import count
-    r = count(TourRequest(b, closed=closed), time_limit=100)
-    out = {"count": str(r.count) if r.complete else "unknown", "states": None}
+try:
+    if method == "row":
+        from kt_formal.engines._frontier_jit import count_row
+        row = count_row(spec["k"], spec["a"], spec["b"], closed, time_limit=limit)
+        out["count"] = str(row[spec["b"]])
+        out["largest"] = str(max(row.values()))
+    else:
+        b = Board(spec["rows"], spec["cols"], holes=[tuple(h) for h in spec["holes"]] or None)
+        if method == "python":
+            from kt_formal.engines.frontier import count_request
+            r = count_request(b, closed, time_limit=limit)
+            out.update(count=str(r.count), states=r.max_states)
+        elif method == "jit":
+            from kt_formal.engines._frontier_jit import count_request_jit
+            r = count_request_jit(b, closed, time_limit=limit)
+            out.update(count=str(r.count), states=r.max_states)
+        else:
+            from kt_formal.engines.exhaustive import count
+            r = count(TourRequest(b, closed=closed), time_limit=limit)
+            out["count"] = str(r.count) if r.complete else "unknown"
+except (LimitReached, ResourceLimit) as exc:
+    out["count"] = "stopped: " + str(exc)
 out["seconds"] = time.perf_counter() - t
+out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
 """
 
+LARGEST = [0, ""]
 
-def measure(rows, cols, closed, method, holes=(), timeout=600):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps([rows, cols, closed, method, list(holes)])],
+
+def measure(spec, timeout=900):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(spec)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         p.kill()
         p.communicate()
-        return {"count": f"over {timeout} s", "seconds": time.perf_counter() - t0, "peak": 0, "states": None}
-    res = json.loads(out.strip().splitlines()[-1]) if p.returncode == 0 else {"count": "error: " + err[-200:]}
+        return {"count": f"over {timeout} s", "seconds": timeout, "peak_mb": 0, "states": None}
+    if p.returncode != 0:
+        return {"count": "error: " + err.strip()[-200:], "seconds": 0, "peak_mb": 0, "states": None}
+    res = json.loads(out.strip().splitlines()[-1])
+    for text in (res.get("count", ""), res.get("largest", "")):
+        if text.isdigit() and int(text) > LARGEST[0]:
+            LARGEST[0] = int(text)
+            LARGEST[1] = spec.get("label", "")
     return res
 
 
-def row(label, rows, cols, closed, methods=("frontier", "search"), holes=()):
+def cell(r) -> str:
+    text = f"{r['count']}  {r['seconds']:.2f} s"
+    if r.get("load") is not None:
+        text += f" (+{r['load']:.2f} s load)"
+    text += f"  {r['peak_mb']:.0f} MB"
+    if r.get("states"):
+        text += f"  {r['states']:,} st"
+    return text
+
+
+def board_row(label, rows, cols, closed, methods, holes=(), limit=100.0):
     cells = [label]
     for m in methods:
-        r = measure(rows, cols, closed, m, holes)
-        cells.append(f"{r['count']}  {r.get('seconds', 0):.2f} s" + (f"  {r['states']:,} st" if r.get("states") else ""))
+        r = measure({"method": m, "rows": rows, "cols": cols, "closed": closed, "holes": list(holes),
+                     "limit": limit, "label": label})
+        cells.append(cell(r))
     print(" | ".join(cells), flush=True)
+
+
+def sweep_row(k, a, b, closed, limit=600.0):
+    label = f"{k}x{a}..{k}x{b} {'closed' if closed else 'open'}"
+    r = measure({"method": "row", "k": k, "a": a, "b": b, "closed": closed, "limit": limit, "label": label})
+    print(f"{label} | one sweep: {k}x{b} = {cell(r)}", flush=True)
 
 
 def graphillion_note():
@@ -76,26 +127,38 @@ def graphillion_note():
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--full", action="store_true")
+    ap.add_argument("--max-seconds", type=float, default=300.0, help="--full: time limit of the 8x8 attempt")
     args = ap.parse_args(argv)
+    t0 = time.perf_counter()
     print(graphillion_note())
-    print("board | frontier method (count, time, peak states) | exhaustive engine (count, time)")
-    for m, n, cl in [(5, 6, True), (6, 6, True), (3, 12, True), (4, 5, False)]:
-        row(f"{m}x{n} {'closed' if cl else 'open'}", m, n, cl)
-    print("long boards, frontier only (the exhaustive engine grows with the number of tours):")
-    for m, n, cl in [(3, 60, True), (3, 40, False), (5, 12, True)] + ([(5, 20, True), (3, 60, False), (6, 7, True), (6, 8, True), (5, 30, True)] if args.full else []):
-        row(f"{m}x{n} {'closed' if cl else 'open'}", m, n, cl, methods=("frontier",))
-    print("holed narrow boards, last column partly filled (frontier):")
-    for k in (3, 5) + ((7,) if args.full else ()):
-        for n in ((10, 20, 30) if args.full else (10, 12)):
+    print("each cell: count, time, peak memory of the process (MB), peak states of a step "
+          "(a stopped count says where it stopped)")
+    print("board | compiled frontier | Python frontier | exhaustive engine")
+    for m, n, cl in [(5, 6, True), (6, 6, True), (3, 12, True), (4, 5, False), (5, 5, False)]:
+        board_row(f"{m}x{n} {'closed' if cl else 'open'}", m, n, cl, ("jit", "python", "search"))
+    print("board | compiled frontier | Python frontier")
+    for m, n, cl in [(3, 40, False), (5, 12, True)] + ([(6, 7, True)] if args.full else []):
+        board_row(f"{m}x{n} {'closed' if cl else 'open'}", m, n, cl, ("jit", "python"))
+    print("board | compiled frontier (the Python one: 6x7 35 s, 6x8 about 230 s)")
+    for m, n, cl in [(6, 7, True), (6, 8, True), (3, 60, False), (5, 30, True), (5, 20, False)]:
+        board_row(f"{m}x{n} {'closed' if cl else 'open'}", m, n, cl, ("jit",))
+    print("holed narrow boards, last column partly filled: compiled | Python")
+    for k in (3, 5):
+        for n in (10, 12):
             holes = [(r, n - 1) for r in range(k // 2 + 1, k)]
-            row(f"{k}x{n} minus {len(holes)} of its last column, closed", k, n, True,
-                methods=("frontier",), holes=holes)
+            board_row(f"{k}x{n} minus {len(holes)} of its last column, closed", k, n, True,
+                      ("jit", "python"), holes=holes)
+    print("rows, every width in one sweep over the longest board (count of the last shown):")
+    for k, a, b, cl in [(3, 5, 60, True), (3, 5, 60, False), (5, 5, 60, True)]:
+        sweep_row(k, a, b, cl)
     if args.full:
-        print("6 x n closed row (frontier):")
-        t = time.perf_counter()
-        for n in range(5, 13):
-            row(f"6x{n}", 6, n, True, methods=("frontier",))
-        print(f"row 6x5..6x12 in {time.perf_counter() - t:.1f} s")
+        sweep_row(5, 5, 60, False)
+        sweep_row(6, 5, 40, True)
+        print("7 and 8 rows across (compiled):")
+        board_row("7x8 closed", 7, 8, True, ("jit",), limit=900.0)
+        board_row("8x8 closed (McKay 1997: 13,267,364,410,532)", 8, 8, True, ("jit",), limit=args.max_seconds)
+    print(f"largest count made: {LARGEST[0]} ({LARGEST[1]}, {len(str(LARGEST[0]))} digits)")
+    print(f"benchmark run: {time.perf_counter() - t0:.0f} s")
 
 
 if __name__ == "__main__":

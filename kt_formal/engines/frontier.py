@@ -280,6 +280,15 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                         break
                 if dead:
                     continue
+                if not closed:
+                    # a square that can take one move at most (0 with room 1, a path end
+                    # with room 0) ends the open tour: with the ends already used, more
+                    # of them than free terminals is a dead state (fixed ends aside)
+                    forced_ends = sum(1 for q in range(W)
+                                      if ((w[q] == 0 and room[q] == 1) or (w[q] >= 2 and room[q] == 0))
+                                      and i + 1 - W + q not in ends)
+                    if tn2 + forced_ends > free_terminals:
+                        continue
                 key = (_normalise(w), tn2)
                 new_states[key] = new_states.get(key, 0) + cnt
         states = new_states

@@ -1,0 +1,176 @@
+"""The compiled frontier counter against the pure-Python reference and published counts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.engines._frontier_jit import count_request_jit, count_row
+from kt_formal.engines.frontier import count_request
+from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
+
+
+def _moves(board: Board):
+    return sorted({tuple(sorted(((r, c), (r + dr, c + dc))))
+                   for r in range(board.rows) for c in range(board.cols) if board.is_live(r, c)
+                   for dr, dc in ((1, 2), (2, 1), (1, -2), (2, -1)) if board.is_live(r + dr, c + dc)})
+
+
+def _random_case(rng: random.Random):
+    """A small holed board, closed or open, random fixed ends, forced and forbidden moves."""
+    while True:
+        rows = rng.randint(3, 5)
+        cols = rng.randint(4, 7)
+        if rows * cols > 28:
+            continue
+        squares = [(r, c) for r in range(rows) for c in range(cols)]
+        holes = rng.sample(squares, rng.choice((0, 0, 1, 1, 2, 3)))
+        live = [q for q in squares if q not in holes]
+        if len(live) < 3:
+            continue
+        board = Board(rows, cols, holes=holes or None)
+        closed = rng.random() < 0.5
+        start = end = None
+        if not closed and rng.random() < 0.6:
+            start = rng.choice(live)
+            if rng.random() < 0.6:
+                end = rng.choice(live)
+        moves = _moves(board)
+        forced = rng.sample(moves, min(len(moves), rng.choice((0, 0, 0, 1, 1, 2))))
+        rest = [m for m in moves if m not in forced]
+        forbidden = rng.sample(rest, min(len(rest), rng.choice((0, 0, 1, 3))))
+        return board, closed, start, end, forced, forbidden
+
+
+CASES = 100
+
+
+@pytest.mark.parametrize("i", range(CASES))
+def test_compiled_equals_the_reference_on_random_holed_boards(i):
+    board, closed, start, end, forced, forbidden = _random_case(random.Random(5000 + i))
+    ref = count_request(board, closed, start, end, forced, forbidden)
+    got = count_request_jit(board, closed, start, end, forced, forbidden)
+    assert got.count == ref.count, (board, closed, start, end, forced, forbidden)
+    # the same dynamic programme, the same pruning: the same states column by column
+    assert got.states_per_column == ref.states_per_column
+
+
+def test_the_random_cases_reach_tours():
+    """The random cases are not all zero: both kinds of tours are counted somewhere."""
+    found = set()
+    for i in range(CASES):
+        board, closed, start, end, forced, forbidden = _random_case(random.Random(5000 + i))
+        if count_request_jit(board, closed, start, end, forced, forbidden).count:
+            found.add((closed, start is not None, bool(forced or forbidden)))
+    assert {c for c, _s, _f in found} == {True, False}
+    assert any(s for _c, s, _f in found) and any(f for _c, _s, f in found)
+
+
+# Published values (../shared/reference.md), as in test_frontier.py: closed tours 5x6 = 8,
+# 3x10 = 16, 3x12 = 176 (OEIS A001230, A175881); 6x6 = 9862 (OEIS A001230); open tours of
+# 5x5 = 864 undirected (OEIS A165134: 1728 directed).
+@pytest.mark.parametrize("rows, cols, closed, published", [
+    (5, 6, True, 8), (6, 5, True, 8), (3, 10, True, 16), (10, 3, True, 16), (3, 12, True, 176),
+    (6, 6, True, 9862), (5, 5, False, 864),
+])
+def test_published_counts(rows, cols, closed, published):
+    assert count_request_jit(Board(rows, cols), closed).count == published
+
+
+@pytest.mark.slow
+def test_6x8_closed():
+    """55,488,142 closed tours of 6x8 (the count the frontier method is benchmarked on, OEIS
+    A175855's 6 x n row; the row test below checks it against the one-sweep route)."""
+    assert count_request_jit(Board(6, 8)).count == 55488142
+
+
+@pytest.mark.parametrize("k, a, b, closed", [
+    (1, 1, 4, False), (1, 1, 4, True), (2, 1, 8, False), (2, 1, 8, True),
+    (3, 1, 16, True), (3, 1, 16, False), (4, 1, 8, False), (4, 3, 8, True),
+    (5, 1, 9, True), (5, 1, 5, False), (6, 1, 6, True),
+    pytest.param(6, 7, 8, True, marks=pytest.mark.slow), pytest.param(5, 7, 8, False, marks=pytest.mark.slow),
+    pytest.param(6, 4, 5, False, marks=pytest.mark.slow),
+])
+def test_one_sweep_row_equals_the_boards_one_by_one(k, a, b, closed):
+    row = count_row(k, a, b, closed)
+    assert list(row) == list(range(a, b + 1))
+    for n in range(a, b + 1):
+        single = (count_request if k * n <= 15 else count_request_jit)(Board(k, n), closed).count
+        assert row[n] == single, (k, n, closed)
+
+
+def test_counts_past_64_bits_equal_the_reference():
+    """3x44 open: a count of more than 64 bits, carried over two limbs."""
+    ref = count_request(Board(3, 44), closed=False).count
+    assert ref.bit_length() > 64
+    assert count_request_jit(Board(3, 44), closed=False).count == ref
+    assert count_row(3, 43, 44, closed=False)[44] == ref
+
+
+@pytest.mark.slow
+def test_3x60_open_equals_the_reference():
+    """3x60 open: more than 100 bits."""
+    ref = count_request(Board(3, 60), closed=False).count
+    assert ref.bit_length() > 100
+    assert count_request_jit(Board(3, 60), closed=False).count == ref
+    assert count_row(3, 58, 60, closed=False)[60] == ref
+
+
+def test_row_past_64_bits_equals_the_boards():
+    row = count_row(5, 23, 24, closed=True)
+    assert row[24].bit_length() > 64
+    assert row[24] == count_request_jit(Board(5, 24)).count
+    assert row[23] == count_request_jit(Board(5, 23)).count == 0  # odd area: no closed tour
+
+
+def test_limits():
+    with pytest.raises(ResourceLimit, match="out of reach"):
+        count_request_jit(Board(6, 6), max_states=1000)
+    with pytest.raises(LimitReached, match="time limit"):
+        count_request_jit(Board(6, 7), time_limit=0.001)
+    with pytest.raises(LimitReached, match="time limit"):
+        count_row(5, 5, 30, time_limit=0.001)
+    with pytest.raises(InvalidInput, match="at most 8"):
+        count_request_jit(Board(9, 9))
+    with pytest.raises(InvalidInput, match="at most 8"):
+        count_row(9, 5, 6)
+    with pytest.raises(InvalidInput, match="empty"):
+        count_row(3, 6, 5)
+
+
+def test_progress_is_called_once_a_column():
+    seen = []
+    res = count_request_jit(Board(5, 6), progress=lambda done, total, text: seen.append((done, total)))
+    assert seen == [(c, 6) for c in range(1, 7)] and len(res.states_per_column) == 6
+
+
+def test_sequence_command_open_row(cli):
+    run = cli("count", "--sequence", "3", "3..8", "--open")
+    assert run.code == 0
+    assert run.out.splitlines() == [f"3x{n} {count_request(Board(3, n), False).count}" for n in range(3, 9)]
+
+
+def test_count_command_verbose_states(cli):
+    run = cli("count", "5", "8", "--method", "frontier", "-v")
+    assert run.code == 0 and run.out.split()[0] == str(count_request_jit(Board(5, 8)).count)
+    assert run.err.count("states") == 8
+
+
+@pytest.mark.parametrize("rows, cols, closed, expected", [(5, 6, True, 8), (8, 3, False, None)])
+def test_eight_across_uses_base_11_keys(rows, cols, closed, expected):
+    """With 8 squares across, 17 frontier values do not fit 4 bits each: base-11 keys.
+    An 8x8 board holed down to a rows x cols corner is that board, swept 8 across."""
+    holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= rows or c >= cols])
+    got = count_request_jit(holed, closed).count
+    assert got == count_request(holed, closed).count == count_request_jit(Board(rows, cols), closed).count
+    assert expected is None or got == expected  # 5x6: Schwenk's 8
+
+
+@pytest.mark.slow
+def test_eight_across_5x8_closed():
+    """5x8's 44,202 closed tours swept 8 across (an 8x8 board holed to 8x5) and 5 across."""
+    holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(5, 8)])
+    assert count_request_jit(holed).count == count_request_jit(Board(8, 5)).count == 44202
+    assert count_row(8, 3, 3, closed=False) == {3: count_request_jit(Board(8, 3), closed=False).count}
