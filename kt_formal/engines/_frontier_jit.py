@@ -40,7 +40,7 @@ from numba import prange
 
 from kt_formal.board import Board
 from kt_formal.engines._jit import announce_compile, cached_njit
-from kt_formal.engines.frontier import MAX_SHORT_SIDE, FrontierCount
+from kt_formal.engines.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
 __all__ = ["count_request_jit", "count_row", "frontier_step", "BYTES_PER_STATE", "DEFAULT_MAX_STATES"]
@@ -611,55 +611,12 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                       time_limit: float | None = None) -> FrontierCount:
     """:func:`kt_formal.engines.frontier.count_request`, compiled (same arguments and result)."""
     t0 = time.perf_counter()
-    rows, cols = board.rows, board.cols
-    transpose = rows > cols
-    k, n = (cols, rows) if transpose else (rows, cols)
-    if k > MAX_SHORT_SIDE:
-        raise InvalidInput(f"the frontier method counts boards with a side of at most "
-                           f"{MAX_SHORT_SIDE}; this board is {rows}x{cols}")
-
-    def idx(q):
-        r, c = q
-        if transpose:
-            r, c = c, r
-        return c * k + r
-
-    N = k * n
-    live = [False] * N
-    for r in range(rows):
-        for c in range(cols):
-            if board.is_live(r, c):
-                live[idx((r, c))] = True
-    n_live = sum(live)
-    ends = set()
-    if not closed:
-        for q in (start, end):
-            if q is not None:
-                ends.add(idx(q))
-        if start is not None and end is not None and idx(start) == idx(end):
-            return FrontierCount(1 if n_live == 1 else 0, closed, rows, cols, wall_time=time.perf_counter() - t0)
-    if n_live == 1:
-        return FrontierCount(0 if closed else 1, closed, rows, cols, wall_time=time.perf_counter() - t0)
-    if closed and n_live < 3:
-        return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0)
-    free_terminals = 0 if closed else 2 - len(ends)
-    forced_set = {frozenset((idx(a), idx(b))) for a, b in forced}
-    forbidden_set = {frozenset((idx(a), idx(b))) for a, b in forbidden}
-    live_after = [0] * (N + 1)
-    for i in range(N - 1, -1, -1):
-        live_after[i] = live_after[i + 1] + live[i]
-    W = 2 * k + 1
-    later = [[] for _ in range(N)]
-    for j in range(N):
-        if not live[j]:
-            continue
-        rj, cj = j % k, j // k
-        for dr, dc in ((-1, 2), (1, 2), (-2, 1), (2, 1)):
-            rr, cc = rj + dr, cj + dc
-            if 0 <= rr < k and cc < n:
-                t = cc * k + rr
-                if live[t] and frozenset((j, t)) not in forbidden_set:
-                    later[j].append(t)
+    lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
+    if isinstance(lay, FrontierCount):
+        return lay
+    rows, cols, k, n, N, W = lay.rows, lay.cols, lay.k, lay.n, lay.N, lay.W
+    live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
+    free_terminals, forced_set, forbidden_set = lay.free_terminals, lay.forced_set, lay.forbidden_set
     announce_compile(frontier_step)
     sweep = _Sweep(k, W, closed, free_terminals, max_states, time_limit, progress, t0, n)
     done = 0

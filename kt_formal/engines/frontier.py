@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
-__all__ = ["count_tours", "count_request", "FrontierCount", "estimate_states", "MAX_SHORT_SIDE"]
+__all__ = ["count_tours", "count_request", "sweep_layout", "SweepLayout", "FrontierCount", "estimate_states", "MAX_SHORT_SIDE"]
 
 #: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
 MAX_SHORT_SIDE = 8
@@ -84,33 +84,31 @@ def _normalise(window: list) -> tuple:
     return tuple(out)
 
 
-def count_request(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
-                  progress=None, max_states: int = 5_000_000, time_limit: float | None = None) -> FrontierCount:
-    """Count the tours of ``board`` (closed, or open with optional fixed ends).
+@dataclass
+class SweepLayout:
+    """A board laid out for the sweep: square ``i`` is ``col * k + row`` with ``k`` the short side."""
 
-    Parameters
-    ----------
-    board : Board
-        Any holed board whose short side is at most :data:`MAX_SHORT_SIDE`.
-    closed : bool
-    start, end : (row, col), optional
-        Fixed ends of an open tour (for a closed tour a fixed square changes nothing and
-        is ignored, as every cycle passes every square).
-    forced, forbidden : iterables of ((r, c), (r, c))
-        Moves every counted tour uses / never uses.
-    progress : callable, optional
-        ``progress(done, total, text)`` after each column.
-    max_states : int
-        Refuse (ResourceLimit) when one step holds more states than this (about 200
-        bytes each).
-    time_limit : float, optional
-        Seconds; past them the count stops with LimitReached (an unknown, not a count).
+    rows: int
+    cols: int
+    k: int
+    n: int
+    W: int
+    live: list
+    ends: set
+    free_terminals: int
+    forced_set: set
+    forbidden_set: set
+    live_after: list
+    later: list
 
-    Returns
-    -------
-    FrontierCount
-    """
-    t0 = time.perf_counter()
+    @property
+    def N(self) -> int:
+        return self.k * self.n
+
+
+def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: float):
+    """The sweep's view of a question, or its :class:`FrontierCount` when the answer is immediate
+    (one live square, too few for a cycle, equal fixed ends); shared by both counters."""
     rows, cols = board.rows, board.cols
     transpose = rows > cols
     k, n = (cols, rows) if transpose else (rows, cols)
@@ -164,6 +162,43 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                 t = cc * k + rr
                 if live[t] and frozenset((j, t)) not in forbidden_set:
                     later[j].append(t)
+    return SweepLayout(rows, cols, k, n, W, live, ends, free_terminals, forced_set, forbidden_set,
+                       live_after, later)
+
+
+def count_request(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
+                  progress=None, max_states: int = 5_000_000, time_limit: float | None = None) -> FrontierCount:
+    """Count the tours of ``board`` (closed, or open with optional fixed ends).
+
+    Parameters
+    ----------
+    board : Board
+        Any holed board whose short side is at most :data:`MAX_SHORT_SIDE`.
+    closed : bool
+    start, end : (row, col), optional
+        Fixed ends of an open tour (for a closed tour a fixed square changes nothing and
+        is ignored, as every cycle passes every square).
+    forced, forbidden : iterables of ((r, c), (r, c))
+        Moves every counted tour uses / never uses.
+    progress : callable, optional
+        ``progress(done, total, text)`` after each column.
+    max_states : int
+        Refuse (ResourceLimit) when one step holds more states than this (about 200
+        bytes each).
+    time_limit : float, optional
+        Seconds; past them the count stops with LimitReached (an unknown, not a count).
+
+    Returns
+    -------
+    FrontierCount
+    """
+    t0 = time.perf_counter()
+    lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
+    if isinstance(lay, FrontierCount):
+        return lay
+    rows, cols, k, n, N, W = lay.rows, lay.cols, lay.k, lay.n, lay.N, lay.W
+    live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
+    free_terminals, forced_set, forbidden_set = lay.free_terminals, lay.forced_set, lay.forbidden_set
     # state: (window tuple of W values, non-fixed terminals used) -> count
     # values: 0 = live square without a move, 1 = finished / hole / outside, >= 2 = path end label
     states = {((1,) * W, 0): 1}
