@@ -42,6 +42,7 @@ import time
 import numpy as np
 
 from kt_formal.board import Board
+from kt_formal.combine.blocks import _DSU
 
 __all__ = ["repair_tour", "RepairNotApplicable", "clusters", "hole_groups", "MARGIN"]
 
@@ -51,9 +52,6 @@ MARGIN = 3
 CORRIDOR = 2
 #: Widening steps tried for a window that cannot be re-routed.
 WIDEN = (0, 2, 4)
-#: Whether a window is first tried keeping the entry/exit pairs of its paths (no walk
-#: after it, but a harder model that fails more often: measured slower on the whole).
-KEEP_PAIRS = (False,)
 #: Largest window (squares) given to CP-SAT.
 MAX_WINDOW = 4000
 
@@ -70,13 +68,7 @@ def _components(hole_rc: np.ndarray, rows: int, cols: int) -> np.ndarray:
     n = len(hole_rc)
     idx = -np.ones((rows, cols), dtype=np.int64)
     idx[hole_rc[:, 0], hole_rc[:, 1]] = np.arange(n)
-    parent = np.arange(n)
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+    dsu = _DSU(n)
 
     for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1)):
         r2, c2 = hole_rc[:, 0] + dr, hole_rc[:, 1] + dc
@@ -84,10 +76,8 @@ def _components(hole_rc: np.ndarray, rows: int, cols: int) -> np.ndarray:
         a = np.nonzero(ok)[0]
         b = idx[r2[ok], c2[ok]]
         for i, j in zip(a[b >= 0].tolist(), b[b >= 0].tolist()):
-            ri, rj = find(i), find(j)
-            if ri != rj:
-                parent[ri] = rj
-    return np.array([find(i) for i in range(n)], dtype=np.int64)
+            dsu.union(i, j)
+    return np.array([dsu.find(i) for i in range(n)], dtype=np.int64)
 
 
 #: Above this many tokens the matching uses a sparse graph of near neighbours.
@@ -189,22 +179,15 @@ def clusters(holes: np.ndarray) -> list[tuple[np.ndarray, list]]:
     tok_d = np.repeat(np.nonzero(excess > 0)[0], excess[excess > 0])
     tok_l = np.repeat(np.nonzero(excess < 0)[0], -excess[excess < 0])
     pairs = list(zip(tok_d.tolist(), tok_l[_match(centre[tok_d], centre[tok_l])].tolist()))
-    parent = list(range(k))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    dsu = _DSU(k)
     for g, h in pairs:
-        parent[find(g)] = find(h)
+        dsu.union(g, h)
     by_root = {}
     for g in range(k):
-        by_root.setdefault(find(g), []).append(g)
+        by_root.setdefault(dsu.find(g), []).append(g)
     pair_of = {}
     for g, h in pairs:
-        pair_of.setdefault(find(g), []).append((tuple(centre[g].round().astype(int).tolist()),
+        pair_of.setdefault(dsu.find(g), []).append((tuple(centre[g].round().astype(int).tolist()),
                                                 tuple(centre[h].round().astype(int).tolist())))
     out = []
     for root, group in by_root.items():
@@ -286,13 +269,13 @@ def window_squares(st_alive: np.ndarray, rows: int, cols: int, holes: np.ndarray
     return sq[st_alive[sq]]
 
 
-def _reroute(st: _State, sq: np.ndarray, remove: np.ndarray, time_limit: float, seed: int,
-             keep_pairs: bool = True) -> bool:
+def _reroute(st: _State, sq: np.ndarray, remove: np.ndarray, time_limit: float, seed: int) -> bool:
     """Re-route the tour inside the window ``sq`` without the squares ``remove``; False if CP-SAT could not.
 
-    With ``keep_pairs`` every path inside still runs from its entry to its own exit (the
-    order of the tour outside is unchanged and the positions are refined in place);
-    without, the paths may pair up anew and the positions are recomputed by a walk.
+    The paths inside may pair their entries and exits anew; when every one keeps its own
+    exit the positions are refined in place, else a walk recomputes them. (Keeping the
+    pairs as a constraint, with a label per square, was measured slower: the harder model
+    fails more often.)
     """
     from ortools.sat.python import cp_model
 
@@ -343,27 +326,6 @@ def _reroute(st: _State, sq: np.ndarray, remove: np.ndarray, time_limit: float, 
                 arcs.append((local[u], j, lit))
                 lits[(u, v)] = lit
         m = len(entries)
-        if keep_pairs and m > 1:  # a label per square: the number of its path
-            lab = {}
-            for i, (b, a) in enumerate(zip(entries.tolist(), path_exit)):
-                lab[b] = lab[a] = i
-            var = {}
-
-            def label(u):
-                x = lab.get(u)
-                if x is not None:
-                    return x
-                if u not in var:
-                    var[u] = model.new_int_var(0, m - 1, "")
-                return var[u]
-
-            for (u, v), lit in lits.items():
-                lu, lv = label(u), label(v)
-                if isinstance(lu, int) and isinstance(lv, int):
-                    if lu != lv:
-                        model.add(lit == 0)
-                else:
-                    model.add(lu == lv).only_enforce_if(lit)
         for i in range(m):  # the stretches outside, fixed
             a, b = path_exit[i], int(entries[(i + 1) % m])
             arcs.append((local[a], local[b], model.new_constant(1)))
@@ -471,21 +433,15 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
     for g, pairs in groups:
         remove = g[:, 0] * cols + g[:, 1]
         lo = g.min(axis=0)
-        done = False
         for extra in WIDEN:
             sq = window_squares(st.alive, rows, cols, g, pairs, MARGIN + extra)
-            for keep in KEEP_PAIRS:
-                if stop is not None and stop.is_set():
-                    raise RepairNotApplicable("stopped: another answer came first")
-                left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-                if left is not None and left <= 0:
-                    raise RepairNotApplicable(f"ran out of time after {tries} windows")
-                tries += 1
-                if _reroute(st, sq, remove, window_limit if left is None else min(window_limit, left), seed,
-                            keep_pairs=keep):
-                    done = True
-                    break
-            if done:
+            if stop is not None and stop.is_set():
+                raise RepairNotApplicable("stopped: another answer came first")
+            left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+            if left is not None and left <= 0:
+                raise RepairNotApplicable(f"ran out of time after {tries} windows")
+            tries += 1
+            if _reroute(st, sq, remove, window_limit if left is None else min(window_limit, left), seed):
                 break
             widened += 1
         else:
