@@ -124,3 +124,56 @@ def test_two_hundred_square_board_with_four_hundred_holes():
     v = decide(board, time_limit=120)
     assert v.answer == "yes", v.explanation
     _kernel_ok(v.tour)
+
+
+@pytest.mark.parametrize("rows,cols", [(96, 60), (96, 61), (100, 45)])
+def test_bands_re_routed_side_by_side_give_one_checked_tour(monkeypatch, rows, cols):
+    """Small bands forced: each band's tour, the splices at the cuts, the clusters left near the cuts."""
+    monkeypatch.setattr(repair, "BAND_ROWS", 20)
+    monkeypatch.setattr(repair, "BAND_CLUSTERS", 5)
+    board = Board(rows, cols, holes=scattered_squares(rows, cols, 60, seed=rows + cols))
+    cuts = repair._bands(rows, cols, 50)
+    assert len(cuts) == repair.BANDS + 1 and cuts[0] == 0 and cuts[-1] == rows
+    assert all(b - a >= 20 and (cols % 2 == 0 or (b - a) % 2 == 0) for a, b in zip(cuts, cuts[1:]))
+    groups = repair.clusters(board.hole_mask)
+    placed = [repair._band_of(g, p, cuts) for g, p in groups]
+    assert -1 in placed and any(b >= 0 for b in placed)  # some wait for the joined tour
+    orders = []
+    for workers in (1, 2):
+        stats = {}
+        tour = repair.repair_tour(board, stats=stats, time_limit=120, workers=workers)
+        _kernel_ok(tour)
+        assert stats["bands"] == repair.BANDS and stats["clusters"] == len(groups)
+        orders.append(np.asarray(tour.order))
+    # the bands depend on the board, not on the workers: the same tour either way
+    assert np.array_equal(orders[0], orders[1])
+
+
+def test_a_cluster_is_placed_in_a_band_only_with_room_for_its_widest_window():
+    cuts = [0, 50, 100]
+    near = np.array([[50 - repair.REACH, 7]])
+    assert repair._band_of(near, [], cuts) == -1
+    inside = np.array([[50 - repair.REACH - 1, 7]])
+    assert repair._band_of(inside, [], cuts) == 0
+    below = np.array([[50 + repair.REACH, 3]])
+    assert repair._band_of(below, [], cuts) == 1
+    # a pair's corridor reaching across the cut keeps the cluster out of both bands
+    assert repair._band_of(np.array([[20, 5]]), [((20, 5), (60, 5))], cuts) == -1
+
+
+def test_splice_joins_two_band_cycles_into_one():
+    from kt_formal.combine.divide import construct_succ
+    from kt_formal.combine.walk import walk
+
+    top, _, _ = construct_succ(10, 12)
+    bottom, _, _ = construct_succ(8, 12)
+    succ = np.concatenate([top, bottom + top.size]).astype(np.int64)
+    pred = np.empty_like(succ)
+    pred[succ] = np.arange(succ.size)
+    assert repair._splice(succ, pred, 18, 12, 10)
+    order = walk(succ, 0, succ.size)
+    assert len(set(order.tolist())) == succ.size  # one cycle through both bands
+    assert np.array_equal(pred[succ], np.arange(succ.size))
+    r, c = np.divmod(order, 12)
+    r2, c2 = np.roll(r, -1), np.roll(c, -1)
+    assert (np.sort(np.stack([abs(r - r2), abs(c - c2)]), axis=0) == np.array([[1], [2]])).all()
