@@ -51,8 +51,11 @@ __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIM
 #: Largest board (live squares) the portfolio gives to CP-SAT (building the model of a
 #: bigger one takes longer than the searches that suit it).
 CPSAT_MAX_SQUARES = 40_000
-#: Seconds backtracking runs alone before the constructions start next to it (at most a
-#: tenth of the budget).
+#: Seconds backtracking runs alone before the constructions start next to it: this much
+#: for each group of touching holes (the block construction solves one CP-SAT model a
+#: group, the frame takes one rectangle in milliseconds), at most PROBE_SECONDS and a
+#: tenth of the budget. After the probe the two run side by side.
+PROBE_PER_GROUP = 0.02
 PROBE_SECONDS = 0.25
 #: Whether backtracking runs next to the constructions on big sparse boards.
 BACKGROUND_BACKTRACK = True
@@ -395,7 +398,10 @@ def decide(
 
         # backtracking runs next to the constructions: on big boards with sparse holes
         # Warnsdorff's rule often walks straight through (hundredths of a second)
-        probe = budget.share(0.1, at_most=PROBE_SECONDS)
+        from kt_formal.combine.repair import hole_groups
+
+        groups = max(1, len(hole_groups(board.hole_mask))) if board.has_holes else 1
+        probe = budget.share(0.1, at_most=min(PROBE_SECONDS, PROBE_PER_GROUP * groups))
         if BACKGROUND_BACKTRACK and board.n_squares <= BACKGROUND_MAX_SQUARES:
             pf = _Portfolio(request, seed, workers, progress)
             pf.start("backtrack", budget.left())
@@ -420,8 +426,8 @@ def decide(
                 from kt_formal.engines.base import found
 
                 result = found(request, tour.order, how, time.perf_counter() - t)
-                if pf is not None:
-                    pf.finish(stages, ["backtrack"])
+                if pf is not None:  # it stops within a chunk of nodes: no need to wait
+                    pf.finish(stages, ["backtrack"], wait=0)
                 return yes(result.tour, how, f"construction:{how}")
     else:
         stages.append(Stage("constructions", f"skipped: the board is {shape} "
@@ -520,7 +526,10 @@ class _Portfolio:
                     if progress is not None:
                         progress(done, total, text)
 
-                res = get_engine("backtrack").solve(self.request, time_limit=limit, progress=hook)
+                res = get_engine("backtrack").solve(self.request, time_limit=limit, progress=hook,
+                                                    stop=self.stop)
+                if res.status is Status.UNKNOWN and self.stop.is_set():
+                    res = None
         except _Stopped:
             res = None
         with self.lock:
@@ -538,10 +547,11 @@ class _Portfolio:
                 return
             self.stop.wait(0.02 if left is None else min(0.02, left))
 
-    def finish(self, stages, names, why=None):
+    def finish(self, stages, names, why=None, wait=0.3):
+        """Stop the engines (waiting ``wait`` seconds at most for each) and note their stages."""
         self.stop.set()
         for th in self.threads:
-            th.join(0.3)
+            th.join(wait)
         winner = bool(self.winner)
         for nm in names:
             if nm in self.results:
@@ -557,7 +567,8 @@ class _Portfolio:
                     outcome = res.message or "limit reached"
                 stages.append(Stage(nm, outcome, secs))
             elif nm in self.started:
-                stages.append(Stage(nm, "still running at the time limit; abandoned",
+                stages.append(Stage(nm, "stopped: another answer came first" if wait == 0 else
+                                    "still running at the time limit; abandoned",
                                     time.perf_counter() - self.started[nm]))
         return self.winner[0] if self.winner else None
 

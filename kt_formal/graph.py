@@ -47,9 +47,11 @@ class NeighbourTable:
     degree : (k,) int32 array
     node_of : (rows * cols,) int32 array
         Node number of each board index, -1 on holes.
+    memo : dict
+        Values the engines derive from the table once and reuse across their runs.
     """
 
-    __slots__ = ("board", "squares", "table", "degree", "node_of")
+    __slots__ = ("board", "squares", "table", "degree", "node_of", "memo")
 
     def __init__(self, board: Board):
         k = board.n_squares
@@ -71,6 +73,7 @@ class NeighbourTable:
         self.table = table
         self.degree = (table >= 0).sum(axis=1).astype(np.int32)
         self.node_of = node_of
+        self.memo = {}
 
     def __len__(self) -> int:
         return int(self.squares.shape[0])

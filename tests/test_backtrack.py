@@ -109,3 +109,39 @@ def test_cli_engine_backtrack(cli):
 def test_find_tour_backtrack():
     res = find_tour(Board(6, 8), engine="backtrack", start="c3")
     assert res.found and res.tour.check() is None and res.tour.start == Board(6, 8).parse_square("c3")
+
+
+def test_a_stop_event_ends_the_search_as_a_limit():
+    """The portfolio stops backtracking through this event (checked between chunks of nodes)."""
+    import threading
+
+    req = TourRequest(Board.from_spec(300, 300, ["149,149,2x2"]))  # backtracking does not find this one
+    ev = threading.Event()
+    ev.set()
+    r = backtrack.solve(req, time_limit=600, stop=ev)
+    assert r.status is Status.UNKNOWN and r.stats["nodes"] == 0
+    ev = threading.Event()
+    timer = threading.Timer(0.3, ev.set)
+    timer.start()
+    r = backtrack.solve(req, time_limit=600, stop=ev)
+    timer.join()
+    assert r.status is Status.UNKNOWN and r.stats["nodes"] > 0
+
+
+def test_values_kept_across_restarts_match_fresh_ones():
+    from kt_formal.engines._search import _colour, centre_distance, ordered_table, table_degrees, table_for
+    from kt_formal.graph import neighbour_table
+
+    board = Board.from_spec(13, 17, ["4,4,2x3"])
+    nt = neighbour_table(board)
+    tab = ordered_table(nt)
+    assert table_degrees(nt, tab) is table_degrees(nt, tab)  # kept
+    assert (table_degrees(nt, tab) == (tab >= 0).sum(axis=1)).all()
+    # a table with a forbidden move has degrees of its own
+    a, b = (0, 0), (1, 2)
+    t2 = table_for(TourRequest(board, forbidden=[(a, b)]), nt)
+    d2 = table_degrees(nt, t2)
+    assert d2[nt.node(a)] == table_degrees(nt, tab)[nt.node(a)] - 1
+    r, c = divmod(nt.squares, board.cols)
+    assert (centre_distance(nt) == abs(r - (13 // 2 - 1)) + abs(c - (17 // 2 - 1))).all()
+    assert (_colour(nt) == (r + c) % 2).all()

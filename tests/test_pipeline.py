@@ -233,3 +233,12 @@ def test_open_tours_with_fixed_ends_on_100_boards_by_default():
         v = decide(Board(n, n), closed=False, start=(0, 0), end=end, time_limit=60)
         assert v.answer == "yes" and v.tour.start == (0, 0) and v.tour.end == end
         assert v.tour.check() is None
+
+
+def test_a_construction_that_wins_does_not_wait_for_backtracking():
+    """One hole group: a short probe, the construction next to backtracking, which is told to stop."""
+    v = decide(Board.from_spec(300, 300, ["149,149,2x2"]), time_limit=60)
+    assert v.answer == "yes" and v.route == "construction:blocks", v.stages
+    outcome = {s.name: s.outcome for s in v.stages}
+    assert outcome["backtrack"] == "stopped: another answer came first"
+    assert decide_module.PROBE_PER_GROUP * 1 < decide_module.PROBE_SECONDS

@@ -122,10 +122,28 @@ def ordered_table(nt, order=None) -> np.ndarray:
 
 def centre_distance(nt) -> np.ndarray:
     """Manhattan distance of each node to seed 000's centre square (M/2-1, N/2-1)."""
+    memo = getattr(nt, "memo", None)
+    if memo is not None and "centre" in memo:
+        return memo["centre"]
     b = nt.board
     r, c = np.divmod(nt.squares, b.cols)
     mr, mc = max(b.rows // 2 - 1, 0), max(b.cols // 2 - 1, 0)
-    return (np.abs(r - mr) + np.abs(c - mc)).astype(np.int32)
+    dist = (np.abs(r - mr) + np.abs(c - mc)).astype(np.int32)
+    if memo is not None:
+        memo["centre"] = dist
+    return dist
+
+
+def table_degrees(nt, table) -> np.ndarray:
+    """Moves per node in ``table`` (int32), kept with the neighbour table for the runs that reuse it."""
+    memo = getattr(nt, "memo", None)
+    key = ("degrees", id(table))
+    if memo is not None and key in memo and memo[key][0] is table:
+        return memo[key][1]
+    deg = (table >= 0).sum(axis=1).astype(np.int32)
+    if memo is not None:
+        memo[key] = (table, deg)  # the table itself is kept, so its id is not reused
+    return deg
 
 
 # ---------------------------------------------------------------------- kernels
@@ -201,7 +219,7 @@ def _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, d, h):
     ci[d] = 0
 
 
-@_njit
+@_njit(nogil=True)  # runs beside the constructions and CP-SAT without holding Python's lock
 def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand, ncand, ci, sol, chunk):
     """Run the search for up to ``chunk`` more nodes.
 
@@ -322,7 +340,7 @@ def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand,
             d -= 1
 
 
-@_njit
+@_njit(nogil=True)  # runs beside the constructions and CP-SAT without holding Python's lock
 def plain_kernel(table, nn, adjs, params, st, visited, path, ci, sol, chunk):
     """Plain depth-first search in the table's move order, no pruning, no bookkeeping.
 
@@ -410,7 +428,7 @@ def plain_kernel(table, nn, adjs, params, st, visited, path, ci, sol, chunk):
             n = nn[v]
 
 
-@_njit
+@_njit(nogil=True)  # runs beside the constructions and CP-SAT without holding Python's lock
 def warnsdorff_kernel(table, dist, start, target, mode, seed, out):
     """One greedy walk; returns the number of squares covered (the walk is in ``out``).
 
@@ -536,7 +554,7 @@ class PathSearch:
                                dtype=np.int64)
         self.st = np.zeros(6, np.int64)
         self.visited = np.zeros(k, np.uint8)
-        self.deg = (tab >= 0).sum(axis=1).astype(np.int32)
+        self.deg = table_degrees(nt, tab).copy()  # the search changes its copy
         self.path = np.zeros(k, np.int32)
         self.cand = np.zeros((k, 8), np.int32)
         self.ncand = np.zeros(k, np.int32)
@@ -600,10 +618,11 @@ class Limits:
     """Node and time limits shared by several searches, and the progress hook.
 
     ``base_nodes`` is what earlier searches used; the hook is called at most ten
-    times a second as ``progress(nodes_done, None, text)``.
+    times a second as ``progress(nodes_done, None, text)``; ``stop`` (a
+    ``threading.Event``) ends the search at the next chunk, as a limit does.
     """
 
-    def __init__(self, node_limit=None, time_limit=None, progress=None, label="search"):
+    def __init__(self, node_limit=None, time_limit=None, progress=None, label="search", stop=None):
         if node_limit is not None and (isinstance(node_limit, bool) or int(node_limit) != node_limit
                                        or node_limit < 0):
             raise InvalidInput(f"the node limit must be a whole number >= 0, not {node_limit!r}")
@@ -613,6 +632,7 @@ class Limits:
         self.time_limit = time_limit
         self.progress = progress
         self.label = label
+        self.stop = stop
         self.t0 = time.perf_counter()
         self.last_report = 0.0
         self.base_nodes = 0
@@ -625,7 +645,8 @@ class Limits:
 
     def next_chunk(self, nodes: int) -> int:
         total = self.base_nodes + nodes
-        if self.time_limit is not None and self.elapsed() >= self.time_limit:
+        if (self.time_limit is not None and self.elapsed() >= self.time_limit) or (
+                self.stop is not None and self.stop.is_set()):
             self.hit = True
             return 0
         chunk = self.chunk
@@ -687,9 +708,24 @@ def table_for(request, nt, order=None, engine="this engine") -> np.ndarray:
     return tab
 
 
+def _dark(nt, colour) -> int:
+    memo = getattr(nt, "memo", None)
+    if memo is None:
+        return int(colour.sum())
+    if "dark" not in memo:
+        memo["dark"] = int(colour.sum())
+    return memo["dark"]
+
+
 def _colour(nt) -> np.ndarray:
+    memo = getattr(nt, "memo", None)
+    if memo is not None and "colour" in memo:
+        return memo["colour"]
     r, c = np.divmod(nt.squares, nt.board.cols)
-    return ((r + c) % 2).astype(np.int8)
+    colour = ((r + c) % 2).astype(np.int8)
+    if memo is not None:
+        memo["colour"] = colour
+    return colour
 
 
 def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdorff", prune=True,
@@ -716,7 +752,7 @@ def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdor
     closed = request.closed
     node = nt.node
     colour = _colour(nt)
-    n1 = int(colour.sum())
+    n1 = _dark(nt, colour)
     n0 = k - n1
     plans = []  # (root, target, first, closing)
     halve = False  # directed solutions counted twice
@@ -728,7 +764,7 @@ def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdor
         if parity and n0 != n1:
             return Outcome("refuted", 0, reason=f"colour count: a closed tour alternates colours, "
                                                 f"the board has {n0} and {n1} squares of the two colours")
-        degs = (table >= 0).sum(axis=1)
+        degs = table_degrees(nt, table)
         if parity and degs.min() < 2:
             bad = int(np.argmin(degs))
             sq = nt.board.square(nt.squares[bad])
