@@ -174,3 +174,43 @@ def test_eight_across_5x8_closed():
     holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(5, 8)])
     assert count_request_jit(holed).count == count_request_jit(Board(8, 5)).count == 44202
     assert count_row(8, 3, 3, closed=False) == {3: count_request_jit(Board(8, 3), closed=False).count}
+
+
+@pytest.mark.parametrize("threads", [1, 4])
+def test_table_parts_do_not_change_the_count(monkeypatch, threads):
+    """A step over 4,096 states splits its table into one part a thread: 1 part or 4 parts
+    (more parts than this machine's threads) give the count of the default split."""
+    from kt_formal.engines import _frontier_jit
+
+    default = count_request_jit(Board(6, 6))
+    monkeypatch.setattr(_frontier_jit, "_THREADS", threads)
+    got = count_request_jit(Board(6, 6))
+    assert got.count == default.count == 9862  # reference.md: 6x6 closed, 9,862
+    assert got.states_per_column == default.states_per_column
+
+
+def test_tables_laid_out_too_small_grow(monkeypatch):
+    """A table laid out for a fiftieth of its states grows (the keys moved into a larger
+    one) as often as it must, the counts intact: closed, open, and past 64 bits."""
+    from kt_formal.engines import _frontier_jit
+
+    expected = [count_request_jit(Board(6, 6)).count, count_request_jit(Board(4, 7), closed=False).count,
+                count_row(5, 23, 24)[24]]
+    grown = []
+    real = _frontier_jit.regrow
+
+    def counting_regrow(*args):
+        grown.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(_frontier_jit, "_LOAD", 50.0)
+    monkeypatch.setattr(_frontier_jit, "regrow", counting_regrow)
+    got = [count_request_jit(Board(6, 6)).count, count_request_jit(Board(4, 7), closed=False).count,
+           count_row(5, 23, 24)[24]]
+    assert got == expected and expected[2].bit_length() > 64
+    assert len(grown) > 10
+
+
+def test_a_step_past_the_state_bound_stops_with_its_place():
+    with pytest.raises(ResourceLimit, match=r"more than 50,000 states at square \d+ \(column \d of 8"):
+        count_request_jit(Board(6, 8), max_states=50_000)

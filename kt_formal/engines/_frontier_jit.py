@@ -7,16 +7,25 @@ reference the tests compare against. What changes is the bookkeeping:
 * a state is one int64 key: the terminal count ``tn`` plus the ``W = 2k + 1`` frontier
   values as digits (base 16, 4 bits each, for ``k <= 7``; base 11 for ``k = 8``, where
   17 hexadecimal digits would not fit: at most nine path labels, so digits 0..10);
-* the live states are two arrays, keys and counts; one kernel call turns them into the
-  next square's arrays: a first pass (in parallel) finds each state's dead-state check
-  and the moves worth trying, a second (in parallel, by chunks of states) writes every
-  successor as a (key, source state) pair into its own slot, and the pairs are spread
-  into buckets by a hash of the key and merged bucket by bucket (in parallel) in a small
-  hash table that stays in the processor's cache;
-* counts are exact: several 62-bit limbs per state with carries. Each step gives the
-  sums into one limb more than its input has (a sum of fewer than 2^62 inputs cannot
-  pass it) and keeps that limb only when some count needs it, so the width follows the
-  largest count actually held; Python integers only at the end.
+* the live states are two arrays, keys and counts; a step merges their successors into
+  one open-addressing hash table: the states go in blocks, every thread writes the
+  successors of its share of a block into a small buffer (in the processor's cache),
+  then every thread inserts those whose hash falls in its own part of the table (so
+  no two threads write one slot), touching a batch of slots before it inserts them so
+  that their loads overlap; a slot holds the key and the count's limbs side by side.
+  The table is laid out for the states the same row gave in the last column (grown
+  when short) and kept, emptied, for the next step; the merged states are then read
+  out into dense arrays. At the peak of a step the input, the table and the output
+  are held, about :data:`BYTES_PER_STATE` bytes a state and nothing per successor
+  (the successors of one block at a time);
+* closed tours with 4-bit digits (``k <= 7``) are stepped on the packed word itself:
+  the moves set nibbles, a join renames a label at all its places with one mask
+  (nibbles equal to a value, found without a loop), and the labels are renumbered in
+  frontier order one label at a time, not one place at a time;
+* counts are exact: 62-bit limbs per state with carries. A step keeps its input's
+  limbs unless a sum overflows the top one, and then runs again with one limb more,
+  so the width follows the largest count actually held; Python integers only at the
+  end.
 
 :func:`count_row` counts every ``k x n`` board of a range in one sweep over the longest:
 a tour may only finish at the last square of a column (the count of that width), the
@@ -35,6 +44,7 @@ from __future__ import annotations
 import os
 import time
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -43,16 +53,22 @@ from kt_formal.engines._jit import announce_compile, cached_njit
 from kt_formal.engines.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
-__all__ = ["count_request_jit", "count_row", "frontier_step", "BYTES_PER_STATE", "DEFAULT_MAX_STATES"]
+__all__ = ["count_request_jit", "count_row", "fill_step", "BYTES_PER_STATE", "DEFAULT_MAX_STATES"]
 
 _LIMB = 62
-_EMPTY = -1
 _HASH = np.uint64(0x9E3779B97F4A7C15)
+_BLOCK = 1 << 18  # successors written at once before they go into the table (4 MB)
+_BATCH = 64  # table slots touched ahead of their inserts
+_LOAD = 0.75  # keys per slot the table is laid out for
+_LIMIT = 0.9  # most keys per slot before the table grows
+#: threads (table parts) of a large step: a power of two
+_THREADS = 1 << (max(1, min(numba.get_num_threads(), 16)).bit_length() - 1)
 
-#: What one live state costs at the peak of a step, measured (7x8: 22.5 million states in
-#: 6.8 GB): its key and limbs, its successors' (key, source) pairs before and after they
-#: are spread into buckets, and the merged output, with the buffers' growth margin.
-BYTES_PER_STATE = 300
+#: What one state of a step's output costs at the step's peak, measured on 8 x 8 (230
+#: million states after 159 million: 10.4 GB; 384 million after 161 million: 15.0 GB)
+#: and 7 x 8 (22.5 million: 1.35 GB with the interpreter): the input's key and count,
+#: the table's slot at three quarters full, the dense output.
+BYTES_PER_STATE = 48
 
 
 def _physical_memory() -> int:
@@ -62,8 +78,8 @@ def _physical_memory() -> int:
         return 8 << 30
 
 
-#: Default bound on the states of one step: what fits in 60 % of this machine's memory.
-DEFAULT_MAX_STATES = max(1_000_000, int(0.6 * _physical_memory()) // BYTES_PER_STATE)
+#: Default bound on the states of one step: what fits in 70 % of this machine's memory.
+DEFAULT_MAX_STATES = max(1_000_000, int(0.7 * _physical_memory()) // BYTES_PER_STATE)
 
 
 @cached_njit(inline="always")
@@ -139,29 +155,31 @@ def _combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead, z_r
     return allowed * 16 + required
 
 
-@cached_njit(parallel=True)
-def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, masks, new_live,
-                  out_live, out_fixed, room, fixed_pos, may_finish, complete_check, max_states,
-                  bkey, bsrc, skey, ssrc, okey, ocnt):  # pragma: no cover - compiled
-    """One square of the sweep: the successors of every state, merged by key.
+# The step's parameters travel in one int64 array (``prm``), at these places.
+_P_W, _P_B16, _P_CLOSED, _P_FREE, _P_NEW_LIVE, _P_OUT_LIVE, _P_OUT_FIXED, _P_MAY_FINISH = range(8)
+_P_B0, _P_Z_DEAD, _P_L_DEAD, _P_Z_REQ, _P_L_REQ, _P_Z_FORB, _P_ONE_ROOM, _P_NO_ROOM = range(8, 16)
+_N_PRM = 16
 
-    Returns ``(keys, counts, done, complete, status, work)``: the next states (their
-    counts with the input's limbs, or one more when a count needs it), the limbs of the tours finished at this square, the
-    limbs of the states that are whole open tours if the board ended here
-    (``complete_check``), and ``status`` 0, or 1 when more than ``max_states`` states
-    were made (the step stopped), and the work arrays (``bkey`` .. ``ocnt``: buffers
-    kept from step to step, here grown when they were short).
+_ONES = np.uint64(0x1111111111111111)
+_SEVENS = np.uint64(0x7777777777777777)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DB_INDEX = np.zeros(64, np.int64)  # bit index of a power of two, by its de Bruijn product
+for _i in range(64):
+    _DB_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
+del _i
 
-    Two phases: the successors are written as (key, source state) pairs, then spread
-    into buckets by a hash of the key and merged bucket by bucket in a small table that
-    stays in the processor's cache (a table of all states would miss it at every insert).
+
+@cached_njit
+def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live, out_fixed, room,
+                fixed_pos, may_finish):  # pragma: no cover - compiled
+    """What a square's step needs besides the states: ``(prm, pw, mstart, mlist)``.
+
+    ``prm`` holds the flags and the position masks of the dead-state check (at the
+    places ``_P_*``), ``pw`` the digit weights of a key, and ``mlist[mstart[c]:mstart[c + 1]]``
+    the move masks worth trying for each combination ``c = allowed * 16 + required`` of
+    neighbour bit sets.
     """
-    S = keys.shape[0]
-    L = counts.shape[1]
-    Lo = L + 1
-    mask62 = (np.int64(1) << 62) - 1
-    # digit weights: key = tn + sum(d[q] * pw[q])
-    pw = np.empty(W, np.int64)
+    pw = np.empty(W, np.int64)  # key = tn + sum(d[q] * pw[q])
     if b16:
         for q in range(W):
             pw[q] = np.int64(4) << (4 * q)
@@ -227,7 +245,6 @@ def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, 
             continue
         keep[nm] = masks[mi]
         nm += 1
-    # the masks to try for each (allowed, required) pair of neighbour bit sets
     mstart = np.zeros(257, np.int64)
     mlist = np.empty(256 * 16, np.int64)
     t = 0
@@ -242,265 +259,482 @@ def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, 
             mlist[t] = mask
             t += 1
     mstart[256] = t
-    done = np.zeros(Lo, np.int64)
-    comp = np.zeros(Lo, np.int64)
-    # Pass 1 (in parallel): the dead-state check and the masks worth trying, per state.
-    combo_of = np.empty(S, np.int64)
-    for s in prange(S):
-        base = np.empty(W + 1, np.int64)
-        _decode(keys[s], W, b16, new_live, base)
-        combo_of[s] = _combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live,
-                             z_dead, l_dead, z_req, l_req, z_forb)
-    off = np.empty(S + 1, np.int64)
-    off[0] = 0
-    for s in range(S):
-        cb = combo_of[s]
-        off[s + 1] = off[s] + (mstart[cb + 1] - mstart[cb] if cb >= 0 else 0)
-    n = off[S]
-    if n > 4 * max_states + 1024:  # the successor buffers are bounded too (about three a state)
-        return (keys[:0].copy(), np.zeros((0, Lo), np.int64), done, comp, 1,
-                bkey, bsrc, skey, ssrc, okey, ocnt)
-    if bkey.shape[0] < n:
-        bkey = np.empty(n + n // 2, np.int64)
-        bsrc = np.empty(n + n // 2, np.int64)
-    # Pass 2 (in parallel, by chunks of states): every successor into its slot.
-    nch = min(S, 256)
-    dch = np.zeros((nch, Lo), np.int64)  # tours finished here, per chunk
-    for ch in prange(nch):
-        base = np.empty(W + 1, np.int64)
-        w = np.empty(W + 1, np.int64)
-        lab = np.zeros(128, np.int64)
-        lab[1] = 1
-        for s in range(ch * S // nch, (ch + 1) * S // nch):
-            combo = combo_of[s]
-            if combo < 0:
-                continue
-            tn = _decode(keys[s], W, b16, new_live, base)
-            o = off[s]
-            zm = 0
-            lm = 0
+    prm = np.zeros(_N_PRM, np.int64)
+    prm[_P_W] = W
+    prm[_P_B16] = b16
+    prm[_P_CLOSED] = closed
+    prm[_P_FREE] = free_terminals
+    prm[_P_NEW_LIVE] = new_live
+    prm[_P_OUT_LIVE] = out_live
+    prm[_P_OUT_FIXED] = out_fixed
+    prm[_P_MAY_FINISH] = may_finish
+    prm[_P_B0] = b0
+    prm[_P_Z_DEAD] = z_dead
+    prm[_P_L_DEAD] = l_dead
+    prm[_P_Z_REQ] = z_req
+    prm[_P_L_REQ] = l_req
+    prm[_P_Z_FORB] = z_forb
+    prm[_P_ONE_ROOM] = one_room
+    prm[_P_NO_ROOM] = no_room
+    return prm, pw, mstart, mlist
+
+
+@cached_njit(inline="always")
+def _nibbles_equal(x, v):  # pragma: no cover - compiled
+    """Bit 4q set where nibble q of ``x`` (uint64) equals ``v`` (uint64, below 16), exactly."""
+    z = x ^ (v * _ONES)
+    h = ~(((z & _SEVENS) + _SEVENS) | z | _SEVENS)
+    return (h >> np.uint64(3)) & _ONES
+
+
+@cached_njit(inline="always")
+def _spread_bits(bits):  # pragma: no cover - compiled
+    x = np.uint64(0)
+    q = 0
+    while bits:
+        if bits & 1:
+            x |= np.uint64(1) << np.uint64(4 * q)
+        bits >>= 1
+        q += 1
+    return x
+
+
+@cached_njit(inline="always")
+def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0,
+             low_w):  # pragma: no cover - compiled
+    """:func:`_combo` of a closed tour's packed state ``X`` (nibble q: position q; the
+    masks are spread, bit 4q for position q)."""
+    one = np.uint64(1)
+    zm = _nibbles_equal(X, np.uint64(0)) & low_w
+    om = _nibbles_equal(X, one) & low_w
+    lm = low_w & ~(zm | om)
+    if (zm & z_dead) | (lm & l_dead):
+        return -1
+    reqpos = (zm & z_req) | (lm & l_req)
+    forbpos = zm & z_forb
+    allowed = 0
+    required = 0
+    for b in range(m):
+        pb4 = nbr_p4[b]
+        bad = ((om >> pb4) & one) | (((lm >> pb4) & one) & np.uint64(nbr_end[b]))
+        ok = np.int64(one - bad) & ~np.int64((forbpos >> pb4) & one)
+        allowed |= ok << b
+        required |= np.int64((reqpos >> pb4) & one) << b
+    v0 = X & np.uint64(15)
+    if v0 == np.uint64(0) and out_live:  # the leaving square of a closed tour without a move
+        return -1
+    if v0 >= np.uint64(2):
+        if b0 < 0:
+            return -1
+        required |= 1 << b0
+    if required & ~allowed:
+        return -1
+    return allowed * 16 + required
+
+
+@cached_njit(inline="always")
+def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, low_a,
+                 db_index):  # pragma: no cover - compiled
+    """:func:`_successor` of a closed tour's packed state ``X`` (the new square's value
+    in nibble W): the same moves on nibbles in one word, and the path ends relabelled in
+    frontier order one label at a time (a mask of its places), not one place at a time."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    F = np.uint64(15)
+    W4 = np.uint64(4 * W)
+    w = X
+    finished = False
+    for b in range(m):
+        if not (mask >> b) & 1:
+            continue
+        p4 = nbr_p4[b]
+        a = (w >> p4) & F
+        bv = (w >> W4) & F
+        if a == one or (nbr_end[b] and a >= two):
+            return -1
+        if a == zero:
+            if bv == zero:  # a new path: a label no state holds (15)
+                w |= (F << p4) | (F << W4)
+            else:
+                w = (w | (bv << p4)) & ~(F << W4) | (one << W4)
+        elif bv == zero:
+            w = (w & ~(F << p4)) | (one << p4) | (a << W4)
+        else:
+            w = (w & ~((F << p4) | (F << W4))) | (one << p4) | (one << W4)
+            if a == bv:  # closes a cycle
+                finished = True
+            else:  # joins two paths: bv's other end takes label a
+                eb = _nibbles_equal(w, bv) & low_a
+                if eb | (_nibbles_equal(w, a) & low_a):
+                    w = (w & ~(eb * F)) | (eb * a)
+                else:
+                    finished = True
+    v = w & F
+    if v >= two or (v == zero and out_live):
+        return -1
+    Y = w >> np.uint64(4)
+    if finished:
+        if not may_finish or Y != low_w:
+            return -1
+        return -2
+    # relabel: the first label met gets 2, the next 3, ...
+    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w  # places holding a label
+    out = Y & ~(t * F)
+    nxt = np.uint64(2)
+    while t:
+        lb = t & (~t + one)
+        q = db_index[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
+        e = _nibbles_equal(Y, (Y >> np.uint64(q)) & F) & t
+        out |= e * nxt
+        t &= ~e
+        nxt += one
+    return np.int64(out << np.uint64(2))
+
+
+@cached_njit(inline="always")
+def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # pragma: no cover - compiled
+    """The key of the state that ``mask`` (the new square's moves back into the frontier)
+    makes of the decoded state ``base``; -1 when it makes none, -2 when it finishes the tour."""
+    W = prm[_P_W]
+    closed = prm[_P_CLOSED]
+    m = nbr_p.shape[0]
+    for q in range(W + 1):
+        w[q] = base[q]
+    finished = False
+    fresh = 100
+    for b in range(m):
+        if not (mask >> b) & 1:
+            continue
+        p = nbr_p[b]
+        a = w[p]
+        bv = w[W]
+        if a == 1 or (nbr_end[b] and a >= 2):
+            return -1
+        if a == 0 and bv == 0:
+            fresh += 1
+            w[p] = fresh
+            w[W] = fresh
+        elif a == 0:
+            w[p] = bv
+            w[W] = 1
+        elif bv == 0:
+            w[W] = a
+            w[p] = 1
+        elif a == bv:  # closes a cycle
             if not closed:
-                for q in range(1, W):
-                    x = base[q]
-                    zm |= np.int64(x == 0) << q
-                    lm |= np.int64(x >= 2) << q
-            for mi in range(mstart[combo], mstart[combo + 1]):
-                mask = mlist[mi]
-                slot = o
-                o += 1
-                bkey[slot] = -1  # no successor (yet) in this slot
-                for q in range(W + 1):
-                    w[q] = base[q]
-                ok = True
-                finished = False
-                fresh = 100
-                for b in range(m):
-                    if not (mask >> b) & 1:
+                return -1
+            w[p] = 1
+            w[W] = 1
+            finished = True
+        else:  # joins two paths
+            w[p] = 1
+            w[W] = 1
+            present = False
+            for t in range(W + 1):
+                if w[t] == bv or w[t] == a:
+                    present = True
+                    break
+            if present:
+                for t in range(W + 1):
+                    if w[t] == bv:
+                        w[t] = a
+            else:
+                finished = True
+    v = w[0]
+    tn2 = tn
+    if v == 0 and prm[_P_OUT_LIVE]:
+        return -1
+    if v >= 2:
+        if closed:
+            return -1
+        if not prm[_P_OUT_FIXED]:
+            if tn2 >= prm[_P_FREE]:
+                return -1
+            tn2 += 1
+        present = False
+        for t in range(1, W + 1):
+            if w[t] == v:
+                present = True
+                break
+        if not present:
+            finished = True
+    elif prm[_P_OUT_FIXED] and v != 1:
+        return -1
+    if finished:
+        if not prm[_P_MAY_FINISH]:
+            return -1
+        for t in range(1, W + 1):
+            if w[t] != 1:
+                return -1
+        return -2
+    if not closed:
+        chg = 0
+        moves = 0
+        for b in range(m):
+            bit = (mask >> b) & 1
+            chg |= bit << nbr_p[b]
+            moves += bit
+        zpost = zm & ~chg
+        lpost = (lm & ~chg) | (zm & chg)
+        if prm[_P_NEW_LIVE]:
+            if moves == 0:
+                zpost |= np.int64(1) << W
+            elif moves == 1:
+                lpost |= np.int64(1) << W
+        if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) > prm[_P_FREE]:
+            return -1
+    # relabel the path ends in frontier order, and encode
+    # (branch-free: lab[0] = 0, lab[1] = 1, lab[label] = 0 until it is numbered)
+    nxt = 2
+    nk = tn2
+    for q in range(W):
+        x = w[q + 1]
+        y = lab[x]
+        fresh_lab = np.int64(y == 0) & np.int64(x >= 2)
+        y += fresh_lab * nxt
+        lab[x] = y
+        nxt += fresh_lab
+        nk += y * pw[q]
+    for q in range(1, W + 1):
+        x = w[q]
+        lab[x] = x * np.int64(x < 2)
+    return nk
+
+
+@cached_njit(inline="always")
+def _add_limbs(dst, d0, src, s0, L, Ld):  # pragma: no cover - compiled
+    """dst[d0:d0 + Ld] += src[s0:s0 + L] (62-bit limbs, L <= Ld); returns the carry out of the top."""
+    mask62 = (np.int64(1) << 62) - 1
+    cy = 0
+    for li in range(Ld):
+        y = dst[d0 + li] + cy
+        if li < L:
+            y += src[s0 + li]
+        cy = y >> 62
+        dst[d0 + li] = y & mask62
+    return cy
+
+
+@cached_njit(inline="always")
+def _home(key, logT, capp):  # pragma: no cover - compiled
+    """(part, slot) of ``key`` in a table of ``2**logT`` parts of ``capp`` slots each."""
+    h = np.uint64(key) * _HASH
+    part = np.int64(h >> np.uint64(64 - logT)) if logT > 0 else np.int64(0)
+    x = (h << np.uint64(logT)) >> np.uint64(32)
+    return part, np.int64((x * np.uint64(capp)) >> np.uint64(32))
+
+
+@cached_njit(parallel=True)
+def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
+              fill, limit, gk, gs, dacc, ovf):  # pragma: no cover - compiled
+    """Merge the successors of states ``s0..`` into the table; returns where it stopped.
+
+    The table is ``2**logT`` parts of ``capp`` slots, one part a thread, a slot ``1 + Lo``
+    numbers of ``tab``: the key plus one (0 where empty), then the count's limbs, so a
+    probe and its count share a cache line; the part and the first slot to probe come
+    from a hash of the key. The states go in blocks: first every thread writes the
+    successors of its share of the block into its own range of the buffers ``gk``/``gs``
+    (key, source state), then every thread puts those of its part into the table, so no
+    two threads write one slot. A block is taken only while every part stays under
+    ``limit`` keys even if all its successors (at most 16 a state) fell into one, so
+    probing always ends; when not one state fits the call returns its index and the
+    caller grows the table. ``fill`` counts each part's keys, ``dacc`` the tours
+    finished here (per thread, ``L + 1`` limbs), ``ovf`` marks a part whose count
+    overflowed its ``Lo`` limbs (the caller redoes the step with one more).
+    """
+    S = keys.shape[0]
+    L = counts.shape[1]
+    T = np.int64(1) << logT
+    W = prm[_P_W]
+    m = nbr_p.shape[0]
+    closed = prm[_P_CLOSED]
+    b16 = prm[_P_B16]
+    new_live = prm[_P_NEW_LIVE]
+    G = gk.shape[0] // T  # each thread's range of the buffers
+    cflat = counts.reshape(-1)
+    R = 1 + Lo
+    tused = np.zeros(T, np.int64)
+    # the packed form (closed tours, 4-bit digits): nibble q is frontier position q
+    swar = b16 and closed
+    nbr_p4 = np.empty(m, np.uint64)
+    for b in range(m):
+        nbr_p4[b] = np.uint64(4 * nbr_p[b])
+    low_w = np.uint64(0)  # bit 4q for the W frontier positions
+    for q in range(W):
+        low_w |= np.uint64(1) << np.uint64(4 * q)
+    low_a = low_w | (np.uint64(1) << np.uint64(4 * W))  # and the new square
+    new_sq = np.uint64(0) if new_live else np.uint64(1) << np.uint64(4 * W)
+    out_live = prm[_P_OUT_LIVE] != 0
+    may_finish = prm[_P_MAY_FINISH] != 0
+    z_dead = _spread_bits(prm[_P_Z_DEAD])
+    l_dead = _spread_bits(prm[_P_L_DEAD])
+    z_req = _spread_bits(prm[_P_Z_REQ])
+    l_req = _spread_bits(prm[_P_L_REQ])
+    z_forb = _spread_bits(prm[_P_Z_FORB])
+    s = s0
+    while s < S:
+        top = 0
+        for p in range(T):
+            top = max(top, fill[p])
+        per = min(G, (limit - top) // T) // 16  # states a thread
+        if per <= 0:
+            return s
+        e = min(S, s + per * T)
+        for t in prange(T):
+            # each thread's own work arrays (rows of one array would share cache lines)
+            base = np.empty(W + 1, np.int64)
+            w = np.empty(W + 1, np.int64)
+            lab = np.zeros(128, np.int64)
+            lab[1] = 1
+            acc_d = np.zeros(L + 1, np.int64)
+            o = t * G
+            if swar:  # a closed tour of packed digits: on the word itself
+                for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
+                    X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
+                    c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
+                                 prm[_P_B0], low_w)
+                    if c < 0:
                         continue
-                    p = nbr_p[b]
-                    a = w[p]
-                    bv = w[W]
-                    if a == 1 or (nbr_end[b] and a >= 2):
-                        ok = False
-                        break
-                    if a == 0 and bv == 0:
-                        fresh += 1
-                        w[p] = fresh
-                        w[W] = fresh
-                    elif a == 0:
-                        w[p] = bv
-                        w[W] = 1
-                    elif bv == 0:
-                        w[W] = a
-                        w[p] = 1
-                    elif a == bv:  # closes a cycle
-                        if not closed:
-                            ok = False
-                            break
-                        w[p] = 1
-                        w[W] = 1
-                        finished = True
-                    else:  # joins two paths
-                        w[p] = 1
-                        w[W] = 1
-                        present = False
-                        for t in range(W + 1):
-                            if w[t] == bv or w[t] == a:
-                                present = True
-                                break
-                        if present:
-                            for t in range(W + 1):
-                                if w[t] == bv:
-                                    w[t] = a
-                        else:
-                            finished = True
-                if not ok:
+                    for mi in range(mstart[c], mstart[c + 1]):
+                        nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
+                                          low_w, low_a, _DB_INDEX)
+                        if nk == -2:
+                            _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
+                        elif nk >= 0:
+                            gk[o] = nk
+                            gs[o] = x
+                            o += 1
+                tused[t] = o - t * G
+                _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
+                continue
+            for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
+                tn = _decode(keys[x], W, b16, new_live, base)
+                c = _combo(base, W, m, nbr_p, nbr_end, prm[_P_B0], closed, prm[_P_OUT_LIVE],
+                           prm[_P_Z_DEAD], prm[_P_L_DEAD], prm[_P_Z_REQ], prm[_P_L_REQ], prm[_P_Z_FORB])
+                if c < 0:
                     continue
-                v = w[0]
-                tn2 = tn
-                if v == 0 and out_live:
-                    continue
-                if v >= 2:
-                    if closed:
-                        continue
-                    if not out_fixed:
-                        if tn2 >= free_terminals:
-                            continue
-                        tn2 += 1
-                    present = False
-                    for t in range(1, W + 1):
-                        if w[t] == v:
-                            present = True
-                            break
-                    if not present:
-                        finished = True
-                elif out_fixed and v != 1:
-                    continue
-                if finished:
-                    if may_finish:
-                        whole = True
-                        for t in range(1, W + 1):
-                            if w[t] != 1:
-                                whole = False
-                                break
-                        if whole:
-                            cy = 0
-                            for li in range(Lo):
-                                y = dch[ch, li] + cy
-                                if li < L:
-                                    y += counts[s, li]
-                                cy = y >> 62
-                                dch[ch, li] = y & mask62
-                    continue
+                zm = 0
+                lm = 0
                 if not closed:
-                    chg = 0
-                    moves = 0
-                    for b in range(m):
-                        bit = (mask >> b) & 1
-                        chg |= bit << nbr_p[b]
-                        moves += bit
-                    zpost = zm & ~chg
-                    lpost = (lm & ~chg) | (zm & chg)
-                    if new_live:
-                        if moves == 0:
-                            zpost |= np.int64(1) << W
-                        elif moves == 1:
-                            lpost |= np.int64(1) << W
-                    if tn2 + _popcount(zpost & one_room) + _popcount(lpost & no_room) > free_terminals:
-                        continue
-                # relabel the path ends in frontier order, and encode
-                # (branch-free: lab[0] = 0, lab[1] = 1, lab[label] = 0 until it is numbered)
-                nxt = 2
-                nk = tn2
-                for q in range(W):
-                    x = w[q + 1]
-                    y = lab[x]
-                    fresh_lab = np.int64(y == 0) & np.int64(x >= 2)
-                    y += fresh_lab * nxt
-                    lab[x] = y
-                    nxt += fresh_lab
-                    nk += y * pw[q]
-                for q in range(1, W + 1):
-                    x = w[q]
-                    lab[x] = x * np.int64(x < 2)
-                bkey[slot] = nk
-                bsrc[slot] = s
-    for ch in range(nch):
+                    for q in range(1, W):
+                        v = base[q]
+                        zm |= np.int64(v == 0) << q
+                        lm |= np.int64(v >= 2) << q
+                for mi in range(mstart[c], mstart[c + 1]):
+                    nk = _successor(base, w, lab, mlist[mi], tn, zm, lm, prm, nbr_p, nbr_end, pw)
+                    if nk == -2:
+                        _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
+                    elif nk >= 0:
+                        gk[o] = nk
+                        gs[o] = x
+                        o += 1
+            tused[t] = o - t * G
+            _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
+        for p in prange(T):
+            lo = p * capp
+            slot = np.empty(_BATCH, np.int64)
+            item = np.empty(_BATCH, np.int64)
+            for t in range(T):
+                j = t * G
+                end = j + tused[t]
+                while j < end:
+                    # a batch: find the home slots and touch them first (the loads of
+                    # the table overlap), then insert, the slots now in cache
+                    nb = 0
+                    touch = 0
+                    while j < end and nb < _BATCH:
+                        part, g = _home(gk[j], logT, capp)
+                        if part == p:
+                            slot[nb] = g
+                            item[nb] = j
+                            touch += tab[(lo + g) * R]
+                            nb += 1
+                        j += 1
+                    if touch == -1:  # never: keeps the touching loads
+                        ovf[p] = 2
+                    for u in range(nb):
+                        nk = gk[item[u]]
+                        g = slot[u]
+                        while True:
+                            k2 = tab[(lo + g) * R]
+                            if k2 == nk + 1:
+                                break
+                            if k2 == 0:
+                                tab[(lo + g) * R] = nk + 1
+                                fill[p] += 1
+                                break
+                            g += 1
+                            if g == capp:
+                                g = 0
+                        if _add_limbs(tab, (lo + g) * R + 1, cflat, gs[item[u]] * L, L, Lo):
+                            ovf[p] = 1
+        s = e
+    return S
+
+
+@cached_njit(parallel=True)
+def regrow(tab, Lo, logT, capp, ntab, ncapp):  # pragma: no cover - compiled
+    """Move every key of a table into a larger one of the same parts (``ncapp`` slots each)."""
+    T = np.int64(1) << logT
+    R = 1 + Lo
+    for p in prange(T):
+        nlo = p * ncapp
+        for j in range(p * capp, (p + 1) * capp):
+            k = tab[j * R]
+            if k == 0:
+                continue
+            _part, g = _home(k - 1, logT, ncapp)
+            while ntab[(nlo + g) * R]:
+                g += 1
+                if g == ncapp:
+                    g = 0
+            for li in range(R):
+                ntab[(nlo + g) * R + li] = tab[j * R + li]
+
+
+@cached_njit(parallel=True)
+def compact(tab, Lo, n):  # pragma: no cover - compiled
+    """The ``n`` keys of a table and their counts as dense arrays (in table order); the
+    table is left empty (all zero) for the next step."""
+    R = 1 + Lo
+    cap = tab.shape[0] // R
+    nch = max(1, min(cap // 4096, 256))
+    per = np.zeros(nch + 1, np.int64)
+    for ch in prange(nch):
         c = 0
-        for li in range(Lo):
-            y = done[li] + dch[ch, li] + c
-            c = y >> 62
-            done[li] = y & mask62
-    # spread the successors into buckets by hash
-    lognb = 0
-    while (np.int64(1) << lognb) * 512 < n:
-        lognb += 1
-    nbk = np.int64(1) << lognb
-    start = np.zeros(nbk + 1, np.int64)
-    for t in range(n):
-        if bkey[t] < 0:
-            continue
-        h = np.int64((np.uint64(bkey[t]) * _HASH) >> np.uint64(40)) & (nbk - 1)
-        start[h + 1] += 1
-    big = 0
-    for h in range(nbk):
-        if start[h + 1] > big:
-            big = start[h + 1]
-        start[h + 1] += start[h]
-    pos = start[:nbk].copy()
-    if skey.shape[0] < n:
-        skey = np.empty(n + n // 2, np.int64)
-        ssrc = np.empty(n + n // 2, np.int64)
-    for t in range(n):
-        nk = bkey[t]
-        if nk < 0:
-            continue
-        h = np.int64((np.uint64(nk) * _HASH) >> np.uint64(40)) & (nbk - 1)
-        j = pos[h]
-        skey[j] = nk
-        ssrc[j] = bsrc[t]
-        pos[h] = j + 1
-    # merge bucket by bucket (in parallel, by chunks of buckets): the distinct keys of
-    # bucket h go to the front of its own range start[h] .. start[h + 1]
-    logt = 4
-    while (np.int64(1) << logt) < 2 * big:
-        logt += 1
-    tcap = np.int64(1) << logt
-    if okey.shape[0] < n:
-        okey = np.empty(n + n // 2, np.int64)
-    if ocnt.shape[0] < n * Lo:
-        ocnt = np.empty((n + n // 2) * Lo, np.int64)
-    nb_used = np.zeros(nbk, np.int64)
-    nchb = min(nbk, 64)
-    for ch in prange(nchb):
-        tslot = np.full(tcap, -1, np.int64)  # output index of the key in this slot
-        for h in range(ch * nbk // nchb, (ch + 1) * nbk // nchb):
-            first = start[h]
-            used_h = first
-            for t in range(start[h], start[h + 1]):
-                nk = skey[t]
-                g = np.int64((np.uint64(nk) * _HASH) >> np.uint64(64 - logt))
-                while True:
-                    o = tslot[g]
-                    if o < 0:
-                        o = used_h
-                        used_h += 1
-                        tslot[g] = o
-                        okey[o] = nk
-                        for li in range(Lo):
-                            ocnt[o * Lo + li] = 0
-                        break
-                    if okey[o] == nk:
-                        break
-                    g = (g + 1) & (tcap - 1)
-                src = ssrc[t]
-                cy = 0
+        for j in range(ch * cap // nch, (ch + 1) * cap // nch):
+            c += tab[j * R] != 0
+        per[ch + 1] = c
+    for ch in range(nch):
+        per[ch + 1] += per[ch]
+    out_keys = np.empty(n, np.int64)
+    out_cnt = np.empty((n, Lo), np.int64)
+    for ch in prange(nch):
+        o = per[ch]
+        for j in range(ch * cap // nch, (ch + 1) * cap // nch):
+            if tab[j * R] != 0:
+                out_keys[o] = tab[j * R] - 1
+                tab[j * R] = 0
                 for li in range(Lo):
-                    y = ocnt[o * Lo + li] + cy
-                    if li < L:
-                        y += counts[src, li]
-                    cy = y >> 62
-                    ocnt[o * Lo + li] = y & mask62
-            nb_used[h] = used_h - first
-            # clear the slots used by this bucket
-            for o in range(first, used_h):
-                g = np.int64((np.uint64(okey[o]) * _HASH) >> np.uint64(64 - logt))
-                while tslot[g] >= 0:
-                    tslot[g] = -1
-                    g = (g + 1) & (tcap - 1)
-    # close the gaps between the buckets
-    used = 0
-    for h in range(nbk):
-        src0 = start[h]
-        for t in range(nb_used[h]):
-            okey[used] = okey[src0 + t]
-            for li in range(Lo):
-                ocnt[used * Lo + li] = ocnt[(src0 + t) * Lo + li]
-            used += 1
-    status = 1 if used > max_states else 0
-    if complete_check:  # one path, both ends free terminals: a whole open tour here
-        for o in range(used):
-            tk = okey[o]
+                    out_cnt[o, li] = tab[j * R + 1 + li]
+                    tab[j * R + 1 + li] = 0
+                o += 1
+    return out_keys, out_cnt
+
+
+@cached_njit(parallel=True)
+def complete_tours(keys, counts, W, b16):  # pragma: no cover - compiled
+    """Limbs of the summed counts of the states whose frontier is one path with both ends
+    free terminals (value 2 at one or two places, the rest 1): whole open tours here."""
+    S = keys.shape[0]
+    L = counts.shape[1]
+    cflat = counts.reshape(-1)
+    nch = max(1, min(S, 64))
+    acc = np.zeros((nch, L + 1), np.int64)
+    for ch in prange(nch):
+        for s in range(ch * S // nch, (ch + 1) * S // nch):
+            tk = keys[s]
             if b16:
                 tn = tk & 3
                 x = tk >> 2
@@ -522,29 +756,14 @@ def frontier_step(keys, counts, W, b16, closed, free_terminals, nbr_p, nbr_end, 
                 if d == 2:
                     ends += 1
             if good and ends >= 1 and ends + tn == 2:
-                c = 0
-                for li in range(Lo):
-                    y = comp[li] + ocnt[o * Lo + li] + c
-                    c = y >> 62
-                    comp[li] = y & mask62
-    # the top limb only where some count needs it
-    Lout = L
-    for o in range(used):
-        if ocnt[o * Lo + L] != 0:
-            Lout = Lo
-            break
-    out_keys = okey[:used].copy()
-    out_cnt = np.empty((used, Lout), np.int64)
-    for o in range(used):
-        for li in range(Lout):
-            out_cnt[o, li] = ocnt[o * Lo + li]
-    return out_keys, out_cnt, done, comp, status, bkey, bsrc, skey, ssrc, okey, ocnt
+                _add_limbs(acc[ch], 0, cflat, s * L, L, L + 1)
+    return acc
 
 
 def _limbs_to_int(limbs) -> int:
     v = 0
     for i in range(len(limbs) - 1, -1, -1):
-        v = (v << _LIMB) | int(limbs[i])
+        v = (v << _LIMB) + int(limbs[i])
     return v
 
 
@@ -554,7 +773,7 @@ def _masks(m: int, must: int, cap: int) -> np.ndarray:
 
 
 class _Sweep:
-    """The per-square parameters of a sweep and the loop that runs the kernel."""
+    """The per-square parameters of a sweep and the loop that runs the kernels."""
 
     def __init__(self, k, W, closed, free_terminals, max_states, time_limit, progress, t0, n_cols):
         self.k, self.W, self.closed, self.free = k, W, closed, free_terminals
@@ -575,25 +794,82 @@ class _Sweep:
                 x *= 11
         self.keys[0] = key
         self.counts = np.ones((1, 1), np.int64)
-        self.work = [np.empty(0, np.int64) for _ in range(6)]  # the kernel's buffers, kept
+        self.gk = np.empty(_BLOCK, np.int64)  # a block's successors: keys and source states
+        self.gs = np.empty(_BLOCK, np.int64)
+        self.pool = np.zeros(0, np.int64)  # the table's memory, kept from step to step
+        self.ratio = {}  # next states / states at the same row of the last column
         self.peak = 1
         self.per_column = []
+
+    def _table(self, est, T, Lo, grow=False):
+        """A table of ``T`` parts for ``est`` keys: the front of the pool, which is all zero
+        between steps (``compact`` clears what it reads); a larger pool when it is short,
+        or (``grow``) a new one, the old one still holding the table to be moved."""
+        capp = int(est / (_LOAD * T)) + 64
+        size = T * capp * (1 + Lo)
+        if grow or self.pool.shape[0] < size:
+            if not grow:
+                self.pool = None  # the old pool goes before the new one is made
+            self.pool = np.zeros(size + size // 4, np.int64)
+        return capp, self.pool[:size]
+
+    def _out_of_reach(self, i):
+        return ResourceLimit(f"the frontier needs more than {self.max_states:,} states at square {i} "
+                             f"(column {i // self.k + 1} of {self.n_cols}; about "
+                             f"{self.max_states * BYTES_PER_STATE / 1e9:.0f} GB); the count is out of reach here")
+
+    def _merge(self, i, prm, nbr_p, nbr_end, pw, mstart, mlist):
+        """The next states in a hash table: ``(table, Lo, n, done limbs)``."""
+        S = len(self.keys)
+        L = self.counts.shape[1]
+        T = 1 if S < 4096 else _THREADS
+        logT = T.bit_length() - 1
+        r = self.ratio.get(i % self.k)
+        est = int(S * r * 1.1) + 1024 if r is not None else 2 * S + 1024
+        est = max(1, min(est, self.max_states))
+        Lo = L
+        while True:  # once more, with a limb more, when a count overflows
+            capp, tab = self._table(est, T, Lo)
+            fill = np.zeros(T, np.int64)
+            ovf = np.zeros(T, np.int64)
+            dacc = np.zeros((T, L + 1), np.int64)
+            s = 0
+            while True:
+                s = fill_step(self.keys, self.counts, s, prm, nbr_p, nbr_end, pw, mstart, mlist,
+                              tab, Lo, logT, capp, fill, int(_LIMIT * capp), self.gk, self.gs, dacc, ovf)
+                if s == S:
+                    break
+                if T * capp * _LOAD >= self.max_states:
+                    raise self._out_of_reach(i)
+                ncapp, ntab = self._table(int(capp * T * _LOAD * 1.5) + 1024, T, Lo, grow=True)
+                regrow(tab, Lo, logT, capp, ntab, ncapp)
+                capp, tab = ncapp, ntab
+                del ntab
+            if not ovf.any():
+                return tab, Lo, int(fill.sum()), dacc
+            Lo += 1
+            tab[:] = 0
+            del tab
 
     def step(self, i, nbr, must, cap, new_live, out_live, out_fixed, room, fixed_pos, may_finish, complete_check):
         nbr_p = np.array([p for p, _e in nbr], dtype=np.int64)
         nbr_end = np.array([e for _p, e in nbr], dtype=np.bool_)
-        keys, counts, done, comp, status, *work = frontier_step(
-            self.keys, self.counts, self.W, self.b16, self.closed, self.free, nbr_p, nbr_end,
-            _masks(len(nbr), must, cap), new_live, out_live, out_fixed, np.asarray(room, dtype=np.int64),
-            fixed_pos, may_finish, complete_check, self.max_states, *self.work)
-        self.work = work
+        prm, pw, mstart, mlist = step_tables(self.W, self.b16, self.closed, self.free, nbr_p,
+                                             _masks(len(nbr), must, cap), new_live, out_live, out_fixed,
+                                             np.asarray(room, dtype=np.int64), fixed_pos, may_finish)
+        S = len(self.keys)
+        tab, Lo, n, dacc = self._merge(i, prm, nbr_p, nbr_end, pw, mstart, mlist)
+        if n > self.max_states:
+            raise self._out_of_reach(i)
+        self.keys = self.counts = None  # the input goes before the output is laid out
+        self.keys, self.counts = compact(tab, Lo, n)
+        del tab
+        if S >= 1024:
+            self.ratio[i % self.k] = n / S
+        done = sum(_limbs_to_int(row) for row in dacc)
+        comp = sum(_limbs_to_int(row) for row in complete_tours(self.keys, self.counts, self.W, self.b16)) \
+            if complete_check else 0
         c = i // self.k
-        if status:
-            raise ResourceLimit(f"the frontier needs more than {self.max_states:,} states at square {i} "
-                                f"(column {i // self.k + 1} of {self.n_cols}; about "
-                                f"{self.max_states * BYTES_PER_STATE / 1e9:.0f} GB); the count is out of reach here")
-        self.keys, self.counts = keys, counts
-        n = len(keys)
         if n > self.peak:
             self.peak = n
         if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
@@ -603,7 +879,7 @@ class _Sweep:
             self.per_column.append(n)
             if self.progress is not None:
                 self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states")
-        return _limbs_to_int(done), _limbs_to_int(comp)
+        return done, comp
 
 
 def count_request_jit(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
@@ -617,7 +893,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     rows, cols, k, n, N, W = lay.rows, lay.cols, lay.k, lay.n, lay.N, lay.W
     live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
     free_terminals, forced_set, forbidden_set = lay.free_terminals, lay.forced_set, lay.forbidden_set
-    announce_compile(frontier_step)
+    announce_compile(fill_step)
     sweep = _Sweep(k, W, closed, free_terminals, max_states, time_limit, progress, t0, n)
     done = 0
     for i in range(N + W):
@@ -669,7 +945,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         return out
     W = 2 * k + 1
     N = k * b
-    announce_compile(frontier_step)
+    announce_compile(fill_step)
     sweep = _Sweep(k, W, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b)
     for i in range(N):
         r, c = i % k, i // k
