@@ -59,6 +59,7 @@ _LIMB = 62
 _HASH = np.uint64(0x9E3779B97F4A7C15)
 _BLOCK = 1 << 18  # successors written at once before they go into the table (4 MB)
 _BATCH = 64  # table slots touched ahead of their inserts
+_SPARE_BYTES = 256 << 20  # the largest state arrays kept for reuse
 _LOAD = 0.75  # keys per slot the table is laid out for
 _LIMIT = 0.9  # most keys per slot before the table grows
 #: threads (table parts) of a large step: a power of two
@@ -534,9 +535,9 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     numbers of ``tab``: the key plus one (0 where empty), then the count's limbs, so a
     probe and its count share a cache line; the part and the first slot to probe come
     from a hash of the key. The states go in blocks: first every thread writes the
-    successors of its share of the block into its own range of the buffers ``gk``/``gs``
-    (key, source state), then every thread puts those of its part into the table, so no
-    two threads write one slot. A block is taken only while every part stays under
+    successors of its share of the block into the buffers ``gk``/``gs`` (key, source
+    state), in a range of its own for each part, then every thread puts the successors
+    of its part into the table, so no two threads write one slot. A block is taken only while every part stays under
     ``limit`` keys even if all its successors (at most 16 a state) fell into one, so
     probing always ends; when not one state fits the call returns its index and the
     caller grows the table. ``fill`` counts each part's keys, ``dacc`` the tours
@@ -551,10 +552,10 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     closed = prm[_P_CLOSED]
     b16 = prm[_P_B16]
     new_live = prm[_P_NEW_LIVE]
-    G = gk.shape[0] // T  # each thread's range of the buffers
+    G = gk.shape[0] // (T * T)  # the buffers' range of one thread and one part
     cflat = counts.reshape(-1)
     R = 1 + Lo
-    tused = np.zeros(T, np.int64)
+    used = np.zeros((T, T), np.int64)  # successors of thread t for part p
     # the packed form (closed tours, 4-bit digits): nibble q is frontier position q
     swar = b16 and closed
     nbr_p4 = np.empty(m, np.uint64)
@@ -577,7 +578,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
         top = 0
         for p in range(T):
             top = max(top, fill[p])
-        per = min(G, (limit - top) // T) // 16  # states a thread
+        per = min(G, (limit - top) // T) // 16  # states a thread (at most 16 successors each)
         if per <= 0:
             return s
         e = min(S, s + per * T)
@@ -588,7 +589,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
             lab = np.zeros(128, np.int64)
             lab[1] = 1
             acc_d = np.zeros(L + 1, np.int64)
-            o = t * G
+            cnt = np.zeros(T, np.int64)
             if swar:  # a closed tour of packed digits: on the word itself
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                     X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
@@ -602,10 +603,13 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                         if nk == -2:
                             _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
                         elif nk >= 0:
+                            part, _g = _home(nk, logT, capp)
+                            o = (t * T + part) * G + cnt[part]
+                            cnt[part] += 1
                             gk[o] = nk
                             gs[o] = x
-                            o += 1
-                tused[t] = o - t * G
+                for p in range(T):
+                    used[t, p] = cnt[p]
                 _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
                 continue
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
@@ -626,30 +630,32 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                     if nk == -2:
                         _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
                     elif nk >= 0:
+                        part, _g = _home(nk, logT, capp)
+                        o = (t * T + part) * G + cnt[part]
+                        cnt[part] += 1
                         gk[o] = nk
                         gs[o] = x
-                        o += 1
-            tused[t] = o - t * G
+            for p in range(T):
+                used[t, p] = cnt[p]
             _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
         for p in prange(T):
             lo = p * capp
             slot = np.empty(_BATCH, np.int64)
             item = np.empty(_BATCH, np.int64)
             for t in range(T):
-                j = t * G
-                end = j + tused[t]
+                j = (t * T + p) * G
+                end = j + used[t, p]
                 while j < end:
                     # a batch: find the home slots and touch them first (the loads of
                     # the table overlap), then insert, the slots now in cache
                     nb = 0
                     touch = 0
                     while j < end and nb < _BATCH:
-                        part, g = _home(gk[j], logT, capp)
-                        if part == p:
-                            slot[nb] = g
-                            item[nb] = j
-                            touch += tab[(lo + g) * R]
-                            nb += 1
+                        _part, g = _home(gk[j], logT, capp)
+                        slot[nb] = g
+                        item[nb] = j
+                        touch += tab[(lo + g) * R]
+                        nb += 1
                         j += 1
                     if touch == -1:  # never: keeps the touching loads
                         ovf[p] = 2
@@ -694,9 +700,10 @@ def regrow(tab, Lo, logT, capp, ntab, ncapp):  # pragma: no cover - compiled
 
 
 @cached_njit(parallel=True)
-def compact(tab, Lo, n):  # pragma: no cover - compiled
-    """The ``n`` keys of a table and their counts as dense arrays (in table order); the
-    table is left empty (all zero) for the next step."""
+def compact(tab, Lo, out_keys, out_cnt):  # pragma: no cover - compiled
+    """The keys of a table and their counts into the dense arrays ``out_keys`` and
+    ``out_cnt`` (one row of ``Lo`` limbs a key; in table order); the table is left empty
+    (all zero) for the next step."""
     R = 1 + Lo
     cap = tab.shape[0] // R
     nch = max(1, min(cap // 4096, 256))
@@ -708,8 +715,6 @@ def compact(tab, Lo, n):  # pragma: no cover - compiled
         per[ch + 1] = c
     for ch in range(nch):
         per[ch + 1] += per[ch]
-    out_keys = np.empty(n, np.int64)
-    out_cnt = np.empty((n, Lo), np.int64)
     for ch in prange(nch):
         o = per[ch]
         for j in range(ch * cap // nch, (ch + 1) * cap // nch):
@@ -720,7 +725,6 @@ def compact(tab, Lo, n):  # pragma: no cover - compiled
                     out_cnt[o, li] = tab[j * R + 1 + li]
                     tab[j * R + 1 + li] = 0
                 o += 1
-    return out_keys, out_cnt
 
 
 @cached_njit(parallel=True)
@@ -797,6 +801,9 @@ class _Sweep:
         self.gk = np.empty(_BLOCK, np.int64)  # a block's successors: keys and source states
         self.gs = np.empty(_BLOCK, np.int64)
         self.pool = np.zeros(0, np.int64)  # the table's memory, kept from step to step
+        # the arrays under the states (keys, limbs) and a spare pair for the next step's
+        # output (small steps only: a large input is let go before the output is made)
+        self.cur = self.spare = None
         self.ratio = {}  # next states / states at the same row of the last column
         self.peak = 1
         self.per_column = []
@@ -861,8 +868,18 @@ class _Sweep:
         tab, Lo, n, dacc = self._merge(i, prm, nbr_p, nbr_end, pw, mstart, mlist)
         if n > self.max_states:
             raise self._out_of_reach(i)
-        self.keys = self.counts = None  # the input goes before the output is laid out
-        self.keys, self.counts = compact(tab, Lo, n)
+        self.keys = self.counts = None
+        old, self.cur = self.cur, None
+        if old is not None and old[0].nbytes + old[1].nbytes > _SPARE_BYTES:
+            old = None  # a large input goes before the output is laid out
+        buf, self.spare = self.spare, None
+        if buf is None or buf[0].shape[0] < n or buf[1].shape[0] < n * Lo:
+            buf = None
+            size = n + n // 4 + 16
+            buf = (np.empty(size, np.int64), np.empty(size * Lo, np.int64))
+        self.keys, self.counts = buf[0][:n], buf[1][:n * Lo].reshape(n, Lo)
+        compact(tab, Lo, self.keys, self.counts)
+        self.cur, self.spare = buf, old
         del tab
         if S >= 1024:
             self.ratio[i % self.k] = n / S
