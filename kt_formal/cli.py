@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from kt_formal.exceptions import InvalidInput, KtFormalError
+from kt_formal.exceptions import InvalidInput, KtFormalError, ResourceLimit
 
 __all__ = ["main", "build_parser"]
 
@@ -675,7 +675,7 @@ def _add_count(sub) -> None:
     p.add_argument("--method", choices=("auto", "frontier", "search"), default="auto",
                    help="frontier: sweep with a frontier of states (a side of at most 8); search: "
                         "exhaustive search; auto (default): the frontier for boards of more than 36 "
-                        "squares with a side of at most 6, else the search")
+                        "squares with a side of at most 8, else the search")
     p.add_argument("--sequence", nargs=2, metavar=("K", "A..B"),
                    help="count the K x n boards for n from A to B, one line each")
     p.add_argument("-v", "--verbose", action="store_true", help="print the states per column (frontier)")
@@ -710,6 +710,17 @@ def _count_frontier(args, board, request) -> int:
         raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}; the "
                            f"{board.rows}x{board.cols} board would need about "
                            f"{estimate_states(min(board.rows, board.cols)):.1e} states per step")
+    short = min(board.rows, board.cols)
+    if count_request.__name__ == "count_request_jit" and not board.has_holes:
+        from kt_formal.engines._frontier_jit import BYTES_PER_STATE, DEFAULT_MAX_STATES
+
+        if estimate_states(short) > DEFAULT_MAX_STATES:
+            raise ResourceLimit(
+                f"counting the tours of the {board.rows}x{board.cols} board is out of reach on this machine: "
+                f"one step of the frontier method holds at least {estimate_states(short):,} states "
+                f"(measured on {short}x{short}; a longer board holds more), about {estimate_states(short) * BYTES_PER_STATE / 1e9:.0f} GB "
+                f"at {BYTES_PER_STATE} bytes a state; the bound here is {DEFAULT_MAX_STATES:,} "
+                "states (70 % of the memory)")
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         res = count_request(board, request.closed, request.start, request.end,
                             progress=progress if progress.active else None, time_limit=args.time_limit)
@@ -773,12 +784,11 @@ def _run_count(args) -> int:
                 f"(it takes a side of at most {MAX_SHORT_SIDE}), and an exhaustive search grows "
                 "with the number of tours (try --method search with a --time-limit)")
         # the exhaustive search is quick on the smallest boards (6x6: 0.2 s); the frontier
-        # method (compiled: 6x8 in about a second, 7x8 in a minute and 7 GB) suits a short
-        # side of at most 6 within the default time limit; a node limit or a list of tours
-        # asks for the search
+        # method takes any board with a side of at most 8 (compiled: 6x8 in under a second,
+        # 7x8 in half a minute and 1.5 GB); a node limit or a list of tours asks for the search
         small = board.n_squares <= 36
-        method = ("frontier" if short <= 6 and not args.out and not small and args.node_limit is None
-                  else "search")
+        method = ("frontier" if short <= MAX_SHORT_SIDE and not args.out and not small
+                  and args.node_limit is None else "search")
     if method == "frontier":
         if args.out:
             raise InvalidInput("--out lists every tour: use --method search")

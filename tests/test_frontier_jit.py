@@ -214,3 +214,27 @@ def test_tables_laid_out_too_small_grow(monkeypatch):
 def test_a_step_past_the_state_bound_stops_with_its_place():
     with pytest.raises(ResourceLimit, match=r"more than 50,000 states at square \d+ \(column \d of 8"):
         count_request_jit(Board(6, 8), max_states=50_000)
+
+
+@pytest.mark.parametrize("size", [("8", "8"), ("8", "11"), ("12", "8")])
+def test_count_of_a_board_past_the_state_bound_is_refused_before_it_runs(cli, size):
+    """8 x 8 and longer (no holes) need more states than 70 % of this machine's memory
+    holds (at least the 383,851,036 measured on 8x8): one line, exit 2, at once."""
+    from kt_formal.engines._frontier_jit import DEFAULT_MAX_STATES
+    from kt_formal.engines.frontier import estimate_states
+
+    if estimate_states(8) <= DEFAULT_MAX_STATES:
+        pytest.skip("a machine with the memory for 8 x 8")
+    run = cli("count", *size)
+    assert run.code == 2 and run.out == ""
+    assert len(run.err.strip().splitlines()) == 1
+    assert "out of reach on this machine" in run.err and "383,851,036 states" in run.err
+
+
+def test_count_auto_takes_the_frontier_for_seven_across(cli):
+    """auto counts with the frontier method whenever a side is at most 8 (a 7x6 board:
+    the exhaustive search is left to boards of 36 squares or fewer)."""
+    run = cli("count", "7", "6")
+    assert run.code == 0 and "frontier method" in run.out
+    # reference.md: graphillion's frontier ZDD counted 6x7 = 1,067,638 closed tours
+    assert run.out.split()[0] == str(count_request_jit(Board(6, 7)).count) == "1067638"

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
-__all__ = ["count_tours", "count_request", "sweep_layout", "SweepLayout", "FrontierCount", "estimate_states", "MAX_SHORT_SIDE"]
+__all__ = ["count_tours", "count_request", "sweep_layout", "SweepLayout", "FrontierCount", "estimate_states", "MEASURED_PEAK_STATES", "MAX_SHORT_SIDE"]
 
 #: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
 MAX_SHORT_SIDE = 8
@@ -58,13 +58,22 @@ class FrontierCount:
     wall_time: float = 0.0
 
 
-def estimate_states(short: int) -> int:
-    """A rough upper estimate of the live states of one frontier (for the memory check).
+#: The most states one step held, measured with the compiled counter on closed tours of
+#: boards ``k`` squares across (``python benchmarks/bench_count.py``): 3x12, 4x8, 5x12,
+#: 6x12 and 7x8 run to the end; 8x8 stopped at its state bound in its sixth column, so
+#: its figure is a lower bound (the step before held 161 million, each step of the
+#: sixth column of 7x8 held 2.4 to 4 times what the fifth column's last did).
+MEASURED_PEAK_STATES = {1: 1, 2: 1, 3: 153, 4: 534, 5: 56_497, 6: 1_436_776, 7: 22_538_221, 8: 383_851_036}
 
-    Measured peaks: k = 3: tens, k = 5: thousands, k = 6: ~10^4-10^5; each extra row
-    multiplies by about 8.
-    """
-    return int(8 ** max(short - 1, 0) * 4)
+
+def estimate_states(short: int) -> int:
+    """The states of the fullest step of a board ``short`` squares across, without holes:
+    the measured peak (:data:`MEASURED_PEAK_STATES`; 8 is a lower bound), and past 8 the
+    8 x 8 figure times 16 for each square more across (the growth from 6 to 7 to 8 across
+    was 16 and 17 times)."""
+    if short in MEASURED_PEAK_STATES:
+        return MEASURED_PEAK_STATES[short]
+    return MEASURED_PEAK_STATES[8] * 16 ** (short - 8)
 
 
 def _normalise(window: list) -> tuple:
