@@ -10,7 +10,9 @@ this kind of machine are printed from ../shared/reference.md (6x6 9.7 s, 6x7 52 
 
     python benchmarks/bench_count.py            # under 2 minutes
     python benchmarks/bench_count.py --full     # + 6x7 in Python, the 5 x n open and 6 x n
-                                                #   closed rows, 7x8, and 8x8 for at most
+                                                #   closed rows, the 7 x n boards with their
+                                                #   last column partly filled to n = 30
+                                                #   (about 9 min), 7x8, and 8x8 for at most
                                                 #   --max-seconds (default 300)
 """
 
@@ -34,7 +36,7 @@ from kt_formal.exceptions import LimitReached, ResourceLimit
 spec = json.loads(sys.argv[1])
 method, closed, limit = spec["method"], spec["closed"], spec["limit"]
 out = {"states": None, "load": None}
-if method in ("jit", "row"):  # load the compiled kernel from numba's disk cache first
+if method in ("jit", "row", "partial"):  # load the compiled kernel from numba's disk cache first
     from kt_formal.engines._frontier_jit import count_request_jit
     t = time.perf_counter()
     count_request_jit(Board(3, 4), False)
@@ -46,6 +48,12 @@ try:
         row = count_row(spec["k"], spec["a"], spec["b"], closed, time_limit=limit)
         out["count"] = str(row[spec["b"]])
         out["largest"] = str(max(row.values()))
+    elif method == "partial":
+        from kt_formal.engines._frontier_jit import count_row
+        row = count_row(spec["k"], spec["a"], spec["b"], closed, time_limit=limit, partial=True)
+        out["count"] = f"{len(row)} boards, {sum(1 for v in row.values() if v)} with tours"
+        out["largest"] = str(max(row.values()))
+        out["last"] = [str(row[(spec["b"], j)]) for j in range(1, spec["k"] + 1)]
     else:
         b = Board(spec["rows"], spec["cols"], holes=[tuple(h) for h in spec["holes"]] or None)
         if method == "python":
@@ -115,6 +123,16 @@ def sweep_row(k, a, b, closed, limit=600.0):
     print(f"{label} | one sweep: {k}x{b} = {cell(r)}", flush=True)
 
 
+def partial_row(k, b, closed=True, limit=900.0):
+    """Every k x n board, n = 3..b, with the first j squares of its last column (j = 1..k),
+    in one sweep over k x b: how many, the time, and the k x b boards' counts by j."""
+    label = f"{k}x3..{k}x{b}, last column j of {k} squares, {'closed' if closed else 'open'}"
+    r = measure({"method": "partial", "k": k, "a": 3, "b": b, "closed": closed, "limit": limit, "label": label})
+    print(f"{label} | {cell(r)}", flush=True)
+    for j, c in enumerate(r.get("last", []), 1):
+        print(f"    {k}x{b} with {j} of its last column: {c}", flush=True)
+
+
 def graphillion_note():
     try:
         import graphillion  # noqa: F401
@@ -148,6 +166,11 @@ def main(argv=None):
             holes = [(r, n - 1) for r in range(k // 2 + 1, k)]
             board_row(f"{k}x{n} minus {len(holes)} of its last column, closed", k, n, True,
                       ("jit", "python"), holes=holes)
+    print("every board of the family in one sweep (count of boards, time, memory; the longest's counts):")
+    for k in (3, 5):
+        partial_row(k, 30)
+    if args.full:
+        partial_row(7, 30)
     print("rows, every width in one sweep over the longest board (count of the last shown):")
     for k, a, b, cl in [(3, 5, 60, True), (3, 5, 60, False), (5, 5, 60, True)]:
         sweep_row(k, a, b, cl)

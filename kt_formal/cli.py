@@ -678,6 +678,9 @@ def _add_count(sub) -> None:
                         "squares with a side of at most 8, else the search")
     p.add_argument("--sequence", nargs=2, metavar=("K", "A..B"),
                    help="count the K x n boards for n from A to B, one line each")
+    p.add_argument("--partial", action="store_true",
+                   help="with --sequence: also the boards whose last column keeps only its first "
+                        "J of K squares, one line each ('KxN J/K COUNT'), in the same sweep")
     p.add_argument("-v", "--verbose", action="store_true", help="print the states per column (frontier)")
     p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
     p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
@@ -750,15 +753,25 @@ def _count_sequence(args) -> int:
     if b - a > 1000:
         raise InvalidInput("--sequence counts at most 1001 boards at a time")
     count_request, count_row = _frontier_counters()
+
+    def line(key, count):
+        if args.partial:
+            n, j = key
+            print(f"{k}x{n} {j}/{k} {count}", flush=True)
+        else:
+            print(f"{k}x{key} {count}", flush=True)
+
     if count_row is None:  # the pure-Python counter: one board at a time
         for n in range(a, b + 1):
-            res = count_request(Board(k, n), not args.open, time_limit=args.time_limit)
-            print(f"{k}x{n} {res.count}", flush=True)
+            for j in range(1, k + 1) if args.partial else (k,):
+                board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
+                res = count_request(board, not args.open, time_limit=args.time_limit)
+                line((n, j) if args.partial else n, res.count)
         return 0
     # compiled: every width in one sweep over the longest board, each line as it is known
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
-                  time_limit=args.time_limit, on_count=lambda n, c: print(f"{k}x{n} {c}", flush=True))
+                  time_limit=args.time_limit, on_count=line, partial=args.partial)
     return 0
 
 
@@ -770,6 +783,8 @@ def _run_count(args) -> int:
         if args.rows is not None or args.mask or args.hole or args.remove:
             raise InvalidInput("--sequence takes no board: it counts K x A .. K x B")
         return _count_sequence(args)
+    if args.partial:
+        raise InvalidInput("--partial goes with --sequence K A..B")
     board = board_from_args(args)
     request = TourRequest(board, closed=not args.open, start=args.start, end=args.end)
     method = args.method

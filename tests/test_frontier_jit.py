@@ -238,3 +238,43 @@ def test_count_auto_takes_the_frontier_for_seven_across(cli):
     assert run.code == 0 and "frontier method" in run.out
     # reference.md: graphillion's frontier ZDD counted 6x7 = 1,067,638 closed tours
     assert run.out.split()[0] == str(count_request_jit(Board(6, 7)).count) == "1067638"
+
+
+def _last_column_part(k: int, n: int, j: int) -> Board:
+    """The k x n board without the last k - j squares of its last column."""
+    return Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
+
+
+@pytest.mark.parametrize("k, a, b, closed", [(3, 4, 9, True), (3, 3, 7, False), (4, 4, 7, False),
+                                              (5, 4, 8, True), (5, 4, 6, False), (6, 5, 6, True)])
+def test_one_sweep_counts_every_board_with_its_last_column_partly_filled(k, a, b, closed):
+    """count_row(partial=True): the tours of every k x n board with the first j squares of
+    its last column, one sweep; each equals the board counted on its own (holes)."""
+    row = count_row(k, a, b, closed, partial=True)
+    assert sorted(row) == [(n, j) for n in range(a, b + 1) for j in range(1, k + 1)]
+    for (n, j), got in row.items():
+        assert got == count_request_jit(_last_column_part(k, n, j), closed).count, (n, j)
+    assert {n: row[(n, k)] for n in range(a, b + 1)} == count_row(k, a, b, closed)
+    assert any(row.values())
+
+
+def test_partly_filled_boards_against_the_reference_and_the_search():
+    """Small boards of the family also by the pure-Python counter and the exhaustive search."""
+    from kt_formal.engines.base import TourRequest
+    from kt_formal.engines.exhaustive import count
+
+    row = count_row(4, 4, 5, closed=False, partial=True)
+    for (n, j), got in row.items():
+        board = _last_column_part(4, n, j)
+        assert got == count_request(board, False).count == count(TourRequest(board, closed=False)).count
+
+
+def test_sequence_command_partial_lines(cli):
+    run = cli("count", "--sequence", "5", "6..7", "--partial")
+    assert run.code == 0
+    expected = [f"5x{n} {j}/5 {count_request_jit(_last_column_part(5, n, j)).count}"
+                for n in (6, 7) for j in range(1, 6)]
+    assert run.out.splitlines() == expected
+    assert "5x6 5/5 8" in expected  # Schwenk: 5x6 has 8 closed tours
+    bad = cli("count", "5", "6", "--partial")
+    assert bad.code == 2 and "--partial goes with --sequence" in bad.err

@@ -942,11 +942,18 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
 
 
 def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_states: int = DEFAULT_MAX_STATES,
-              time_limit: float | None = None, on_count=None) -> dict:
+              time_limit: float | None = None, on_count=None, partial: bool = False) -> dict:
     """The tours of every ``k x n`` board for ``a <= n <= b``, in one sweep over ``k x b``.
 
     ``on_count(n, count)`` is called as each width's count is known (in order of n).
     Returns ``{n: count}``.
+
+    With ``partial``, also every board whose last column is partly filled: the ``k x n``
+    board without the last ``k - j`` squares of its last column (its first ``j`` kept,
+    ``1 <= j <= k``) is the sweep's squares up to that one, so its tours are those that
+    finish at that square (closed: the cycle closes there with every frontier square
+    finished; open: one path with both ends free). The keys are then ``(n, j)``
+    (``j = k``: the whole board) and ``on_count((n, j), count)``.
     """
     if not 1 <= k <= MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method counts boards with a side of at most {MAX_SHORT_SIDE}, not {k}")
@@ -956,9 +963,10 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
     out = {}
     if k == 1:  # no knight moves: only the single square has a (open) tour
         for n in range(a, b + 1):
-            out[n] = 1 if n == 1 and not closed else 0
+            key = (n, 1) if partial else n
+            out[key] = 1 if n == 1 and not closed else 0
             if on_count is not None:
-                on_count(n, out[n])
+                on_count(key, out[key])
         return out
     W = 2 * k + 1
     N = k * b
@@ -979,11 +987,12 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
             rj, cj = j % k, j // k
             room.append(sum(1 for dr, dc in ((-1, 2), (1, 2), (-2, 1), (2, 1))
                             if 0 <= rj + dr < k and (cj + dc) * k + rj + dr > i))
-        end_of_width = r == k - 1 and c + 1 >= a
+        end_of_width = (r == k - 1 or partial) and c + 1 >= a
         d, comp = sweep.step(i, nbr, 0, 2, True, i - W >= 0, False, room, 0, end_of_width,
                              end_of_width and not closed)
         if end_of_width:
-            out[c + 1] = d + comp
+            key = (c + 1, r + 1) if partial else c + 1
+            out[key] = d + comp
             if on_count is not None:
-                on_count(c + 1, out[c + 1])
+                on_count(key, out[key])
     return out
