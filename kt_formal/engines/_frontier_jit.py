@@ -526,6 +526,20 @@ def _home(key, logT, capp):  # pragma: no cover - compiled
     return part, np.int64((x * np.uint64(capp)) >> np.uint64(32))
 
 
+@cached_njit(inline="always")
+def _emit(nk, x, acc_d, cflat, L, logT, capp, base_o, G, cnt, gk, gs):  # pragma: no cover - compiled
+    """A successor of state ``x``: a finished tour (-2) adds its count to ``acc_d``; a
+    state (``nk >= 0``) goes into the buffers, in the thread's range for its part."""
+    if nk == -2:
+        _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
+    elif nk >= 0:
+        part, _g = _home(nk, logT, capp)
+        o = base_o + part * G + cnt[part]
+        cnt[part] += 1
+        gk[o] = nk
+        gs[o] = x
+
+
 @cached_njit(parallel=True)
 def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
               fill, limit, gk, gs, dacc, ovf):  # pragma: no cover - compiled
@@ -600,41 +614,24 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                     for mi in range(mstart[c], mstart[c + 1]):
                         nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
                                           low_w, low_a, _DB_INDEX)
-                        if nk == -2:
-                            _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
-                        elif nk >= 0:
-                            part, _g = _home(nk, logT, capp)
-                            o = (t * T + part) * G + cnt[part]
-                            cnt[part] += 1
-                            gk[o] = nk
-                            gs[o] = x
-                for p in range(T):
-                    used[t, p] = cnt[p]
-                _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
-                continue
-            for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
-                tn = _decode(keys[x], W, b16, new_live, base)
-                c = _combo(base, W, m, nbr_p, nbr_end, prm[_P_B0], closed, prm[_P_OUT_LIVE],
-                           prm[_P_Z_DEAD], prm[_P_L_DEAD], prm[_P_Z_REQ], prm[_P_L_REQ], prm[_P_Z_FORB])
-                if c < 0:
-                    continue
-                zm = 0
-                lm = 0
-                if not closed:
-                    for q in range(1, W):
-                        v = base[q]
-                        zm |= np.int64(v == 0) << q
-                        lm |= np.int64(v >= 2) << q
-                for mi in range(mstart[c], mstart[c + 1]):
-                    nk = _successor(base, w, lab, mlist[mi], tn, zm, lm, prm, nbr_p, nbr_end, pw)
-                    if nk == -2:
-                        _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
-                    elif nk >= 0:
-                        part, _g = _home(nk, logT, capp)
-                        o = (t * T + part) * G + cnt[part]
-                        cnt[part] += 1
-                        gk[o] = nk
-                        gs[o] = x
+                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs)
+            else:
+                for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
+                    tn = _decode(keys[x], W, b16, new_live, base)
+                    c = _combo(base, W, m, nbr_p, nbr_end, prm[_P_B0], closed, prm[_P_OUT_LIVE],
+                               prm[_P_Z_DEAD], prm[_P_L_DEAD], prm[_P_Z_REQ], prm[_P_L_REQ], prm[_P_Z_FORB])
+                    if c < 0:
+                        continue
+                    zm = 0
+                    lm = 0
+                    if not closed:
+                        for q in range(1, W):
+                            v = base[q]
+                            zm |= np.int64(v == 0) << q
+                            lm |= np.int64(v >= 2) << q
+                    for mi in range(mstart[c], mstart[c + 1]):
+                        nk = _successor(base, w, lab, mlist[mi], tn, zm, lm, prm, nbr_p, nbr_end, pw)
+                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs)
             for p in range(T):
                 used[t, p] = cnt[p]
             _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
