@@ -123,9 +123,12 @@ def test_ctrl_c_is_one_line_exit_130():
     assert warm.returncode == 0
     # a plain depth-first search of a 10x10 open tour runs far longer than the test waits
     # (9x9 from b1 is refuted at once by the colour proof, which comes first)
+    # the child starts with Ctrl-C's default action, as from a terminal (a runner started in
+    # the background hands its children SIGINT ignored, and Python then keeps it ignored)
     p = subprocess.Popen([sys.executable, "-m", "kt_formal", "tour", "10", "10", "--open", "--start",
                           "0,1", "--engine", "dfs", "--time-limit", "600"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
+                         stderr=subprocess.PIPE, text=True, env=env,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(6)
     assert p.poll() is None, "the search ended before it could be interrupted"
     p.send_signal(signal.SIGINT)
