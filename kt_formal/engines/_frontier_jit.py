@@ -142,12 +142,17 @@ def _combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead, z_r
         pb = nbr_p[b]
         required |= ((reqpos >> pb) & 1) << b
         allowed &= ~(((forbpos >> pb) & 1) << b)
-    # the leaving square: a path end of a closed tour, or a live square without a
-    # move, must take its move from the new square now
-    v0 = base[0]
-    if v0 == 0 and out_live and closed:
+    return _with_leaving(base[0] == 0, base[0] >= 2, closed, out_live, b0, allowed, required)
+
+
+@cached_njit(inline="always")
+def _with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # pragma: no cover - compiled
+    """``allowed * 16 + required`` once the leaving square (frontier position 0; ``zero0``:
+    without a move, ``end0``: a path end) is seen to, or -1: a path end of a closed tour, or
+    a live square without a move, must take its move from the new square now."""
+    if zero0 and out_live and closed:
         return -1
-    if (closed and v0 >= 2) or (v0 == 0 and out_live):
+    if (closed and end0) or (zero0 and out_live):
         if b0 < 0:
             return -1
         required |= 1 << b0
@@ -322,15 +327,7 @@ def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z
         allowed |= ok << b
         required |= np.int64((reqpos >> pb4) & one) << b
     v0 = X & np.uint64(15)
-    if v0 == np.uint64(0) and out_live:  # the leaving square of a closed tour without a move
-        return -1
-    if v0 >= np.uint64(2):
-        if b0 < 0:
-            return -1
-        required |= 1 << b0
-    if required & ~allowed:
-        return -1
-    return allowed * 16 + required
+    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), True, out_live, b0, allowed, required)
 
 
 @cached_njit(inline="always")
