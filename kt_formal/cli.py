@@ -707,14 +707,13 @@ def _count_frontier(args, board, request) -> int:
     from kt_formal.engines.frontier import MAX_SHORT_SIDE, estimate_states
     from kt_formal.progress import progress_for
 
-    count_request, _row = _frontier_counters()
-
-    if min(board.rows, board.cols) > MAX_SHORT_SIDE:
+    count_request, count_row = _frontier_counters()
+    short = min(board.rows, board.cols)
+    if short > MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}; the "
                            f"{board.rows}x{board.cols} board would need about "
-                           f"{estimate_states(min(board.rows, board.cols)):.1e} states per step")
-    short = min(board.rows, board.cols)
-    if count_request.__name__ == "count_request_jit" and not board.has_holes:
+                           f"{estimate_states(short):.1e} states per step")
+    if count_row is not None and not board.has_holes:  # the compiled counter and its bound
         from kt_formal.engines._frontier_jit import BYTES_PER_STATE, DEFAULT_MAX_STATES
 
         if estimate_states(short) > DEFAULT_MAX_STATES:
