@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 
 from kt_formal.exceptions import InvalidInput, KtFormalError, ResourceLimit
 
@@ -682,6 +684,9 @@ def _add_count(sub) -> None:
                    help="with --sequence: also the boards whose last column keeps only its first "
                         "J of K squares, one line each ('KxN J/K COUNT'), in the same sweep")
     p.add_argument("-v", "--verbose", action="store_true", help="print the states per column (frontier)")
+    p.add_argument("--spill-dir", metavar="DIR",
+                   help="frontier: where a step too large for memory keeps its states (files deleted "
+                        "as they are made, so nothing is left behind; default: the temporary directory)")
     p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
     p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
                    default=60.0, metavar="S",
@@ -704,7 +709,7 @@ def _frontier_counters():
 
 
 def _count_frontier(args, board, request) -> int:
-    from kt_formal.engines.frontier import MAX_SHORT_SIDE, estimate_states
+    from kt_formal.engines.frontier import EIGHT_BY_EIGHT_MINUTES, MAX_SHORT_SIDE, estimate_states
     from kt_formal.progress import progress_for
 
     count_request, count_row = _frontier_counters()
@@ -713,24 +718,41 @@ def _count_frontier(args, board, request) -> int:
         raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}; the "
                            f"{board.rows}x{board.cols} board would need about "
                            f"{estimate_states(short):.1e} states per step")
-    if count_row is not None and not board.has_holes:  # the compiled counter and its bound
-        from kt_formal.engines._frontier_jit import BYTES_PER_STATE, DEFAULT_MAX_STATES
+    kwargs = {}
+    if count_row is not None:  # the compiled counter: memory, then files in the spill directory
+        from kt_formal.engines._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
-        if estimate_states(short) > DEFAULT_MAX_STATES:
+        spill_dir = args.spill_dir or tempfile.gettempdir()
+        if not os.path.isdir(spill_dir):
+            raise InvalidInput(f"--spill-dir {spill_dir!r} is not a directory")
+        free = shutil.disk_usage(spill_dir).free
+        max_states = max(DEFAULT_MAX_STATES, free // SPILL_BYTES_PER_STATE)
+        kwargs = {"max_states": max_states, "spill_dir": spill_dir}
+        est = estimate_states(short)
+        if not board.has_holes and est > max_states:
             raise ResourceLimit(
-                f"counting the tours of the {board.rows}x{board.cols} board is out of reach on this machine: "
-                f"one step of the frontier method holds at least {estimate_states(short):,} states "
-                f"(measured on {short}x{short}; a longer board holds more), about {estimate_states(short) * BYTES_PER_STATE / 1e9:.0f} GB "
-                f"at {BYTES_PER_STATE} bytes a state; the bound here is {DEFAULT_MAX_STATES:,} "
-                "states (70 % of the memory)")
+                f"counting the tours of the {board.rows}x{board.cols} board is out of reach here: one step "
+                f"of the frontier method holds at least {est:,} states (measured on {short}x{short}; a longer "
+                f"board holds more); memory holds {DEFAULT_MAX_STATES:,} and {spill_dir} has room for "
+                f"{free // SPILL_BYTES_PER_STATE:,} ({free / 1e9:.0f} GB free, {SPILL_BYTES_PER_STATE} bytes a "
+                "state for a step's input and output)")
+        if not board.has_holes and est > DEFAULT_MAX_STATES:
+            _note(args, f"the {board.rows}x{board.cols} board holds at least {est:,} states a step, more than "
+                        f"memory does: the large steps keep their states in files in {spill_dir} (about "
+                        f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); 8x8 took {EIGHT_BY_EIGHT_MINUTES} minutes "
+                        f"on 2 cores; --time-limit (now {args.time_limit:g} s) bounds the run")
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         res = count_request(board, request.closed, request.start, request.end,
-                            progress=progress if progress.active else None, time_limit=args.time_limit)
+                            progress=progress if progress.active else None, time_limit=args.time_limit,
+                            **kwargs)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
     print(f"{res.count} {what}; frontier method, at most {res.max_states:,} states, {res.wall_time:.2f} s")
     if args.verbose:
         for c, n in enumerate(res.states_per_column, 1):
             print(f"  column {c}: {n:,} states", file=sys.stderr)
+        if res.spilled:
+            print(f"  the largest step ran in {res.passes} passes; up to {res.spilled:,} states in files",
+                  file=sys.stderr)
     return 0
 
 

@@ -217,18 +217,35 @@ def test_a_step_past_the_state_bound_stops_with_its_place():
 
 
 @pytest.mark.parametrize("size", [("8", "8"), ("8", "11"), ("12", "8")])
-def test_count_of_a_board_past_the_state_bound_is_refused_before_it_runs(cli, size):
-    """8 x 8 and longer (no holes) need more states than 70 % of this machine's memory
-    holds (at least the 383,851,036 measured on 8x8): one line, exit 2, at once."""
+def test_count_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli, monkeypatch, size):
+    """8 x 8 and longer (no holes) hold more states than memory: their steps keep them in
+    files, and with a spill directory of 1 GB free the count is refused at once: one
+    line, exit 2, with the measured state count."""
+    import collections
+
+    from kt_formal import cli as cli_module
     from kt_formal.engines._frontier_jit import DEFAULT_MAX_STATES
     from kt_formal.engines.frontier import estimate_states
 
     if estimate_states(8) <= DEFAULT_MAX_STATES:
         pytest.skip("a machine with the memory for 8 x 8")
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(cli_module.shutil, "disk_usage", lambda path: usage(2 << 30, 1 << 30, 1 << 30))
     run = cli("count", *size)
     assert run.code == 2 and run.out == ""
     assert len(run.err.strip().splitlines()) == 1
-    assert "out of reach on this machine" in run.err and "383,851,036 states" in run.err
+    assert "out of reach here" in run.err and f"{estimate_states(8):,} states" in run.err
+
+
+def test_count_of_8x8_keeps_its_states_in_files_and_stops_at_its_time_limit(cli, tmp_path):
+    """Without a bound from the disk, 8 x 8 runs, says where its states go, and a time
+    limit of a second ends it as an unknown (exit 3), never as a count."""
+    run = cli("count", "8", "8", "--time-limit", "1", "--spill-dir", tmp_path)
+    assert run.code == 3 and run.out == ""
+    assert "keep their states in files in" in run.err and "stopped at its time limit (1 s)" in run.err
+    assert list(tmp_path.iterdir()) == []
+    bad = cli("count", "8", "8", "--spill-dir", tmp_path / "missing")
+    assert bad.code == 2 and "is not a directory" in bad.err
 
 
 def test_count_auto_takes_the_frontier_for_seven_across(cli):
@@ -278,3 +295,51 @@ def test_sequence_command_partial_lines(cli):
     assert "5x6 5/5 8" in expected  # Schwenk: 5x6 has 8 closed tours
     bad = cli("count", "5", "6", "--partial")
     assert bad.code == 2 and "--partial goes with --sequence" in bad.err
+
+
+def test_steps_in_passes_keep_their_states_in_files_and_the_count(tmp_path):
+    """A table budget of 256 KB makes the larger steps run in passes (one a range of a
+    second hash of the keys) and keep their states in files of the spill directory,
+    unlinked as soon as they are mapped: the counts and states per column are those of
+    one pass in memory, and the directory is left empty."""
+    spill = str(tmp_path)
+    got = count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=spill)
+    default = count_request_jit(Board(6, 6))
+    assert got.count == default.count == 9862  # reference.md: 6x6 closed, 9,862
+    assert got.states_per_column == default.states_per_column
+    assert got.passes > 1 and got.spilled > 0 and default.passes == 1 and default.spilled == 0
+    got_open = count_request_jit(Board(4, 7), closed=False, table_bytes=1 << 14, spill_dir=spill)
+    ref_open = count_request_jit(Board(4, 7), closed=False)
+    assert got_open.passes > 1 and got_open.count == ref_open.count
+    assert got_open.states_per_column == ref_open.states_per_column
+    # past 64 bits: a pass whose counts overflow their limbs runs again with one limb more
+    row = count_row(5, 23, 24, table_bytes=1 << 20, spill_dir=spill)
+    assert row == count_row(5, 23, 24) and row[24].bit_length() > 64
+    partial = count_row(5, 3, 9, closed=False, partial=True, table_bytes=1 << 23, spill_dir=spill)
+    assert partial == count_row(5, 3, 9, closed=False, partial=True)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_pass_whose_table_outgrows_the_budget_keeps_half_its_range(monkeypatch, tmp_path):
+    """Tables laid out for a fiftieth of their keys under a 256 KB budget: a pass whose
+    table would grow past the budget drops the keys of the upper half of its range in
+    place (the others moved back along their probe runs) and goes on with the lower
+    half; the upper half becomes a pass of its own, and the count is the same."""
+    from kt_formal.engines import _frontier_jit
+
+    shrunk = []
+    real = _frontier_jit.shrink
+
+    def counting_shrink(*args):
+        shrunk.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(_frontier_jit, "_LOAD", 50.0)
+    monkeypatch.setattr(_frontier_jit, "shrink", counting_shrink)
+    got = count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=str(tmp_path))
+    assert got.count == 9862 and shrunk  # reference.md: 6x6 closed, 9,862
+    # every state once: a key moved back out of reach of its probe would be inserted twice
+    assert got.states_per_column == count_request(Board(6, 6)).states_per_column
+    got = count_request_jit(Board(4, 7), closed=False, table_bytes=1 << 14, spill_dir=str(tmp_path))
+    ref = count_request(Board(4, 7), closed=False)
+    assert got.count == ref.count and got.states_per_column == ref.states_per_column

@@ -42,6 +42,7 @@ is a tour of that width (what the closing flush of a single board would find).
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 
 import numba
@@ -53,7 +54,8 @@ from kt_formal.engines._jit import announce_compile, cached_njit
 from kt_formal.engines.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
-__all__ = ["count_request_jit", "count_row", "fill_step", "BYTES_PER_STATE", "DEFAULT_MAX_STATES"]
+__all__ = ["count_request_jit", "count_row", "fill_step", "BYTES_PER_STATE", "DEFAULT_MAX_STATES", "TABLE_BYTES",
+           "SPILL_BYTES_PER_STATE"]
 
 _LIMB = 62
 _HASH = np.uint64(0x9E3779B97F4A7C15)
@@ -62,6 +64,9 @@ _BATCH = 64  # table slots touched ahead of their inserts
 _SPARE_BYTES = 256 << 20  # the largest state arrays kept for reuse
 _LOAD = 0.75  # keys per slot the table is laid out for
 _LIMIT = 0.9  # most keys per slot before the table grows
+_HBITS = 16  # a step in passes splits the range of a second hash of the keys
+_HSPACE = 1 << _HBITS
+_HASH2 = np.uint64(0xD6E8FEB86659FD93)
 #: threads (table parts) of a large step: a power of two
 _THREADS = 1 << (max(1, min(numba.get_num_threads(), 16)).bit_length() - 1)
 
@@ -78,6 +83,14 @@ def _physical_memory() -> int:
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
         return 8 << 30
 
+
+#: The most memory the hash table of one step may take: a step that needs more runs in
+#: passes (and its states go to files in the spill directory).
+TABLE_BYTES = int(0.6 * _physical_memory())
+
+#: What one state of a step held in files costs on disk: its key and count as input and
+#: as output (one limb each), with a quarter to spare.
+SPILL_BYTES_PER_STATE = 40
 
 #: Default bound on the states of one step: what fits in 70 % of this machine's memory.
 DEFAULT_MAX_STATES = max(1_000_000, int(0.7 * _physical_memory()) // BYTES_PER_STATE)
@@ -524,12 +537,18 @@ def _home(key, logT, capp):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _emit(nk, x, acc_d, cflat, L, logT, capp, base_o, G, cnt, gk, gs):  # pragma: no cover - compiled
-    """A successor of state ``x``: a finished tour (-2) adds its count to ``acc_d``; a
-    state (``nk >= 0``) goes into the buffers, in the thread's range for its part."""
+def _emit(nk, x, acc_d, cflat, L, logT, capp, base_o, G, cnt, gk, gs, hlo, hhi):  # pragma: no cover - compiled
+    """A successor of state ``x``: a finished tour (-2) adds its count to ``acc_d`` (in
+    the first pass only); a state (``nk >= 0``) of this pass (a second hash of the key
+    in ``hlo..hhi - 1``) goes into the buffers, in the thread's range for its part."""
     if nk == -2:
-        _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
+        if hlo == 0:
+            _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
     elif nk >= 0:
+        if hhi - hlo < _HSPACE:
+            h2 = np.int64((np.uint64(nk) * _HASH2) >> np.uint64(64 - _HBITS))
+            if h2 < hlo or h2 >= hhi:
+                return
         part, _g = _home(nk, logT, capp)
         o = base_o + part * G + cnt[part]
         cnt[part] += 1
@@ -539,7 +558,7 @@ def _emit(nk, x, acc_d, cflat, L, logT, capp, base_o, G, cnt, gk, gs):  # pragma
 
 @cached_njit(parallel=True)
 def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
-              fill, limit, gk, gs, dacc, ovf):  # pragma: no cover - compiled
+              fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
     """Merge the successors of states ``s0..`` into the table; returns where it stopped.
 
     The table is ``2**logT`` parts of ``capp`` slots, one part a thread, a slot ``1 + Lo``
@@ -553,7 +572,9 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     probing always ends; when not one state fits the call returns its index and the
     caller grows the table. ``fill`` counts each part's keys, ``dacc`` the tours
     finished here (per thread, ``L + 1`` limbs), ``ovf`` marks a part whose count
-    overflowed its ``Lo`` limbs (the caller redoes the step with one more).
+    overflowed its ``Lo`` limbs (the caller redoes the step with one more). Only the
+    successors whose second hash lies in ``hlo..hhi - 1`` go in (a step too large for
+    one table runs in passes, one a range).
     """
     S = keys.shape[0]
     L = counts.shape[1]
@@ -611,7 +632,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                     for mi in range(mstart[c], mstart[c + 1]):
                         nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
                                           low_w, low_a, _DB_INDEX)
-                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs)
+                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
             else:
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                     tn = _decode(keys[x], W, b16, new_live, base)
@@ -628,7 +649,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                             lm |= np.int64(v >= 2) << q
                     for mi in range(mstart[c], mstart[c + 1]):
                         nk = _successor(base, w, lab, mlist[mi], tn, zm, lm, prm, nbr_p, nbr_end, pw)
-                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs)
+                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
             for p in range(T):
                 used[t, p] = cnt[p]
             _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
@@ -691,6 +712,46 @@ def regrow(tab, Lo, logT, capp, ntab, ncapp):  # pragma: no cover - compiled
                     g = 0
             for li in range(R):
                 ntab[(nlo + g) * R + li] = tab[j * R + li]
+
+
+@cached_njit(parallel=True)
+def shrink(tab, Lo, logT, capp, hi, fill):  # pragma: no cover - compiled
+    """Drop the keys whose second hash is ``hi`` or more from a table (the pass keeps the
+    lower part of its range; the rest becomes a pass of its own), in place: each part
+    clears them, then walks its slots in probe order from a slot that was empty before
+    and moves each key back to the first free slot between its home and its place (keys
+    only move back within their run, so every key stays where its probe finds it)."""
+    T = np.int64(1) << logT
+    R = 1 + Lo
+    for p in prange(T):
+        base = p * capp
+        # an empty slot of the table as it was: no run of keys passes it, so the walk
+        # from it meets every run from its first slot on
+        start = 0
+        while tab[(base + start) * R] != 0:
+            start += 1
+        for j in range(capp):
+            k = tab[(base + j) * R]
+            if k != 0:
+                h2 = np.int64((np.uint64(k - 1) * _HASH2) >> np.uint64(64 - _HBITS))
+                if h2 >= hi:
+                    for li in range(R):
+                        tab[(base + j) * R + li] = 0
+                    fill[p] -= 1
+        for t in range(1, capp + 1):
+            j = (start + t) % capp
+            k = tab[(base + j) * R]
+            if k == 0:
+                continue
+            _part, g = _home(k - 1, logT, capp)
+            while g != j and tab[(base + g) * R] != 0:
+                g += 1
+                if g == capp:
+                    g = 0
+            if g != j:
+                for li in range(R):
+                    tab[(base + g) * R + li] = tab[(base + j) * R + li]
+                    tab[(base + j) * R + li] = 0
 
 
 @cached_njit(parallel=True)
@@ -771,14 +832,21 @@ def _masks(m: int, must: int, cap: int) -> np.ndarray:
 
 
 class _Sweep:
-    """The per-square parameters of a sweep and the loop that runs the kernels."""
+    """The per-square parameters of a sweep and the loop that runs the kernels.
 
-    def __init__(self, k, W, closed, free_terminals, max_states, time_limit, progress, t0, n_cols):
+    The live states are a list of chunks ``(keys, counts)``: one array pair in memory,
+    or, for a step too large for memory, one file-backed pair per pass (the files are
+    unlinked as soon as they are mapped, so they go with the arrays)."""
+
+    def __init__(self, k, W, closed, free_terminals, max_states, time_limit, progress, t0, n_cols,
+                 table_bytes=None, spill_dir=None):
         self.k, self.W, self.closed, self.free = k, W, closed, free_terminals
         self.b16 = 2 + 4 * W <= 63
         self.max_states, self.time_limit, self.progress, self.t0, self.n_cols = (
             max_states, time_limit, progress, t0, n_cols)
-        self.keys = np.zeros(1, np.int64)
+        self.table_bytes = TABLE_BYTES if table_bytes is None else table_bytes
+        self.spill_dir = spill_dir
+        keys = np.zeros(1, np.int64)
         # the start: every frontier square "finished" (value 1), tn = 0
         if self.b16:
             key = 0
@@ -790,8 +858,8 @@ class _Sweep:
             for q in range(W):
                 key += x
                 x *= 11
-        self.keys[0] = key
-        self.counts = np.ones((1, 1), np.int64)
+        keys[0] = key
+        self.chunks = [(keys, np.ones((1, 1), np.int64))]
         self.gk = np.empty(_BLOCK, np.int64)  # a block's successors: keys and source states
         self.gs = np.empty(_BLOCK, np.int64)
         self.pool = np.zeros(0, np.int64)  # the table's memory, kept from step to step
@@ -800,6 +868,8 @@ class _Sweep:
         self.cur = self.spare = None
         self.ratio = {}  # next states / states at the same row of the last column
         self.peak = 1
+        self.passes = 1  # the most passes a step took
+        self.spilled = 0  # the most states a step wrote to files
         self.per_column = []
 
     def _table(self, est, T, Lo, grow=False):
@@ -816,41 +886,58 @@ class _Sweep:
 
     def _out_of_reach(self, i):
         return ResourceLimit(f"the frontier needs more than {self.max_states:,} states at square {i} "
-                             f"(column {i // self.k + 1} of {self.n_cols}; about "
-                             f"{self.max_states * BYTES_PER_STATE / 1e9:.0f} GB); the count is out of reach here")
+                             f"(column {i // self.k + 1} of {self.n_cols}); the count is out of reach here")
 
-    def _merge(self, i, prm, nbr_p, nbr_end, pw, mstart, mlist):
-        """The next states in a hash table: ``(table, Lo, n, done limbs)``."""
-        S = len(self.keys)
-        L = self.counts.shape[1]
-        T = 1 if S < 4096 else _THREADS
+    def _merge(self, i, chunks, L, T, est, lo, hi, tables):
+        """The next states of the hash range ``lo..hi - 1`` in a hash table: ``(table, Lo,
+        n, done limbs, hi)``. A table that would outgrow its budget keeps the lower half
+        of its range (``hi`` comes back lower; the caller makes the rest a pass)."""
         logT = T.bit_length() - 1
-        r = self.ratio.get(i % self.k)
-        est = int(S * r * 1.1) + 1024 if r is not None else 2 * S + 1024
-        est = max(1, min(est, self.max_states))
         Lo = L
         while True:  # once more, with a limb more, when a count overflows
+            slot = (1 + Lo) * 8
+            if est * slot / _LOAD > self.table_bytes / 2:  # a large step: the whole budget at once
+                est = int(self.table_bytes * _LOAD / slot) - 64 * T
             capp, tab = self._table(est, T, Lo)
             fill = np.zeros(T, np.int64)
             ovf = np.zeros(T, np.int64)
             dacc = np.zeros((T, L + 1), np.int64)
-            s = 0
-            while True:
-                s = fill_step(self.keys, self.counts, s, prm, nbr_p, nbr_end, pw, mstart, mlist,
-                              tab, Lo, logT, capp, fill, int(_LIMIT * capp), self.gk, self.gs, dacc, ovf)
-                if s == S:
-                    break
-                if T * capp * _LOAD >= self.max_states:
-                    raise self._out_of_reach(i)
-                ncapp, ntab = self._table(int(capp * T * _LOAD * 1.5) + 1024, T, Lo, grow=True)
-                regrow(tab, Lo, logT, capp, ntab, ncapp)
-                capp, tab = ncapp, ntab
-                del ntab
+            for keys, counts in chunks:
+                S = keys.shape[0]
+                s = 0
+                while True:
+                    s = fill_step(keys, counts, s, *tables, tab, Lo, logT, capp, fill, int(_LIMIT * capp),
+                                  self.gk, self.gs, dacc, ovf, lo, hi)
+                    if s == S:
+                        break
+                    if T * capp * _LOAD >= self.max_states:
+                        raise self._out_of_reach(i)
+                    if hi - lo > 1 and 2.5 * T * capp * slot > self.table_bytes:
+                        # old and new table together would pass the budget: keep half the range
+                        hi = (lo + hi) // 2
+                        shrink(tab, Lo, logT, capp, hi, fill)
+                        continue
+                    ncapp, ntab = self._table(int(capp * T * _LOAD * 1.5) + 1024, T, Lo, grow=True)
+                    regrow(tab, Lo, logT, capp, ntab, ncapp)
+                    capp, tab = ncapp, ntab
+                    del ntab
             if not ovf.any():
-                return tab, Lo, int(fill.sum()), dacc
+                return tab, Lo, int(fill.sum()), dacc, hi
             Lo += 1
             tab[:] = 0
             del tab
+
+    def _file_arrays(self, n, Lo):
+        """Keys and limbs for ``n`` states in a file of the spill directory, mapped and
+        unlinked at once (its space is freed with the arrays)."""
+        fd, path = tempfile.mkstemp(prefix="kt-frontier-", suffix=".states", dir=self.spill_dir)
+        os.close(fd)
+        try:
+            mm = np.memmap(path, np.int64, "w+", shape=(max(1, n * (1 + Lo)),))
+        finally:
+            os.unlink(path)
+        flat = mm.view(np.ndarray)
+        return flat[:n], flat[n:n * (1 + Lo)].reshape(n, Lo)
 
     def step(self, i, nbr, must, cap, new_live, out_live, out_fixed, room, fixed_pos, may_finish, complete_check):
         nbr_p = np.array([p for p, _e in nbr], dtype=np.int64)
@@ -858,28 +945,62 @@ class _Sweep:
         prm, pw, mstart, mlist = step_tables(self.W, self.b16, self.closed, self.free, nbr_p,
                                              _masks(len(nbr), must, cap), new_live, out_live, out_fixed,
                                              np.asarray(room, dtype=np.int64), fixed_pos, may_finish)
-        S = len(self.keys)
-        tab, Lo, n, dacc = self._merge(i, prm, nbr_p, nbr_end, pw, mstart, mlist)
-        if n > self.max_states:
-            raise self._out_of_reach(i)
-        self.keys = self.counts = None
-        old, self.cur = self.cur, None
-        if old is not None and old[0].nbytes + old[1].nbytes > _SPARE_BYTES:
-            old = None  # a large input goes before the output is laid out
-        buf, self.spare = self.spare, None
-        if buf is None or buf[0].shape[0] < n or buf[1].shape[0] < n * Lo:
-            buf = None
-            size = n + n // 4 + 16
-            buf = (np.empty(size, np.int64), np.empty(size * Lo, np.int64))
-        self.keys, self.counts = buf[0][:n], buf[1][:n * Lo].reshape(n, Lo)
-        compact(tab, Lo, self.keys, self.counts)
-        self.cur, self.spare = buf, old
-        del tab
+        tables = (prm, nbr_p, nbr_end, pw, mstart, mlist)
+        chunks = self.chunks
+        S = sum(keys.shape[0] for keys, _c in chunks)
+        L = max(counts.shape[1] for _k, counts in chunks)
+        T = 1 if S < 4096 else _THREADS
+        r = self.ratio.get(i % self.k)
+        est = int(S * r * 1.1) + 1024 if r is not None else 2 * S + 1024
+        est = max(1, min(est, self.max_states))
+        # a step whose table would pass the budget runs in passes, one a range of a
+        # second hash of the keys: a pass whose table fills its budget keeps the lower
+        # half of its range and leaves the upper half to a pass of its own; the states of
+        # a step in passes, or too large for memory, go to files
+        spill = est * (1 + L) * 8 > self.table_bytes // 4
+        ranges = [(0, _HSPACE)]
+        out, n, done, passes = [], 0, 0, 0
+        while ranges:
+            lo, hi = ranges.pop(0)
+            tab, Lo, nr, dacc, mid = self._merge(i, chunks, L, T, est * (hi - lo) // _HSPACE + 1024, lo, hi,
+                                                 tables)
+            if mid < hi:
+                ranges.insert(0, (mid, hi))
+                spill = True
+            hi = mid
+            passes += 1
+            n += nr
+            if n > self.max_states:
+                raise self._out_of_reach(i)
+            done += sum(_limbs_to_int(row) for row in dacc)
+            if lo == 0 and hi == _HSPACE and not spill:  # one pass in memory
+                self.chunks = chunks = None
+                old, self.cur = self.cur, None
+                if old is not None and old[0].nbytes + old[1].nbytes > _SPARE_BYTES:
+                    old = None  # a large input goes before the output is laid out
+                buf, self.spare = self.spare, None
+                if buf is None or buf[0].shape[0] < nr or buf[1].shape[0] < nr * Lo:
+                    buf = None
+                    size = nr + nr // 4 + 16
+                    buf = (np.empty(size, np.int64), np.empty(size * Lo, np.int64))
+                keys, counts = buf[0][:nr], buf[1][:nr * Lo].reshape(nr, Lo)
+                self.cur, self.spare = buf, old
+            elif spill:
+                keys, counts = self._file_arrays(nr, Lo)
+            else:
+                keys, counts = np.empty(nr, np.int64), np.empty((nr, Lo), np.int64)
+            compact(tab, Lo, keys, counts)
+            del tab
+            out.append((keys, counts))
+        if spill:
+            self.cur = self.spare = None
+            self.spilled = max(self.spilled, n)
+        self.chunks = out
+        self.passes = max(self.passes, passes)
         if S >= 1024:
             self.ratio[i % self.k] = n / S
-        done = sum(_limbs_to_int(row) for row in dacc)
-        comp = sum(_limbs_to_int(row) for row in complete_tours(self.keys, self.counts, self.W, self.b16)) \
-            if complete_check else 0
+        comp = sum(_limbs_to_int(row) for keys, counts in out
+                   for row in complete_tours(keys, counts, self.W, self.b16)) if complete_check else 0
         c = i // self.k
         if n > self.peak:
             self.peak = n
@@ -895,8 +1016,14 @@ class _Sweep:
 
 def count_request_jit(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
                       progress=None, max_states: int = DEFAULT_MAX_STATES,
-                      time_limit: float | None = None) -> FrontierCount:
-    """:func:`kt_formal.engines.frontier.count_request`, compiled (same arguments and result)."""
+                      time_limit: float | None = None, table_bytes: int | None = None,
+                      spill_dir: str | None = None) -> FrontierCount:
+    """:func:`kt_formal.engines.frontier.count_request`, compiled (same arguments and result).
+
+    ``table_bytes`` bounds the hash table of one step (default :data:`TABLE_BYTES`): a
+    step that needs more runs in passes and keeps its states in files, unlinked as soon
+    as they are made, in ``spill_dir`` (default: the system's temporary directory).
+    """
     t0 = time.perf_counter()
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
@@ -905,7 +1032,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
     free_terminals, forced_set, forbidden_set = lay.free_terminals, lay.forced_set, lay.forbidden_set
     announce_compile(fill_step)
-    sweep = _Sweep(k, W, closed, free_terminals, max_states, time_limit, progress, t0, n)
+    sweep = _Sweep(k, W, closed, free_terminals, max_states, time_limit, progress, t0, n, table_bytes, spill_dir)
     done = 0
     for i in range(N + W):
         on_board = i < N
@@ -932,11 +1059,13 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
         d, _ = sweep.step(i, nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
                           out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
         done += d
-    return FrontierCount(done, closed, rows, cols, sweep.per_column, sweep.peak, time.perf_counter() - t0)
+    return FrontierCount(done, closed, rows, cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
+                         sweep.passes, sweep.spilled)
 
 
 def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_states: int = DEFAULT_MAX_STATES,
-              time_limit: float | None = None, on_count=None, partial: bool = False) -> dict:
+              time_limit: float | None = None, on_count=None, partial: bool = False,
+              table_bytes: int | None = None, spill_dir: str | None = None) -> dict:
     """The tours of every ``k x n`` board for ``a <= n <= b``, in one sweep over ``k x b``.
 
     ``on_count(n, count)`` is called as each width's count is known (in order of n).
@@ -965,7 +1094,8 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
     W = 2 * k + 1
     N = k * b
     announce_compile(fill_step)
-    sweep = _Sweep(k, W, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b)
+    sweep = _Sweep(k, W, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
+                   spill_dir)
     for i in range(N):
         r, c = i % k, i // k
         nbr = []

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
-__all__ = ["count_tours", "count_request", "sweep_layout", "SweepLayout", "FrontierCount", "estimate_states", "MEASURED_PEAK_STATES", "MAX_SHORT_SIDE"]
+__all__ = ["count_tours", "count_request", "sweep_layout", "SweepLayout", "FrontierCount", "estimate_states", "MEASURED_PEAK_STATES", "MAX_SHORT_SIDE",
+           "EIGHT_BY_EIGHT_MINUTES"]
 
 #: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
 MAX_SHORT_SIDE = 8
@@ -56,24 +57,28 @@ class FrontierCount:
     states_per_column: list = field(default_factory=list)
     max_states: int = 0
     wall_time: float = 0.0
+    passes: int = 1  # the most passes one step took (compiled counter: a table over its budget)
+    spilled: int = 0  # the most states one step kept in files (compiled counter)
 
 
 #: The most states one step held, measured with the compiled counter on closed tours of
-#: boards ``k`` squares across (``python benchmarks/bench_count.py``): 3x12, 4x8, 5x12,
-#: 6x12 and 7x8 run to the end; 8x8 stopped at its state bound in its sixth column, so
-#: its figure is a lower bound (the step before held 161 million, each step of the
-#: sixth column of 7x8 held 2.4 to 4 times what the fifth column's last did).
-MEASURED_PEAK_STATES = {1: 1, 2: 1, 3: 153, 4: 534, 5: 56_497, 6: 1_436_776, 7: 22_538_221, 8: 383_851_036}
+#: boards ``k`` squares across (``python benchmarks/bench_count.py``, ``--full`` and
+#: ``--eight``): 3x12, 4x8, 5x12, 6x12, 7x8 and 8x8 (its fifth square of the sixth column).
+MEASURED_PEAK_STATES = {1: 1, 2: 1, 3: 153, 4: 534, 5: 56_497, 6: 1_436_776, 7: 22_538_221, 8: 740_706_259}
+
+#: Minutes the compiled counter took to count 8 x 8's closed tours on 2 cores, its large
+#: steps in files (``python benchmarks/bench_count.py --eight``: 1,520 s).
+EIGHT_BY_EIGHT_MINUTES = 25
 
 
 def estimate_states(short: int) -> int:
     """The states of the fullest step of a board ``short`` squares across, without holes:
-    the measured peak (:data:`MEASURED_PEAK_STATES`; 8 is a lower bound), and past 8 the
-    8 x 8 figure times 16 for each square more across (the growth from 6 to 7 to 8 across
-    was 16 and 17 times)."""
+    the measured peak of the square board (:data:`MEASURED_PEAK_STATES`; a longer board
+    holds at least as many), and past 8 the 8 x 8 figure times 32 for each square more
+    across (the growth from 6 to 7 to 8 across was 16 and 33 times)."""
     if short in MEASURED_PEAK_STATES:
         return MEASURED_PEAK_STATES[short]
-    return MEASURED_PEAK_STATES[8] * 16 ** (short - 8)
+    return MEASURED_PEAK_STATES[8] * 32 ** (short - 8)
 
 
 def _normalise(window: list) -> tuple:
