@@ -189,22 +189,29 @@ def test_table_parts_do_not_change_the_count(monkeypatch, threads):
     assert got.states_per_column == default.states_per_column
 
 
-def test_tables_laid_out_too_small_grow(monkeypatch):
-    """A table laid out for a fiftieth of its states grows (the keys moved into a larger
-    one) as often as it must, the counts intact: closed, open, and past 64 bits."""
+def _tables_too_small_and_counted(monkeypatch, kernel: str) -> list:
+    """Lay the tables out for a fiftieth of their keys and count the calls of ``kernel``
+    (``regrow`` or ``shrink``): the list gets one item a call."""
     from kt_formal.engines import _frontier_jit
 
-    expected = [count_request_jit(Board(6, 6)).count, count_request_jit(Board(4, 7), closed=False).count,
-                count_row(5, 23, 24)[24]]
-    grown = []
-    real = _frontier_jit.regrow
+    calls = []
+    real = getattr(_frontier_jit, kernel)
 
-    def counting_regrow(*args):
-        grown.append(1)
+    def counting(*args):
+        calls.append(1)
         return real(*args)
 
     monkeypatch.setattr(_frontier_jit, "_LOAD", 50.0)
-    monkeypatch.setattr(_frontier_jit, "regrow", counting_regrow)
+    monkeypatch.setattr(_frontier_jit, kernel, counting)
+    return calls
+
+
+def test_tables_laid_out_too_small_grow(monkeypatch):
+    """A table laid out for a fiftieth of its states grows (the keys moved into a larger
+    one) as often as it must, the counts intact: closed, open, and past 64 bits."""
+    expected = [count_request_jit(Board(6, 6)).count, count_request_jit(Board(4, 7), closed=False).count,
+                count_row(5, 23, 24)[24]]
+    grown = _tables_too_small_and_counted(monkeypatch, "regrow")
     got = [count_request_jit(Board(6, 6)).count, count_request_jit(Board(4, 7), closed=False).count,
            count_row(5, 23, 24)[24]]
     assert got == expected and expected[2].bit_length() > 64
@@ -325,17 +332,7 @@ def test_a_pass_whose_table_outgrows_the_budget_keeps_half_its_range(monkeypatch
     table would grow past the budget drops the keys of the upper half of its range in
     place (the others moved back along their probe runs) and goes on with the lower
     half; the upper half becomes a pass of its own, and the count is the same."""
-    from kt_formal.engines import _frontier_jit
-
-    shrunk = []
-    real = _frontier_jit.shrink
-
-    def counting_shrink(*args):
-        shrunk.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(_frontier_jit, "_LOAD", 50.0)
-    monkeypatch.setattr(_frontier_jit, "shrink", counting_shrink)
+    shrunk = _tables_too_small_and_counted(monkeypatch, "shrink")
     got = count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=str(tmp_path))
     assert got.count == 9862 and shrunk  # reference.md: 6x6 closed, 9,862
     # every state once: a key moved back out of reach of its probe would be inserted twice
