@@ -18,6 +18,13 @@ reference the tests compare against. What changes is the bookkeeping:
   out into dense arrays. At the peak of a step the input, the table and the output
   are held, about :data:`BYTES_PER_STATE` bytes a state and nothing per successor
   (the successors of one block at a time);
+* a step whose table would pass :data:`TABLE_BYTES` runs in passes: each takes the
+  successors whose second hash falls in its range, and a pass whose table fills drops
+  the keys of the upper half of its range in place (:func:`shrink`) and leaves that
+  half to a pass of its own; the states of such a step, or of one too large for
+  memory, go to files (mapped, and unlinked as soon as they are made), read back
+  block by block by the next step. 8 x 8 (741 million states at its fullest step)
+  runs so in 17 GB of memory and 24 GB of files;
 * closed tours with 4-bit digits (``k <= 7``) are stepped on the packed word itself:
   the moves set nibbles, a join renames a label at all its places with one mask
   (nibbles equal to a value, found without a loop), and the labels are renumbered in
