@@ -125,7 +125,8 @@ def cell(r) -> str:
     if r.get("states"):
         text += f"  {r['states']:,} st"
     if r.get("spilled"):
-        text += (f"  (largest step in {r['passes']} passes, {r['spilled']:,} states in files; "
+        passes = f"{r['passes']} pass" + ("es" if r["passes"] > 1 else "")
+        text += (f"  (largest step in {passes}, {r['spilled']:,} states in files; "
                  f"at most {r['anon_mb'] / 1024:.1f} GB of it in memory, the rest the files' pages)")
     return text
 
