@@ -904,7 +904,7 @@ class _Sweep:
         while True:  # once more, with a limb more, when a count overflows
             slot = (1 + Lo) * 8
             if est * slot / _LOAD > self.table_bytes / 2:  # a large step: the whole budget at once
-                est = int(self.table_bytes * _LOAD / slot) - 64 * T
+                est = max(1, int(self.table_bytes * _LOAD / slot) - 64 * T)
             capp, tab = self._table(est, T, Lo)
             fill = np.zeros(T, np.int64)
             ovf = np.zeros(T, np.int64)
@@ -933,6 +933,20 @@ class _Sweep:
             Lo += 1
             tab[:] = 0
             del tab
+
+    def _memory_arrays(self, n, Lo):
+        """Keys and limbs for ``n`` states in memory: the arrays of two steps back when
+        they are large enough, else new ones, a large input let go of first."""
+        old, self.cur = self.cur, None
+        if old is not None and old[0].nbytes + old[1].nbytes > _SPARE_BYTES:
+            old = None  # a large input goes before the output is laid out
+        buf, self.spare = self.spare, None
+        if buf is None or buf[0].shape[0] < n or buf[1].shape[0] < n * Lo:
+            buf = None
+            size = n + n // 4 + 16
+            buf = (np.empty(size, np.int64), np.empty(size * Lo, np.int64))
+        self.cur, self.spare = buf, old
+        return buf[0][:n], buf[1][:n * Lo].reshape(n, Lo)
 
     def _file_arrays(self, n, Lo):
         """Keys and limbs for ``n`` states in a file of the spill directory, mapped and
@@ -965,37 +979,23 @@ class _Sweep:
         # half of its range and leaves the upper half to a pass of its own; the states of
         # a step in passes, or too large for memory, go to files
         spill = est * (1 + L) * 8 > self.table_bytes // 4
-        ranges = [(0, _HSPACE)]
         out, n, done, passes = [], 0, 0, 0
-        while ranges:
-            lo, hi = ranges.pop(0)
-            tab, Lo, nr, dacc, mid = self._merge(i, chunks, L, T, est * (hi - lo) // _HSPACE + 1024, lo, hi,
-                                                 tables)
-            if mid < hi:
-                ranges.insert(0, (mid, hi))
-                spill = True
-            hi = mid
+        lo = 0  # each pass takes what is left of the range, or its lower part
+        while lo < _HSPACE:
+            tab, Lo, nr, dacc, mid = self._merge(i, chunks, L, T, est * (_HSPACE - lo) // _HSPACE + 1024, lo,
+                                                 _HSPACE, tables)
+            spill = spill or mid < _HSPACE
+            lo = mid
             passes += 1
             n += nr
             if n > self.max_states:
                 raise self._out_of_reach(i)
             done += sum(_limbs_to_int(row) for row in dacc)
-            if lo == 0 and hi == _HSPACE and not spill:  # one pass in memory
-                self.chunks = chunks = None
-                old, self.cur = self.cur, None
-                if old is not None and old[0].nbytes + old[1].nbytes > _SPARE_BYTES:
-                    old = None  # a large input goes before the output is laid out
-                buf, self.spare = self.spare, None
-                if buf is None or buf[0].shape[0] < nr or buf[1].shape[0] < nr * Lo:
-                    buf = None
-                    size = nr + nr // 4 + 16
-                    buf = (np.empty(size, np.int64), np.empty(size * Lo, np.int64))
-                keys, counts = buf[0][:nr], buf[1][:nr * Lo].reshape(nr, Lo)
-                self.cur, self.spare = buf, old
-            elif spill:
+            if spill:  # every step of more than one pass spills
                 keys, counts = self._file_arrays(nr, Lo)
-            else:
-                keys, counts = np.empty(nr, np.int64), np.empty((nr, Lo), np.int64)
+            else:  # the only pass, in memory: the input is no longer needed
+                self.chunks = chunks = None
+                keys, counts = self._memory_arrays(nr, Lo)
             compact(tab, Lo, keys, counts)
             del tab
             out.append((keys, counts))
