@@ -1,0 +1,190 @@
+"""What a user gets on a busy machine: each figure idle and with one busy neighbour, from one run.
+
+Every figure is a whole command (``python -m kt_formal ...``, this checkout's code), timed
+from outside as a person would time it: start-up, imports, loading compiled kernels from
+numba's cache, the work, the check, the output. For each figure the benchmark runs the
+command in pairs: once on an idle machine, once while a neighbour process of its own spins
+on one core (a plain Python loop, the normal case of an editor, a browser or a second job
+on a 2-core machine). The neighbour is started for each loaded run and stopped after it,
+and it stops by itself after a bounded time whatever happens to the benchmark.
+
+It prints, per figure: the median wall time idle and loaded, the median of the pairs'
+loaded/idle ratios, the issue's target where one is set, and whether each run answered
+(its exit status: 0 found/counted, 3 a limit was reached).
+
+    python benchmarks/bench_under_load.py               # under 2 minutes
+    python benchmarks/bench_under_load.py --runs 5      # more pairs per figure
+    python benchmarks/bench_under_load.py --only count  # the figures whose name has "count"
+    python benchmarks/bench_under_load.py --suite       # + the default pytest from a fresh
+                                                        #   clone with an empty numba cache,
+                                                        #   idle and loaded (about 10 min)
+
+The "empty cache" figure points ``NUMBA_CACHE_DIR`` at a new empty folder for every run, so
+numba compiles every kernel it needs in that run: what a new user's first command costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The neighbour: one core kept busy, ending by itself after ``seconds`` at the most.
+NEIGHBOUR = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end:\n    pass\n"
+
+
+@dataclass
+class Figure:
+    """One command to time; ``target`` the issue's bounds (idle, loaded) in seconds, if any."""
+
+    name: str
+    args: list[str]
+    target: tuple[float | None, float | None] = (None, None)
+    cold_cache: bool = False
+    runs: int | None = None  # None: the benchmark's --runs
+    idle: list[float] = field(default_factory=list)
+    loaded: list[float] = field(default_factory=list)
+    status: list[int] = field(default_factory=list)
+
+
+def figures(full: bool) -> list[Figure]:
+    figs = [
+        Figure("kt-formal --version", ["--version"], (0.1, None)),
+        Figure("tour 8 8", ["tour", "8", "8"], (0.3, None)),
+        Figure("tour 60 60 --hole 25,25,10x10", ["tour", "60", "60", "--hole", "25,25,10x10"], (0.4, None)),
+        Figure("tour 300 300 --hole 149,149,2x2", ["tour", "300", "300", "--hole", "149,149,2x2"]),
+        Figure("count 6 8", ["count", "6", "8"], (1.0, 2.5)),
+        Figure("count 3 60", ["count", "3", "60"]),
+        Figure("count --sequence 5 5..20", ["count", "--sequence", "5", "5..20"]),
+        Figure("count 3 60, empty numba cache", ["count", "3", "60"], cold_cache=True, runs=1),
+    ]
+    if full:
+        figs += [
+            Figure("count 6 7 --open", ["count", "6", "7", "--open"]),
+            Figure("tour 1000 1000", ["tour", "1000", "1000"]),
+        ]
+    return figs
+
+
+class Neighbour:
+    """A busy process on one core for the length of a ``with`` block (and never much longer)."""
+
+    def __init__(self, bound: float):
+        self.bound = bound
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self):
+        self.proc = subprocess.Popen([sys.executable, "-c", NEIGHBOUR, str(self.bound)])
+        time.sleep(0.2)  # let it take its core
+        return self
+
+    def __exit__(self, *exc):
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait()
+        return False
+
+
+def run_once(fig: Figure, timeout: float) -> tuple[float, int]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    cache = None
+    if fig.cold_cache:
+        cache = tempfile.mkdtemp(prefix="kt-bench-cache-")
+        env["NUMBA_CACHE_DIR"] = cache
+    try:
+        t = time.perf_counter()
+        try:
+            done = subprocess.run([sys.executable, "-m", "kt_formal", *fig.args], env=env, cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+            status = done.returncode
+        except subprocess.TimeoutExpired:
+            status = -1
+        return time.perf_counter() - t, status
+    finally:
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
+
+
+def measure(fig: Figure, runs: int, timeout: float) -> None:
+    if not fig.cold_cache:
+        run_once(fig, timeout)  # warm-up: numba's cache, the file system's cache
+    for _ in range(fig.runs or runs):
+        seconds, status = run_once(fig, timeout)
+        fig.idle.append(seconds)
+        fig.status.append(status)
+        with Neighbour(timeout + 5):
+            seconds, status = run_once(fig, timeout)
+        fig.loaded.append(seconds)
+        fig.status.append(status)
+
+
+def fmt(x: float | None, unit: str = "s") -> str:
+    return "-" if x is None else f"{x:.2f}{unit}" if unit else f"{x:.2f}"
+
+
+def report(figs: list[Figure]) -> None:
+    print(f"{'figure':<36} {'idle':>8} {'loaded':>8} {'load/idle':>9}  {'target idle/loaded':>18}  answered")
+    for fig in figs:
+        if not fig.idle:
+            continue
+        idle, loaded = statistics.median(fig.idle), statistics.median(fig.loaded)
+        ratio = statistics.median(b / a for a, b in zip(fig.idle, fig.loaded))
+        target = "/".join(fmt(t) for t in fig.target) if any(fig.target) else ""
+        codes = sorted(set(fig.status))
+        answered = "yes" if codes == [0] else "exit " + ",".join(str(c) for c in codes)
+        print(f"{fig.name:<36} {fmt(idle):>8} {fmt(loaded):>8} {fmt(ratio, 'x'):>9}  {target:>18}  {answered}")
+
+
+def suite(timeout: float) -> None:
+    """The default pytest from a fresh clone with an empty numba cache, idle and loaded."""
+    for loaded in (False, True):
+        with tempfile.TemporaryDirectory(prefix="kt-bench-clone-") as tmp:
+            clone = Path(tmp) / "clone"
+            subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+            env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"))
+            cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+            t = time.perf_counter()
+            if loaded:
+                with Neighbour(timeout + 5):
+                    done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=timeout)
+            else:
+                done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=timeout)
+            seconds = time.perf_counter() - t
+            last = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
+            print(f"default pytest, fresh clone, empty cache, {'loaded' if loaded else 'idle'}: "
+                  f"{seconds:.0f} s ({last})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3, help="idle/loaded pairs per figure (default 3)")
+    ap.add_argument("--only", default="", help="only the figures whose name contains this text")
+    ap.add_argument("--full", action="store_true", help="also the longer figures")
+    ap.add_argument("--suite", action="store_true", help="also the default test suite, idle and loaded")
+    ap.add_argument("--timeout", type=float, default=120.0, help="bound on one run, seconds (default 120)")
+    args = ap.parse_args(argv)
+    if args.runs < 1 or not args.timeout > 0:
+        ap.error("--runs must be at least 1 and --timeout positive")
+    print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.2f}; "
+          f"Python {sys.version.split()[0]}; commands: python -m kt_formal ... in {ROOT.name}/")
+    figs = [f for f in figures(args.full) if args.only in f.name]
+    for fig in figs:
+        measure(fig, args.runs, args.timeout)
+    report(figs)
+    if args.suite:
+        suite(1800.0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
