@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import signal
@@ -16,7 +17,7 @@ from kt_formal.board import Board
 from kt_formal.census import families
 from kt_formal.census.families import (canonical, group_by_symmetry, hole_positions, remove_squares,
                                        transform_certificate, transform_question)
-from kt_formal.census.report import census_table, verify_store
+from kt_formal.census.report import census_table, summary_lines, verify_store, write_csv
 from kt_formal.census.runners import check_row_certificate, run_census, solve_orbit
 from kt_formal.census.store import APPLICATION_ID, SCHEMA_VERSION, Store, question_key
 from kt_formal.certificate import verify_certificate
@@ -419,3 +420,22 @@ def test_verify_db_says_not_checked_for_exhaustive_records_unless_replayed(cli, 
     assert r.code == 1 and "NOT CHECKED" in r.out and "0 of 1 certificates verified" in r.out
     r = cli("verify", "--db", db, "--replay")
     assert r.code == 0 and "1 of 1 certificates verified" in r.out
+
+
+def test_a_drup_no_is_named_in_the_summary_and_the_csv(tmp_path):
+    # a DRUP certificate carries a kind ("drup") and no method: the report names it by kind
+    path = tmp_path / "d.sqlite"
+    drup = json.dumps({"format": "kt-formal/1", "kind": "drup", "board": {"rows": 4, "cols": 5, "holes": []}})
+    colour = json.dumps({"format": "kt-formal/1", "kind": "proof", "method": "colour"})
+    with Store.open(path) as s:
+        s.add([(4, 5, ((0, 0),), True, None, None, "no", drup, 1.0, "sat"),
+               (4, 5, ((0, 1),), True, None, None, "no", colour, 0.0, "proof:colour")])
+        s.flush()
+    with Store.open(path, readonly=True) as s:
+        lines = summary_lines(s)
+        assert any(line.split()[:2] == ["no:", "drup"] for line in lines), lines
+        assert not any("None" in line for line in lines), lines
+        assert sorted(r[-1] for r in census_table(s)) == ["colour", "drup"]
+        write_csv(s, tmp_path / "d.csv")
+    rows = list(csv.DictReader((tmp_path / "d.csv").open()))
+    assert sorted(r["method"] for r in rows) == ["colour", "drup"]

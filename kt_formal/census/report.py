@@ -51,7 +51,9 @@ COLOURS = {
     "none": (245, 245, 245),
 }
 
-_METHOD = "json_extract(certificate, '$.method')"
+#: The proof method of a "no": a proof's ``method``, else the certificate's ``kind`` (a SAT
+#: solver's DRUP proof and an exhaustive search record carry no method, only a kind).
+_METHOD = "COALESCE(json_extract(certificate, '$.method'), json_extract(certificate, '$.kind'))"
 
 
 def census_table(store: Store) -> list[tuple]:
@@ -101,7 +103,8 @@ def write_csv(store: Store, out, certificates: bool = False) -> int:
             for r in store.rows(with_certificate=True):
                 method = None
                 if r["answer"] == "no" and r["certificate"]:
-                    method = json.loads(r["certificate"]).get("method")
+                    d = json.loads(r["certificate"])
+                    method = d.get("method") or d.get("kind")
                 values = [r[c] for c in cols]
                 w.writerow(values + ([method or ""] if not certificates else []))
                 n += 1
