@@ -943,7 +943,8 @@ def _add_census(sub) -> None:
                      help="random sets of K removed squares (with --samples and --seed)")
     fam.add_argument("--mask-dir", metavar="DIR", help="every ASCII mask file in DIR ('.' square, '#' hole)")
     p.add_argument("--samples", type=int, default=100, metavar="S", help="random sets per board size (default 100)")
-    p.add_argument("--seed", type=int, default=0, metavar="X", help="seed of the random sets (default 0)")
+    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+                   help="random seed of the random sets (default 0); runs repeat")
     p.add_argument("--db", required=True, metavar="FILE", help="the SQLite database (created if missing)")
     p.add_argument("--open", action="store_true", help="open tours (paths) instead of closed ones")
     p.add_argument("--start", metavar="SQ", help="fixed first square (R,C 0-based, or a chess name like a1)")
@@ -1284,6 +1285,26 @@ def _json_error(args, exc_code: int, message: str) -> None:
 # ---------------------------------------------------------------------- main
 COMMANDS = [_add_tour, _add_exists, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame,
             _add_census, _add_census_report]
+
+
+def _add_completion(sub) -> None:
+    p = sub.add_parser("completion", help="print a shell completion script (bash or zsh)",
+                       description="Print a completion script generated from this command's parser.",
+                       epilog="examples:\n  source <(kt-formal completion bash)\n"
+                              "  kt-formal completion zsh > ~/.zfunc/_kt-formal",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("shell", choices=("bash", "zsh"), help="the shell")
+    p.set_defaults(run=_run_completion)
+
+
+def _run_completion(args) -> int:
+    from kt_formal.commandline import completion
+
+    sys.stdout.write(completion(build_parser(), args.shell))
+    return 0
+
+
+COMMANDS.append(_add_completion)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -142,7 +142,7 @@ def completion(parser: argparse.ArgumentParser, shell: str) -> str:
                 except Exception:  # noqa: BLE001 - a lazy list that cannot load: no values
                     values = ""
                 choices.append((a.option_strings, values))
-            elif _takes_value(a) and (a.metavar in ("FILE", "DIR", "OUT", "ADDRESS") or "FILE" in str(a.metavar)):
+            elif _takes_value(a) and (a.metavar in ("FILE", "DIR", "OUT") or "FILE" in str(a.metavar)):
                 files += a.option_strings
         positional = [a for a in sub._actions if not a.option_strings]
         pos_choices = " ".join(str(c) for a in positional if a.choices for c in a.choices)
@@ -156,7 +156,7 @@ def completion(parser: argparse.ArgumentParser, shell: str) -> str:
         lines.append(f"            opts=\"{' '.join(sorted(opts))}\"")
         if pos_choices:
             lines.append(f"            [[ \"$cur\" != -* ]] && {{ COMPREPLY=($(compgen -W \"{pos_choices}\" "
-                         "-- \"$cur\")); return; }}")
+                         "-- \"$cur\")); return; }")
         lines.append("            ;;")
         cases.append("\n".join(lines))
     body = f"""# {shell} completion for {PROG}, generated from its parser by '{PROG} completion {shell}'
@@ -190,7 +190,8 @@ _kt_formal() {{
 
 
 def _describe_default(action) -> str:
-    if action.default in (None, False, [], argparse.SUPPRESS) or not _takes_value(action):
+    if (action.default is None or action.default is argparse.SUPPRESS or action.default == []
+            or not _takes_value(action)):
         return ""
     return f"`{action.default}`" if not isinstance(action.default, float) else f"`{action.default:g}`"
 
