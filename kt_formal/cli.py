@@ -744,7 +744,7 @@ def _count_frontier(args, board, request) -> int:
     if getattr(args, "json", False):
         return _json_count(args, request, "frontier", res.count, True, res.wall_time, max_states=res.max_states)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
-    print(f"{res.count} {what}; frontier method, at most {res.max_states:,} states, {res.wall_time:.2f} s")
+    print(_styled(args, board, f"{res.count} {what}; frontier method, at most {res.max_states:,} states, {res.wall_time:.2f} s"))
     if args.verbose:
         for c, n in enumerate(res.states_per_column, 1):
             print(f"  column {c}: {n:,} states", file=sys.stderr)
@@ -845,7 +845,7 @@ def _run_count(args) -> int:
                     f"{args.time_limit:g} or --node-limit to go further)")
         return 3
     extra = f" ({res.directed_count} directed)" if res.directed_count is not None else ""
-    print(f"{res.count} {what}{extra}; {res.nodes:,} nodes in {res.wall_time:.2f} s")
+    print(_styled(args, board, f"{res.count} {what}{extra}; {res.nodes:,} nodes in {res.wall_time:.2f} s"))
     return 0
 
 

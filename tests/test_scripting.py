@@ -195,6 +195,10 @@ def test_squares_as_given(cli):
     assert "from a5" in r.out
     r = cli("exists", 5, 6, "--open", "--start", "a5", "--squares", "rc", "--threads", 1)
     assert "from 0,0" in r.out
+    assert "from a5;" in cli("count", 5, 5, "--open", "--start", "a5", "--method", "search").out
+    assert "from 0,0;" in cli("count", 5, 5, "--open", "--start", "0,0", "--method", "search").out
+    r = cli("tour", 6, 6, "--start", "0,0", "--threads", 1, "--engine", "cpsat", "--out", "/dev/null")
+    assert "from 0,0 " in r.err and "(0, 0)" not in r.err
 
 
 def test_squares_beyond_26_columns_are_row_col(cli, tmp_path):
