@@ -4,9 +4,16 @@
 >>> result = kt.find_tour(kt.Board(6, 6))
 >>> result.status.value, result.tour.check() is None
 ('found', True)
+>>> "importlib" in dir(kt)
+False
+
+The command line's verbs are here too, with its options as keyword arguments and results
+whose ``to_json()`` is the object ``--json`` prints: ``kt.tour``, ``kt.decide``,
+``kt.count``, ``kt.census`` (see :mod:`kt_formal.api`).
 """
 
-import importlib
+import sys as _sys
+import types as _types
 
 #: public name -> module defining it; imported on first use (PEP 562), so that
 #: ``kt-formal --help`` and ``kt-formal verify`` start without numba or OR-Tools.
@@ -21,7 +28,13 @@ _LAZY = {
     "Result": "kt_formal.solve",
     "Status": "kt_formal.solve",
     "TourRequest": "kt_formal.solve",
-    "decide": "kt_formal.decide",
+    "tour": "kt_formal.api",
+    "decide": "kt_formal.api",
+    "count": "kt_formal.api",
+    "census": "kt_formal.api",
+    "Decision": "kt_formal.api",
+    "CountResult": "kt_formal.api",
+    "CensusResult": "kt_formal.api",
     "Verdict": "kt_formal.decide",
     "find_proof": "kt_formal.proofs",
     "check_proof": "kt_formal.proofs",
@@ -32,6 +45,24 @@ _LAZY = {
     "ProvenImpossible": "kt_formal.exceptions",
     "LimitReached": "kt_formal.exceptions",
 }
+
+#: the command line's verbs; three are also submodule names (kt_formal.tour, .decide, .census),
+#: and the package attribute stays the verb when a submodule is imported (see _Package)
+_VERBS = frozenset({"tour", "decide", "count", "census"})
+
+
+class _Package(_types.ModuleType):
+    """The package's own module type: importing ``kt_formal.tour`` (the value type's module)
+    leaves ``kt_formal.tour`` the function of :mod:`kt_formal.api`; the module stays in
+    ``sys.modules`` (``import kt_formal.tour`` and ``from kt_formal.tour import Tour`` work)."""
+
+    def __setattr__(self, name, value):
+        if name in _VERBS and isinstance(value, _types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
 
 _PICTURES_WIRED = False
 
@@ -57,19 +88,22 @@ def _wire_pictures() -> None:
 
 
 def __getattr__(name):
+    from importlib import import_module
+
     module = _LAZY.get(name)
     if module is None:
         if name == "io":  # kt_formal.io, e.g. kt_formal.io.render
-            return importlib.import_module("kt_formal.io")
+            return import_module("kt_formal.io")
         raise AttributeError(f"module 'kt_formal' has no attribute {name!r}")
     _wire_pictures()
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(import_module(module), name)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted([*globals(), *_LAZY])
+    """The public names only (the lazily imported ones included)."""
+    return sorted(__all__)
 
 
 __version__ = "0.1.0"
@@ -82,7 +116,13 @@ __all__ = [
     "check_tour",
     "verify_tour",
     "find_tour",
+    "tour",
     "decide",
+    "count",
+    "census",
+    "Decision",
+    "CountResult",
+    "CensusResult",
     "Verdict",
     "find_proof",
     "check_proof",

@@ -14,7 +14,9 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
+from kt_formal.commandline import Renamed, print_renamed_notes
 from kt_formal.exceptions import InvalidInput, KtFormalError, ResourceLimit
 
 __all__ = ["main", "build_parser"]
@@ -109,8 +111,10 @@ def add_search_arguments(p: argparse.ArgumentParser) -> None:
                    help="give up after S seconds and report unknown (default 60)")
     p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
                    help="random seed (default 0); runs repeat")
-    p.add_argument("--workers", type=_bounded(int, 1, MAX_WORKERS, "--workers"), default=2,
-                   metavar="W", help=f"solver threads, 1 to {MAX_WORKERS} (default 2)")
+    p.add_argument("--threads", type=_bounded(int, 1, MAX_WORKERS, "--threads"), default=2, dest="workers",
+                   metavar="T", help=f"solver threads, 1 to {MAX_WORKERS} (default 2)")
+    p.add_argument("--workers", type=_bounded(int, 1, MAX_WORKERS, "--threads"), dest="workers",
+                   metavar="T", action=Renamed, new="--threads", help=argparse.SUPPRESS)
 
 
 def _write_output(text: str, out: str | None) -> None:
@@ -195,6 +199,7 @@ def _add_tour(sub) -> None:
                    help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
     p.add_argument("--retries", type=_bounded(int, 0, 10**6, "--retries"), metavar="R",
                    help="warnsdorff: up to R more walks with random tie-breaks after a failure")
+    add_script_arguments(p, "tour")
     p.set_defaults(run=_run_tour)
 
 
@@ -282,6 +287,7 @@ def _run_tour(args) -> int:
 
     board = board_from_args(args)
     fmt = _check_tour_output(args, board)
+    _check_json_tour(args, board)
     _check_pictures(args, board)
     options = {}
     for name in ("node_limit", "order", "tiebreak", "retries"):
@@ -296,11 +302,13 @@ def _run_tour(args) -> int:
         verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
                          time_limit=args.time_limit, engine=args.engine, seed=args.seed,
                          workers=args.workers, progress=progress if progress.active else None, **options)
+    if getattr(args, "json", False):
+        return _json_verdict(args, "tour", board, verdict, fmt)
     if verdict.answer == "yes":
         tour = verdict.tour
         _write_tour(tour, fmt, args.out, verdict.engine)
         pictures = _write_pictures(args, tour)
-        _note(args, f"{verdict.message} by {verdict.engine} in {verdict.wall_time:.2f} s; verified"
+        _note(args, _styled(args, board, f"{verdict.message} by {verdict.engine} in {verdict.wall_time:.2f} s; verified")
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
@@ -308,7 +316,9 @@ def _run_tour(args) -> int:
     text = verdict.explanation.rstrip(".") if hint else verdict.explanation
     if text[:3] in ("No ", "No\n"):
         text = "n" + text[1:]  # "impossible: no closed tour: ..."
-    _note(args, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: {text}{hint}")
+    if text.startswith("Unknown: "):
+        text = text[len("Unknown: "):]  # "unknown: the search for ...", said once
+    _note(args, _styled(args, board, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: {text}{hint}"))
     return verdict.exit_code
 
 
@@ -357,6 +367,7 @@ def _add_verify(sub) -> None:
                    help="re-run the search an 'exhaustive' record names (the kernel runs no search, "
                         "so without --replay such a record is NOT CHECKED)")
     p.add_argument("--db", metavar="FILE", help="re-check every certificate stored in a census database")
+    add_script_arguments(p, "verify")
     p.set_defaults(run=_run_verify)
 
 
@@ -426,37 +437,17 @@ def _run_verify(args) -> int:
         return _run_verify_db(args)
     if not args.files:
         raise InvalidInput("give a certificate file to check (or --db FILE)")
-    codes = []
-    many = len(args.files) > 1
-    for path in args.files:
-        head = f"{path}: " if many else ""
-        try:
-            print(f"{head}{_verify_one(path, args.closed, args.replay)}", flush=True)
-            codes.append(0)
-        except CertificateNotChecked as exc:
-            print(f"{head}{exc}", flush=True)
-            codes.append(1)
-        except CertificateRejected as exc:
-            print(f"{head}REJECTED: {exc}", flush=True)
-            codes.append(1)
-        except KtFormalError as exc:
-            if not many:
-                raise  # one file: the usual one-line error on stderr
-            print(f"{head}BAD INPUT: {exc}", flush=True)
-            codes.append(exc.exit_code)
-    if many:
-        print(f"{codes.count(0)} of {len(codes)} files verified")
-    return max(codes)
+    return _verify_scripted(args)
 
 
 # ---------------------------------------------------------------------- render
 RENDER_EXAMPLES = """\
 examples:
-  kt-formal tour 8 8 --format json --out t.json && kt-formal render t.json -o t.svg
-  kt-formal render t.json -o t.png --numbers
-  kt-formal render grid.txt --closed -o grid.png
+  kt-formal tour 8 8 --format json --out t.json && kt-formal render t.json --out t.svg
+  kt-formal render t.json --out t.png --numbers
+  kt-formal render grid.txt --closed --out grid.png
 
-The picture format follows the suffix of -o (.svg or .png). SVG is limited to boards
+The picture format follows the suffix of --out (.svg or .png). SVG is limited to boards
 of 200 squares a side, PNG to 4000.
 """
 
@@ -468,7 +459,9 @@ def _add_render(sub) -> None:
                        epilog=RENDER_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
                                      "chess, npy, succ, ktour)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="picture to write (.svg or .png)")
+    p.add_argument("--out", dest="output", metavar="FILE", help="picture to write (.svg or .png); required")
+    p.add_argument("-o", "--output", dest="output", metavar="FILE", action=Renamed, new="--out",
+                   help=argparse.SUPPRESS)
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
     p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
     p.add_argument("--closed", action="store_true", help="read a grid as a closed tour")
@@ -480,6 +473,8 @@ def _run_render(args) -> int:
     from kt_formal.io.formats import read_tour_file
     from kt_formal.io.render import check_picture_path, save_picture
 
+    if not args.output:
+        raise InvalidInput("give the picture to write: --out FILE.svg or --out FILE.png")
     check_picture_path(args.output)
     try:
         tour, _ = read_tour_file(args.file, closed=True if args.closed else None)
@@ -693,6 +688,7 @@ def _add_count(sub) -> None:
                    help="stop after S seconds and report unknown (default 60)")
     p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
+    add_script_arguments(p, "count")
     p.set_defaults(run=_run_count)
 
 
@@ -745,8 +741,10 @@ def _count_frontier(args, board, request) -> int:
         res = count_request(board, request.closed, request.start, request.end,
                             progress=progress if progress.active else None, time_limit=args.time_limit,
                             **kwargs)
+    if getattr(args, "json", False):
+        return _json_count(args, request, "frontier", res.count, True, res.wall_time, max_states=res.max_states)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
-    print(f"{res.count} {what}; frontier method, at most {res.max_states:,} states, {res.wall_time:.2f} s")
+    print(_styled(args, board, f"{res.count} {what}; frontier method, at most {res.max_states:,} states, {res.wall_time:.2f} s"))
     if args.verbose:
         for c, n in enumerate(res.states_per_column, 1):
             print(f"  column {c}: {n:,} states", file=sys.stderr)
@@ -776,6 +774,8 @@ def _count_sequence(args) -> int:
     count_request, count_row = _frontier_counters()
 
     def line(key, count):
+        if getattr(args, "json", False):
+            return _json_count_line(args, k, key, count)
         if args.partial:
             n, j = key
             print(f"{k}x{n} {j}/{k} {count}", flush=True)
@@ -835,13 +835,17 @@ def _run_count(args) -> int:
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         res = count(request, node_limit=args.node_limit, time_limit=args.time_limit, out=args.out,
                     progress=progress if progress.active else None)
+    if getattr(args, "json", False):
+        return _json_count(args, request, "search", res.count, res.complete, res.wall_time,
+                           directed_count=res.directed_count, nodes=res.nodes)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
     if not res.complete:
         _note(args, f"unknown: the count stopped at its limit after {res.nodes:,} nodes and "
-                    f"{res.wall_time:.2f} s; at least {res.count} {what}")
+                    f"{res.wall_time:.2f} s; at least {res.count} {what} (raise --time-limit "
+                    f"{args.time_limit:g} or --node-limit to go further)")
         return 3
     extra = f" ({res.directed_count} directed)" if res.directed_count is not None else ""
-    print(f"{res.count} {what}{extra}; {res.nodes:,} nodes in {res.wall_time:.2f} s")
+    print(_styled(args, board, f"{res.count} {what}{extra}; {res.nodes:,} nodes in {res.wall_time:.2f} s"))
     return 0
 
 
@@ -871,6 +875,11 @@ def _add_exists(sub) -> None:
                    help="auto (default): the whole pipeline (proofs, constructions, a portfolio of "
                         "searches); or one of %(choices)s: the cheap proofs, then only that engine")
     add_search_arguments(p)
+    p.add_argument("--exit-zero-on-proof", action="store_true",
+                   help="exit 0 for a certified answer either way (yes with a tour, no with a proof), "
+                        "3 unknown, 2 bad input: for 'kt-formal exists ... --cert p.json "
+                        "--exit-zero-on-proof && kt-formal verify p.json'")
+    add_script_arguments(p, "exists")
     p.set_defaults(run=_run_exists)
 
 
@@ -886,12 +895,14 @@ def _run_exists(args) -> int:
                      time_limit=args.time_limit, engine=args.engine, seed=args.seed, workers=args.workers)
     if args.cert and verdict.certificate is not None:
         _write_output(json.dumps(verdict.certificate, separators=(",", ":")) + "\n", args.cert)
-    print(verdict.explanation)
+    if getattr(args, "json", False):
+        return _json_verdict(args, "exists", board, verdict, None)
+    print(_styled(args, board, verdict.explanation))
     if args.cert:
         where = (f"certificate written to {args.cert}" if verdict.certificate is not None
                  else "no certificate to write")
         _note(args, f"{verdict.answer} ({verdict.route}, {verdict.wall_time:.2f} s); {where}")
-    return verdict.exit_code
+    return _exists_exit(args, verdict)
 
 
 # ---------------------------------------------------------------------- census
@@ -899,7 +910,7 @@ CENSUS_EXAMPLES = """\
 examples:
   kt-formal census 3..10 3..10 --remove-squares 1 --db one.sqlite            closed tours
   kt-formal census 3..10 3..10 --remove-squares 1 --open --db one.sqlite     open tours, same file
-  kt-formal census 30 30 --hole 6x6 --db hole.sqlite --workers 2
+  kt-formal census 30 30 --hole-size 6x6 --db hole.sqlite --workers 2
   kt-formal census 8 8 --random-holes 4 --samples 500 --seed 1 --db r.sqlite --dask local
   kt-formal census 8 8 --mask-dir masks/ --db m.sqlite --dask tcp://HOST:8786
   kt-formal census-report one.sqlite --csv one.csv --map one.svg
@@ -925,92 +936,37 @@ def _add_census(sub) -> None:
                    help="columns: a number or a range; the same range as ROWS asks only ROWS <= COLS")
     fam = p.add_mutually_exclusive_group(required=True)
     fam.add_argument("--remove-squares", type=int, metavar="K", help="every set of K removed squares")
-    fam.add_argument("--hole", metavar="HxW", help="every position of an H x W hole")
+    fam.add_argument("--hole-size", dest="hole", metavar="HxW", help="every position of an H x W hole")
+    fam.add_argument("--hole", dest="hole", metavar="HxW", action=Renamed, new="--hole-size",
+                     help=argparse.SUPPRESS)
     fam.add_argument("--random-holes", type=int, metavar="K",
                      help="random sets of K removed squares (with --samples and --seed)")
     fam.add_argument("--mask-dir", metavar="DIR", help="every ASCII mask file in DIR ('.' square, '#' hole)")
     p.add_argument("--samples", type=int, default=100, metavar="S", help="random sets per board size (default 100)")
-    p.add_argument("--seed", type=int, default=0, metavar="X", help="seed of the random sets (default 0)")
+    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+                   help="random seed of the random sets (default 0); runs repeat")
     p.add_argument("--db", required=True, metavar="FILE", help="the SQLite database (created if missing)")
     p.add_argument("--open", action="store_true", help="open tours (paths) instead of closed ones")
     p.add_argument("--start", metavar="SQ", help="fixed first square (R,C 0-based, or a chess name like a1)")
     p.add_argument("--end", metavar="SQ", help="fixed last square")
-    p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
-                   help="seconds per board before it is stored as unknown (default 10)")
-    p.add_argument("--workers", type=int, default=2, metavar="K",
-                   help="local processes, or workers of --dask local (default 2)")
+    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"), default=10.0,
+                   metavar="S", help="seconds for each question before it is stored as unknown (default 10, "
+                                     "not 60 as in tour, exists and count: a census asks many questions, "
+                                     "and --retry-unknown asks the unknowns again with 4 times the limit)")
+    p.add_argument("--workers", type=int, default=2, metavar="P",
+                   help="worker processes: local processes, or workers of --dask local (default 2)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run on a Dask cluster: a scheduler address tcp://HOST:8786, or 'local'")
     p.add_argument("--retry-unknown", action="store_true",
                    help="ask the stored unknowns again with 4 times the time limit")
+    add_script_arguments(p, "census", squares=False)
     p.set_defaults(run=_run_census)
 
 
 def _census_questions(args) -> list:
-    import math
+    from kt_formal.census.families import family_questions
 
-    from kt_formal.board import Board
-    from kt_formal.census import families
-
-    sizes = families.board_sizes(args.rows, args.cols)
-    closed = not args.open
-
-    def ends(m, n):
-        probe = Board(m, n)
-        s = None if args.start is None else probe.parse_square(args.start)
-        e = None if args.end is None else probe.parse_square(args.end)
-        return s, e
-
-    if args.random_holes is None and (args.samples != 100 or args.seed != 0):
-        raise InvalidInput("--samples and --seed go with --random-holes")
-    questions: list = []
-    if args.mask_dir is not None:
-        for m, n, holes, _, _, _ in families.mask_dir(args.mask_dir, sizes, closed):
-            s, e = ends(m, n)  # chess names depend on the board's size
-            if (s is None or s not in holes) and (e is None or e not in holes):
-                questions.append((m, n, holes, closed, s, e))
-        if not questions:
-            raise InvalidInput(f"--mask-dir {args.mask_dir}: no mask of the sizes asked")
-        return questions
-    if args.hole is not None:
-        import re
-
-        mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", args.hole)
-        if not mt:
-            raise InvalidInput(f"--hole must look like 6x6, got {args.hole!r}")
-        h, w = int(mt.group(1)), int(mt.group(2))
-        fits = [(m, n) for m, n in sizes if h <= m and w <= n and h * w < m * n]
-        if not fits:
-            raise InvalidInput(f"a {h}x{w} hole does not fit inside any board asked (leaving a square)")
-        sizes = fits
-        total = sum((m - h + 1) * (n - w + 1) for m, n in sizes)
-    else:
-        k = args.remove_squares if args.remove_squares is not None else args.random_holes
-        if k < 0:
-            raise InvalidInput(f"K must not be negative, got {k}")
-        fits = [(m, n) for m, n in sizes if k < m * n]
-        if not fits:
-            m, n = sizes[-1]
-            raise InvalidInput(f"cannot remove {k} squares: larger than every board asked "
-                               f"(the largest is {m}x{n}, {m * n} squares, and one must stay)")
-        sizes = fits
-        if args.remove_squares is not None:
-            total = sum(math.comb(m * n, k) for m, n in sizes)
-        else:
-            total = args.samples * len(sizes)
-    if total > families.MAX_QUESTIONS:
-        raise InvalidInput(f"the family has {total:,} questions; a census takes at most {families.MAX_QUESTIONS:,}")
-    for m, n in sizes:
-        s, e = ends(m, n)
-        if args.hole is not None:
-            questions += families.hole_positions(m, n, h, w, closed, s, e)
-        elif args.remove_squares is not None:
-            questions += families.remove_squares(m, n, args.remove_squares, closed, s, e)
-        else:
-            questions += families.random_holes(m, n, args.random_holes, args.samples, args.seed, closed, s, e)
-    if not questions:
-        raise InvalidInput("the family has no questions (every position removes a fixed end)")
-    return questions
+    return family_questions(args)
 
 
 def _run_census(args) -> int:
@@ -1042,6 +998,8 @@ def _run_census(args) -> int:
             dask.close()
     _note(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
                 f"({run.orbits} up to symmetry) in {run.seconds:.1f} s; database {args.db}")
+    if getattr(args, "json", False):
+        return _json_census(args, "census", unknown, run)
     print(summary)
     return 3 if unknown else 0
 
@@ -1079,6 +1037,7 @@ def _add_census_report(sub) -> None:
     p.add_argument("--map", metavar="OUT",
                    help="draw the answers (.svg or .png): one board size: the board coloured by the "
                         "answer at each hole position; several sizes: a rows x columns grid")
+    add_script_arguments(p, "census-report", squares=False)
     p.set_defaults(run=_run_census_report)
 
 
@@ -1091,13 +1050,16 @@ def _run_census_report(args) -> int:
 
         check_picture_path(args.map)
     with Store.open(args.db, readonly=True) as store:
-        print("\n".join(report.summary_lines(store)))
+        if not getattr(args, "json", False):
+            print("\n".join(report.summary_lines(store)))
         if args.csv:
             n = report.write_csv(store, args.csv, certificates=args.certificates)
             _note(args, f"{n} rows written to {args.csv}")
         if args.map:
             report.write_map(store, args.map)
             _note(args, f"map written to {args.map}")
+    if getattr(args, "json", False):
+        return _json_census(args, "census-report", None, None)
     return 0
 
 
@@ -1107,6 +1069,17 @@ def _run_verify_db(args) -> int:
 
     with progress_for(enabled=not getattr(args, "quiet", False), label="verify") as progress:
         checked, failed, unknown, failures = verify_store(args.db, progress=progress, replay=args.replay)
+    if getattr(args, "json", False):
+        from kt_formal.io import jsonout
+
+        for line in failures:
+            jsonout.emit(jsonout.verify_json(args.db, "rejected", 1, line))
+        text = (f"{checked - failed} of {checked} certificates verified in {args.db}; {unknown} unknown rows "
+                "without a certificate")
+        jsonout.emit(jsonout.verify_json(args.db, "verified" if not failed else "rejected", 1 if failed else 0,
+                                         text, checked={"checked": checked, "failed": failed,
+                                                        "unknown_rows": unknown}))
+        return 1 if failed else 0
     for line in failures:
         print(line)
     print(f"{checked - failed} of {checked} certificates verified in {args.db}"
@@ -1114,9 +1087,224 @@ def _run_verify_db(args) -> int:
     return 1 if failed else 0
 
 
+# ---------------------------------------------------------------------- scripting
+def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool = True) -> None:
+    """``--json`` (one object per line, schema kt-formal/1, docs/json.md) and ``--squares``."""
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (schema kt-formal/1, see docs/json.md) on standard "
+                        "output instead of the text; exit codes unchanged")
+    if squares:
+        p.add_argument("--squares", choices=("chess", "rc"), default=None,
+                       help="print squares as chess names (a1) or ROW,COL (7,0); default: as the "
+                            "squares were given, and ROW,COL beyond 26 columns")
+
+
+def _styled(args, board, text: str) -> str:
+    """``text`` with the start, end and removed squares written as ``--squares`` says."""
+    from kt_formal.commandline import restyle, square_style
+
+    given = [getattr(args, "start", None), getattr(args, "end", None), *getattr(args, "remove", [])]
+    style = square_style(getattr(args, "squares", None), given, board.cols)
+    squares = []
+    for textsq in given:
+        if textsq:
+            try:
+                squares.append(board.parse_square(textsq))
+            except KtFormalError:
+                pass
+    tour = getattr(args, "_tour", None)
+    if tour is not None:
+        squares += [tour.start, tour.end]
+    return restyle(text, board.rows, squares, style)
+
+
+def _check_json_tour(args, board) -> None:
+    """``tour --json`` without ``--out`` lists the squares in the object: refuse what JSON cannot hold."""
+    if getattr(args, "json", False) and not args.out:
+        from kt_formal.io.formats import JSON_MAX_SQUARES, json_limit_message
+
+        if board.n_squares > JSON_MAX_SQUARES:
+            raise InvalidInput(json_limit_message(board.n_squares, "board"))
+
+
+def _json_verdict(args, command: str, board, verdict, fmt) -> int:
+    """``tour --json`` and ``exists --json``: the tour (or the certificate) to its file, then
+    one object on standard output."""
+    from kt_formal.io import jsonout
+
+    out = None
+    if command == "tour" and verdict.answer == "yes":
+        if args.out:
+            _write_tour(verdict.tour, fmt, args.out, verdict.engine)
+            out = args.out
+        _write_pictures(args, verdict.tour)
+    cert = args.cert if command == "exists" and args.cert and verdict.certificate is not None else None
+    start = board.parse_square(args.start) if args.start else None
+    end = board.parse_square(args.end) if args.end else None
+    d = jsonout.verdict_json(command, verdict, board, not args.open, start, end,
+                             certificate=cert or out, out=out, squares=command == "tour" and not out)
+    code = _exists_exit(args, verdict) if command == "exists" else verdict.exit_code
+    d["exit_code"] = code
+    jsonout.emit(d)
+    return code
+
+
+def _exists_exit(args, verdict) -> int:
+    """0 yes, 1 no, 3 unknown; with --exit-zero-on-proof a certified no exits 0 too."""
+    if getattr(args, "exit_zero_on_proof", False) and verdict.answer == "no" and verdict.certificate is not None:
+        return 0
+    return verdict.exit_code
+
+
+def _json_count(args, request, method: str, count: int, complete: bool, seconds: float, **extra) -> int:
+    """``count --json``: one object for one board."""
+    from kt_formal.io import jsonout
+
+    what = request.describe() if count == 1 else request.describe().replace("tour", "tours", 1)
+    message = f"{count} {what}" if complete else f"at least {count} {what} (a limit ran out)"
+    jsonout.emit(jsonout.count_json(request.board, request.closed, request.start, request.end, count=count,
+                                    complete=complete, method=method, seconds=seconds,
+                                    out=getattr(args, "out", None), message=message, **extra))
+    return 0 if complete else 3
+
+
+def _json_count_line(args, k: int, key, count: int) -> None:
+    """``count --sequence --json``: one object a line, as each count is known."""
+    from kt_formal.board import Board
+    from kt_formal.io import jsonout
+
+    n, j = key if args.partial else (key, k)
+    board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
+    t0 = getattr(args, "_t0", time.perf_counter())
+    jsonout.emit(jsonout.count_json(board, not args.open, count=count, complete=True, method="frontier",
+                                    seconds=time.perf_counter() - t0, message=f"{k}x{n} {count}",
+                                    partial={"kept": j, "of": k} if args.partial else None))
+
+
+def _verify_scripted(args) -> int:
+    """``verify --json`` (one object per file, a line each) and ``verify --squares``."""
+    from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
+    from kt_formal.io import jsonout
+
+    codes = []
+    many = len(args.files) > 1
+    for path in args.files:
+        try:
+            claim = _verify_one(path, args.closed, args.replay)
+            answer, code = ("replayed" if claim.startswith("REPLAYED") else "verified"), 0
+            claim = claim.split(": ", 1)[1]
+            claim = _styled_claim(args, path, claim)
+            text = f"{'REPLAYED' if answer == 'replayed' else 'OK'}: {claim}"
+        except CertificateNotChecked as exc:
+            answer, code, claim, text = "not-checked", 1, str(exc), str(exc)
+        except CertificateRejected as exc:
+            answer, code, claim, text = "rejected", 1, str(exc), f"REJECTED: {exc}"
+        except KtFormalError as exc:
+            if not many and not args.json:
+                raise
+            if args.json:
+                print(f"{PROG}: {path}: {exc}", file=sys.stderr)
+            answer, code, claim, text = "bad-input", exc.exit_code, str(exc), f"BAD INPUT: {exc}"
+        codes.append(code)
+        if args.json:
+            jsonout.emit(jsonout.verify_json(path, answer, code, claim))
+        else:
+            print(f"{path + ': ' if many else ''}{text}", flush=True)
+    if many and not args.json:
+        print(f"{codes.count(0)} of {len(codes)} files verified")
+    return max(codes)
+
+
+def _styled_claim(args, path: str, claim: str) -> str:
+    """The claim with its squares written as --squares says (chess names up to 26 columns)."""
+    import re
+
+    from kt_formal.commandline import restyle, square_style
+
+    m = re.search(r"of the (\d+)x(\d+) board", claim)
+    if not m:
+        return claim
+    rows, cols = int(m.group(1)), int(m.group(2))
+    style = square_style(getattr(args, "squares", None), [], cols)
+    if style == "chess":
+        return claim
+    from kt_formal.kernel.geometry import file_name
+
+    # the claim names squares by chess names only: write each as row,col
+    def rc(mt):
+        letters, rank = mt.group(1), int(mt.group(2))
+        col = 0
+        for ch in letters:
+            col = col * 26 + (ord(ch) - ord("a") + 1)
+        col -= 1
+        row = rows - rank
+        if file_name(col) != letters or not (0 <= row < rows and col < cols):
+            return mt.group(0)
+        return f"{row},{col}"
+
+    head, sep, tail = claim.partition(":")
+    return re.sub(r"(?<![\w,])([a-z]+)(\d+)(?![\w,])", rc, head) + sep + tail if sep else \
+        re.sub(r"(?<![\w,])([a-z]+)(\d+)(?![\w,])", rc, claim)
+
+
+def _json_census(args, command: str, unknown, run) -> int:
+    """``census --json`` and ``census-report --json``: the database's summary as one object
+    (census: only the family asked decides the exit code, as in the text form)."""
+    from kt_formal.census import report
+    from kt_formal.census.store import Store
+    from kt_formal.io import jsonout
+
+    with Store.open(args.db, readonly=True) as store:
+        summary = report.summary_dict(store)
+        text = "\n".join(report.summary_lines(store))
+    code = 3 if unknown else 0
+    if unknown is not None:
+        summary["unknown"] = int(unknown)
+    answer = "unknown" if unknown else "done"
+    run_d = None if run is None else {"questions": run.questions, "stored_before": run.stored_before,
+                                      "asked": run.asked, "orbits": run.orbits,
+                                      "seconds": round(float(run.seconds), 6)}
+    jsonout.emit(jsonout.census_json(command, answer, code, text, db=args.db, summary=summary, run=run_d))
+    return code
+
+
+def _next_step(message: str) -> str:
+    """A limit reached names the option that moves it."""
+    if "time limit" in message and "--time-limit" not in message:
+        return message + "; give more time with --time-limit S"
+    return message
+
+
+def _json_error(args, exc_code: int, message: str) -> None:
+    """With --json, a failure is one object too (besides the line on standard error)."""
+    from kt_formal.io import jsonout
+
+    jsonout.emit(jsonout.error_json(getattr(args, "command", None), exc_code, message))
+
+
 # ---------------------------------------------------------------------- main
 COMMANDS = [_add_tour, _add_exists, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame,
             _add_census, _add_census_report]
+
+
+def _add_completion(sub) -> None:
+    p = sub.add_parser("completion", help="print a shell completion script (bash or zsh)",
+                       description="Print a completion script generated from this command's parser.",
+                       epilog="examples:\n  source <(kt-formal completion bash)\n"
+                              "  kt-formal completion zsh > ~/.zfunc/_kt-formal",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("shell", choices=("bash", "zsh"), help="the shell")
+    p.set_defaults(run=_run_completion)
+
+
+def _run_completion(args) -> int:
+    from kt_formal.commandline import completion
+
+    sys.stdout.write(completion(build_parser(), args.shell))
+    return 0
+
+
+COMMANDS.append(_add_completion)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1155,16 +1343,22 @@ def _quiet_stdout() -> None:
 def main(argv=None) -> int:
     """Run the command; return the exit code (never raise for expected errors)."""
     parser = build_parser()
+    args = None
     try:
         args = parser.parse_args(argv)
+        print_renamed_notes(args)
         if not getattr(args, "run", None):
             parser.print_help()
             return 2
+        args._t0 = time.perf_counter()
         code = args.run(args)
         sys.stdout.flush()
         return code
     except KtFormalError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
+        message = _next_step(str(exc))
+        print(f"{PROG}: {message}", file=sys.stderr)
+        if getattr(args, "json", False):
+            _json_error(args, exc.exit_code, message)
         return exc.exit_code
     except MemoryError:
         print(f"{PROG}: out of memory; try a smaller board", file=sys.stderr)

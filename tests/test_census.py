@@ -285,7 +285,7 @@ def test_cli_census_report_and_verify(cli, tmp_path):
 
 def test_cli_map_of_one_board_colours_each_hole_position(cli, tmp_path):
     db = tmp_path / "h.sqlite"
-    assert cli("census", "5", "6", "--hole", "2x2", "--db", db).code in (0, 3)
+    assert cli("census", "5", "6", "--hole-size", "2x2", "--db", db).code in (0, 3)
     assert cli("census-report", db, "--map", tmp_path / "h.svg").code == 0
     svg = (tmp_path / "h.svg").read_text()
     # one cell per square of the 5x6 board; hole positions (4 x 5 corners) coloured by answer
@@ -326,7 +326,7 @@ def _newer_db(path):
 @pytest.mark.parametrize("make, args, message", [
     (None, ("5..3", "5", "--remove-squares", "1"), "empty"),
     (None, ("3", "3", "--remove-squares", "9"), "cannot remove 9"),
-    (None, ("4", "4", "--hole", "5x1"), "does not fit"),
+    (None, ("4", "4", "--hole-size", "5x1"), "does not fit"),
     (None, ("4", "4", "--remove-squares", "1", "--time-limit", "nan"), "time-limit"),
     (_foreign_db, ("3", "3", "--remove-squares", "1"), "something else"),
     (lambda p: p.write_text("not a database\n"), ("3", "3", "--remove-squares", "1"), "not an SQLite"),

@@ -219,7 +219,7 @@ def test_cli_tour_then_verify_and_render_every_format(fmt, cli, tmp_path):
     assert r.code == 0, r.err
     r = cli("verify", out)
     assert r.code == 0 and r.out.startswith("OK: ") and "of the 6x6 board minus 2 squares (a6, b6)" in r.out, r.out
-    r = cli("render", out, "-o", tmp_path / "t.svg", "--quiet")
+    r = cli("render", out, "--out", tmp_path / "t.svg", "--quiet")
     assert r.code == 0 and (tmp_path / "t.svg").read_text().startswith("<svg")
 
 

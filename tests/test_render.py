@@ -220,13 +220,13 @@ def test_cli_tour_writes_pictures(cli, tmp_path):
 def test_cli_render(cli, tmp_path):
     cert = tmp_path / "t.json"
     assert cli("tour", "5", "5", "--open", "--format", "json", "--out", cert).code == 0
-    assert cli("render", cert, "-o", tmp_path / "t.svg").code == 0
+    assert cli("render", cert, "--out", tmp_path / "t.svg").code == 0
     root = ET.fromstring((tmp_path / "t.svg").read_text())
     assert len(_points(root)) == 25
-    r = cli("render", cert, "-o", tmp_path / "t.png", "--numbers")
+    r = cli("render", cert, "--out", tmp_path / "t.png", "--numbers")
     assert r.code == 0 and "drew the open tour" in r.err
     assert decode_png((tmp_path / "t.png").read_bytes()).shape[2] == 3
-    assert cli("--quiet", "render", cert, "-o", tmp_path / "u.png").err == ""
+    assert cli("--quiet", "render", cert, "--out", tmp_path / "u.png").err == ""
 
 
 def test_cli_render_rejects_tampered_and_bad_names(cli_proc, tmp_path):
@@ -236,9 +236,9 @@ def test_cli_render_rejects_tampered_and_bad_names(cli_proc, tmp_path):
     d["squares"][3], d["squares"][4] = d["squares"][4], d["squares"][3]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(d))
-    r = cli_proc("render", bad, "-o", tmp_path / "x.svg")
+    r = cli_proc("render", bad, "--out", tmp_path / "x.svg")
     assert r.code == 1 and r.out.startswith("REJECTED") and not (tmp_path / "x.svg").exists()
-    r = cli_proc("render", cert, "-o", tmp_path / "x.gif")
+    r = cli_proc("render", cert, "--out", tmp_path / "x.gif")
     assert r.code == 2 and r.err.count("\n") == 1 and ".svg or .png" in r.err
     r = cli_proc("tour", "300", "300", "--svg", tmp_path / "big.svg")
     assert r.code == 2 and r.err.count("\n") == 1 and "too large" in r.err

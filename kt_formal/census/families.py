@@ -39,6 +39,7 @@ __all__ = [
     "Question",
     "parse_range",
     "board_sizes",
+    "family_questions",
     "remove_squares",
     "hole_positions",
     "random_holes",
@@ -326,3 +327,67 @@ def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | 
         image = Board(rows, cols, holes=[tuple(h) for h in out["board"]["holes"]])
         out["dark"], out["light"] = image.dark_light_counts()
     return out
+
+
+def family_questions(args) -> list:
+    """The questions of the family the ``census`` options describe (``args``: rows, cols,
+    remove_squares, hole, random_holes, mask_dir, samples, seed, open, start, end), each once;
+    bad input raises InvalidInput."""
+    sizes = board_sizes(args.rows, args.cols)
+    closed = not args.open
+
+    def ends(m, n):
+        probe = Board(m, n)
+        s = None if args.start is None else probe.parse_square(args.start)
+        e = None if args.end is None else probe.parse_square(args.end)
+        return s, e
+
+    if args.random_holes is None and (args.samples != 100 or args.seed != 0):
+        raise InvalidInput("--samples and --seed go with --random-holes")
+    questions: list = []
+    if args.mask_dir is not None:
+        for m, n, holes, _, _, _ in mask_dir(args.mask_dir, sizes, closed):
+            s, e = ends(m, n)  # chess names depend on the board's size
+            if (s is None or s not in holes) and (e is None or e not in holes):
+                questions.append((m, n, holes, closed, s, e))
+        if not questions:
+            raise InvalidInput(f"--mask-dir {args.mask_dir}: no mask of the sizes asked")
+        return questions
+    if args.hole is not None:
+        mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", args.hole)
+        if not mt:
+            raise InvalidInput(f"--hole-size must look like 6x6 (every position of the hole is asked), "
+                               f"got {args.hole!r}")
+        h, w = int(mt.group(1)), int(mt.group(2))
+        fits = [(m, n) for m, n in sizes if h <= m and w <= n and h * w < m * n]
+        if not fits:
+            raise InvalidInput(f"a {h}x{w} hole does not fit inside any board asked (leaving a square)")
+        sizes = fits
+        total = sum((m - h + 1) * (n - w + 1) for m, n in sizes)
+    else:
+        k = args.remove_squares if args.remove_squares is not None else args.random_holes
+        if k < 0:
+            raise InvalidInput(f"K must not be negative, got {k}")
+        fits = [(m, n) for m, n in sizes if k < m * n]
+        if not fits:
+            m, n = sizes[-1]
+            raise InvalidInput(f"cannot remove {k} squares: larger than every board asked "
+                               f"(the largest is {m}x{n}, {m * n} squares, and one must stay)")
+        sizes = fits
+        if args.remove_squares is not None:
+            total = sum(math.comb(m * n, k) for m, n in sizes)
+        else:
+            total = args.samples * len(sizes)
+    if total > MAX_QUESTIONS:
+        raise InvalidInput(f"the family has {total:,} questions; a census takes at most {MAX_QUESTIONS:,}")
+    for m, n in sizes:
+        s, e = ends(m, n)
+        if args.hole is not None:
+            questions += hole_positions(m, n, h, w, closed, s, e)
+        elif args.remove_squares is not None:
+            questions += remove_squares(m, n, args.remove_squares, closed, s, e)
+        else:
+            questions += random_holes(m, n, args.random_holes, args.samples, args.seed, closed, s, e)
+    if not questions:
+        raise InvalidInput("the family has no questions (every position removes a fixed end)")
+    return questions

@@ -40,7 +40,7 @@ import numpy as np
 from kt_formal.census.store import COLUMNS, Store, row_question
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 
-__all__ = ["census_table", "summary_lines", "write_csv", "write_map", "verify_store", "COLOURS"]
+__all__ = ["census_table", "summary_lines", "summary_dict", "write_csv", "write_map", "verify_store", "COLOURS"]
 
 #: Map colours (RGB) by summary of the answers in one cell.
 COLOURS = {
@@ -90,6 +90,23 @@ def summary_lines(store: Store) -> list[str]:
     total = sum(sum(v.values()) for v in counts.values())
     lines.insert(0, f"{total} questions stored; {seconds:.1f} s of solving")
     return lines
+
+
+def summary_dict(store: Store) -> dict:
+    """The summary as data: ``{"questions", "seconds", "answers": {answer: {kind: n}}}``, the
+    answers ``yes``, ``no: METHOD`` (one per proof method) and ``unknown``, as :func:`summary_lines`."""
+    sql = (f"SELECT tour, answer, CASE WHEN answer = 'no' THEN {_METHOD} END, COUNT(*), "
+           "SUM(seconds) FROM verdicts GROUP BY 1, 2, 3")
+    answers: dict = {}
+    seconds = 0.0
+    total = 0
+    for tour, answer, method, n, secs in store.con.execute(sql):
+        label = f"no: {method}" if answer == "no" else answer
+        row = answers.setdefault(label, {})
+        row[tour] = row.get(tour, 0) + int(n)
+        seconds += secs or 0.0
+        total += int(n)
+    return {"questions": total, "seconds": round(seconds, 6), "answers": answers}
 
 
 def write_csv(store: Store, out, certificates: bool = False) -> int:

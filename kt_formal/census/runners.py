@@ -276,8 +276,8 @@ class DaskConnection:
     def __init__(self, address: str, workers: int = 2, processes: bool = True):
         try:
             from dask.distributed import Client, LocalCluster
-        except ImportError:  # pragma: no cover - a dependency
-            raise InvalidInput("--dask needs the dask[distributed] package") from None
+        except ImportError:  # Dask is the optional "cluster" extra
+            raise InvalidInput('--dask needs Dask, which is not installed: pip install "kt-formal[cluster]"') from None
         self.cluster = None
         if address == "local":
             # workers started here import the same kt_formal as this process

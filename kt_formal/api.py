@@ -1,0 +1,256 @@
+"""The Python face of the ``kt-formal`` command: ``tour``, ``decide``, ``count`` and ``census``.
+
+Each function takes the command's options as keyword arguments under the same names
+(``closed`` for the negation of ``--open``; ``hole``, ``remove``, ``time_limit``,
+``threads``, ``workers``, ``start``, ``end``) and returns a result whose ``to_json()`` is the
+object ``--json`` prints (schema ``kt-formal/1``, docs/json.md). A board is a
+:class:`~kt_formal.board.Board` or its size ``rows, cols``.
+
+>>> import kt_formal as kt
+>>> v = kt.decide(5, 5)
+>>> v.answer, v.to_json()["method"], v.exit_code
+('no', 'proof:colour', 1)
+>>> kt.count(3, 10).count
+16
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+from kt_formal.decide import DEFAULT_TIME_LIMIT, Verdict
+from kt_formal.decide import decide as _decide
+
+__all__ = ["tour", "decide", "count", "census", "Decision", "CountResult", "CensusResult"]
+
+#: Seconds per question of a census (it asks many; ``tour``, ``decide`` and ``count`` take 60).
+CENSUS_TIME_LIMIT = 10.0
+
+
+def _board(board, cols=None, hole=(), remove=(), mask=None):
+    from kt_formal.board import Board
+
+    if isinstance(hole, str):
+        hole = [hole]
+    if isinstance(remove, str) or (isinstance(remove, tuple) and len(remove) == 2
+                                   and all(isinstance(x, int) for x in remove)):
+        remove = [remove]  # one square
+    if mask is not None:
+        b = Board.from_mask_file(mask)
+        if hole or remove:
+            b = Board.from_spec(b.rows, b.cols, list(hole), [*b.holes(), *(b.parse_square(s) for s in remove)])
+        return b
+    if isinstance(board, Board):
+        if cols is not None:
+            raise TypeError("give a Board or rows, cols, not both")
+        if not hole and not remove:
+            return board
+        return Board.from_spec(board.rows, board.cols, list(hole),
+                               [*board.holes(), *(board.parse_square(s) for s in remove)])
+    if cols is None:
+        raise TypeError("give a Board, or the board size rows, cols")
+    probe = Board(int(board), int(cols))
+    return Board.from_spec(probe.rows, probe.cols, list(hole), [probe.parse_square(s) for s in remove])
+
+
+class Decision(Verdict):
+    """A :class:`~kt_formal.decide.Verdict` that remembers its question, so that
+    ``to_json()`` gives the object of ``kt-formal exists --json`` (or ``tour --json``)."""
+
+    command = "exists"
+
+    @classmethod
+    def of(cls, verdict: Verdict, board, closed: bool, start, end, command: str = "exists") -> "Decision":
+        d = cls.__new__(cls)
+        d.__dict__.update(verdict.__dict__)
+        d.board, d.closed, d.start, d.end, d.command = board, closed, start, end, command
+        return d
+
+    def to_json(self, *, squares: bool | None = None) -> dict:
+        """The ``--json`` object; ``squares`` (default: for ``tour``) lists the tour's squares."""
+        from kt_formal.io import jsonout
+
+        if squares is None:
+            squares = self.command == "tour"
+        return jsonout.verdict_json(self.command, self, self.board, self.closed, self.start, self.end,
+                                    squares=squares and self.tour is not None)
+
+
+def _ends(board, start, end):
+    s = None if start is None else board.parse_square(start)
+    e = None if end is None else board.parse_square(end)
+    return s, e
+
+
+def decide(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(), remove=(), mask=None,
+           time_limit: float | None = DEFAULT_TIME_LIMIT, engine: str = "auto", seed: int = 0,
+           threads: int = 2, workers: int | None = None, progress=None, **options) -> Decision:
+    """Does a tour exist? ``kt-formal exists`` in Python: a :class:`Decision` (yes with a verified
+    tour, no with a proof the kernel checks, or unknown). ``workers`` is the old name of ``threads``."""
+    if isinstance(cols, bool):  # decide(board, False): the old positional ``closed``
+        cols, closed = None, cols
+    b = _board(board, cols, hole, remove, mask)
+    s, e = _ends(b, start, end)
+    v = _decide(b, closed=closed, start=s, end=e, time_limit=time_limit, engine=engine, seed=seed,
+                workers=threads if workers is None else workers, progress=progress, **options)
+    return Decision.of(v, b, closed, s, e)
+
+
+def tour(board, cols=None, *, closed: bool = True, start=None, end=None, hole=(), remove=(), mask=None,
+         time_limit: float | None = DEFAULT_TIME_LIMIT, engine: str = "auto", seed: int = 0,
+         threads: int = 2, progress=None, **options) -> Decision:
+    """Find a tour: ``kt-formal tour`` in Python (the same pipeline as :func:`decide`);
+    ``result.tour`` is the verified tour when ``result.answer == "yes"``."""
+    d = decide(board, cols, closed, start, end, hole=hole, remove=remove, mask=mask, time_limit=time_limit,
+               engine=engine, seed=seed, threads=threads, progress=progress, **options)
+    d.command = "tour"
+    return d
+
+
+@dataclass
+class CountResult:
+    """The tours of a board, counted (``complete`` false: ``count`` is a lower bound)."""
+
+    board: object
+    closed: bool
+    start: tuple | None
+    end: tuple | None
+    count: int
+    complete: bool
+    method: str
+    seconds: float
+    directed_count: int | None = None
+    nodes: int | None = None
+    max_states: int | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.complete else 3
+
+    def to_json(self) -> dict:
+        """The object of ``kt-formal count --json``."""
+        from kt_formal.engines.base import TourRequest
+        from kt_formal.io import jsonout
+
+        what = TourRequest(self.board, self.closed, self.start, self.end).describe()
+        if self.count != 1:
+            what = what.replace("tour", "tours", 1)
+        message = f"{self.count} {what}" if self.complete else f"at least {self.count} {what} (a limit ran out)"
+        return jsonout.count_json(self.board, self.closed, self.start, self.end, count=self.count,
+                                  complete=self.complete, method=self.method, seconds=self.seconds,
+                                  directed_count=self.directed_count, nodes=self.nodes,
+                                  max_states=self.max_states, message=message)
+
+
+def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(), remove=(), mask=None,
+          method: str = "auto", time_limit: float | None = DEFAULT_TIME_LIMIT, node_limit: int | None = None,
+          progress=None) -> CountResult:
+    """Count the tours of a board, each undirected tour once: ``kt-formal count`` in Python.
+
+    ``method``: ``frontier`` (a side of at most 8), ``search`` (exhaustive) or ``auto`` (the
+    frontier for boards of more than 36 squares with a side of at most 8, as the command).
+    A frontier count that reaches ``time_limit`` raises
+    :class:`~kt_formal.exceptions.LimitReached`; a search returns a lower bound instead.
+    """
+    from kt_formal.engines.base import TourRequest
+    from kt_formal.engines.frontier import MAX_SHORT_SIDE
+    from kt_formal.exceptions import InvalidInput
+
+    b = _board(board, cols, hole, remove, mask)
+    request = TourRequest(b, closed=closed, start=start, end=end)
+    short = min(b.rows, b.cols)
+    if method == "auto":
+        method = ("frontier" if short <= MAX_SHORT_SIDE and b.n_squares > 36 and node_limit is None
+                  else "search")
+    if method == "frontier":
+        try:
+            from kt_formal.engines._frontier_jit import count_request_jit as count_request
+        except ImportError:  # pragma: no cover - numba is a dependency
+            from kt_formal.engines.frontier import count_request
+        if short > MAX_SHORT_SIDE:
+            raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}")
+        res = count_request(b, request.closed, request.start, request.end, progress=progress,
+                            time_limit=time_limit)
+        return CountResult(b, closed, request.start, request.end, int(res.count), True, "frontier",
+                           res.wall_time, max_states=int(res.max_states))
+    if method != "search":
+        raise InvalidInput(f"method must be auto, frontier or search, not {method!r}")
+    from kt_formal.engines.exhaustive import count as exhaustive_count
+
+    res = exhaustive_count(request, node_limit=node_limit, time_limit=time_limit, progress=progress)
+    return CountResult(b, closed, request.start, request.end, int(res.count), bool(res.complete), "search",
+                       res.wall_time, directed_count=res.directed_count, nodes=res.nodes)
+
+
+@dataclass
+class CensusResult:
+    """What a census run did and what its database holds."""
+
+    db: str
+    questions: int
+    stored_before: int
+    asked: int
+    orbits: int
+    seconds: float
+    unknown: int
+    summary: dict = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        return 3 if self.unknown else 0
+
+    def to_json(self) -> dict:
+        """The object of ``kt-formal census --json``."""
+        from kt_formal.io import jsonout
+
+        summary = dict(self.summary, unknown=self.unknown)
+        run = {"questions": self.questions, "stored_before": self.stored_before, "asked": self.asked,
+               "orbits": self.orbits, "seconds": round(float(self.seconds), 6)}
+        message = (f"{self.questions} questions: {self.stored_before} already stored, {self.asked} asked; "
+                   f"{self.unknown} unknown")
+        return jsonout.census_json("census", "unknown" if self.unknown else "done", self.exit_code, message,
+                                   db=str(self.db), summary=summary, run=run)
+
+
+def census(rows, cols, *, db, remove_squares: int | None = None, hole_size: str | None = None,
+           random_holes: int | None = None, mask_dir=None, samples: int = 100, seed: int = 0,
+           closed: bool = True, start=None, end=None, time_limit: float = CENSUS_TIME_LIMIT,
+           workers: int = 2, dask: str | None = None, retry_unknown: bool = False,
+           progress=None) -> CensusResult:
+    """Answer a family of boards into the SQLite database ``db``: ``kt-formal census`` in
+    Python. ``rows`` and ``cols`` are numbers or ranges like ``"3..10"``; exactly one of
+    ``remove_squares``, ``hole_size`` (``"6x6"``), ``random_holes`` and ``mask_dir`` names the
+    family; ``workers`` are processes."""
+    from kt_formal.census import report
+    from kt_formal.census.families import family_questions
+    from kt_formal.census.runners import DaskConnection, run_census
+    from kt_formal.census.store import Store, check_store_file, question_key
+    from kt_formal.exceptions import InvalidInput
+
+    chosen = [x for x in (remove_squares, hole_size, random_holes, mask_dir) if x is not None]
+    if len(chosen) != 1:
+        raise InvalidInput("give exactly one of remove_squares, hole_size, random_holes, mask_dir")
+    if not (isinstance(workers, int) and 1 <= workers <= 1024):
+        raise InvalidInput(f"workers must be between 1 and 1024, got {workers!r}")
+    ns = SimpleNamespace(rows=str(rows), cols=str(cols), remove_squares=remove_squares, hole=hole_size,
+                         random_holes=random_holes, mask_dir=None if mask_dir is None else str(mask_dir),
+                         samples=samples, seed=seed, open=not closed, start=start, end=end)
+    db = str(db)
+    check_store_file(db)
+    questions = family_questions(ns)
+    conn = DaskConnection(dask, workers) if dask else None
+    try:
+        with Store.open(db) as store:
+            run = run_census(questions, store, time_limit=time_limit, workers=workers, dask=conn,
+                             retry_unknown=retry_unknown, progress=progress)
+            keys = {question_key(q) for q in questions}
+            unknown = sum(1 for r in store.con.execute(
+                'SELECT rows, cols, holes, tour, start, "end" FROM verdicts WHERE answer = \'unknown\'')
+                if tuple(r) in keys)
+            summary = report.summary_dict(store)
+    finally:
+        if conn is not None:
+            conn.close()
+    return CensusResult(db, run.questions, run.stored_before, run.asked, run.orbits, run.seconds, unknown,
+                        summary)
