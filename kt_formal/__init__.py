@@ -6,6 +6,8 @@
 ('found', True)
 >>> "importlib" in dir(kt)
 False
+>>> kt.decide(5, 5).answer, kt.decide.Verdict.__name__     # a verb, and still its module
+('no', 'Verdict')
 
 The command line's verbs are here too, with its options as keyword arguments and results
 whose ``to_json()`` is the object ``--json`` prints: ``kt.tour``, ``kt.decide``,
@@ -46,19 +48,30 @@ _LAZY = {
     "LimitReached": "kt_formal.exceptions",
 }
 
-#: the command line's verbs; three are also submodule names (kt_formal.tour, .decide, .census),
-#: and the package attribute stays the verb when a submodule is imported (see _Package)
+#: the command line's verbs; three are also submodule names (kt_formal.tour, .decide, .census):
+#: those submodules are callable, and calling one calls the verb (see _Package)
 _VERBS = frozenset({"tour", "decide", "count", "census"})
 
 
+class _Verb(_types.ModuleType):
+    """A submodule named like a verb of the command line: calling it calls the verb of
+    :mod:`kt_formal.api` (``kt.tour(8, 8)``), and it stays the module it is (``kt.tour.Tour``,
+    ``import kt_formal.decide as d``)."""
+
+    def __call__(self, *args, **kwargs):
+        from importlib import import_module
+
+        verb = getattr(import_module("kt_formal.api"), self.__name__.rpartition(".")[2])
+        return verb(*args, **kwargs)
+
+
 class _Package(_types.ModuleType):
-    """The package's own module type: importing ``kt_formal.tour`` (the value type's module)
-    leaves ``kt_formal.tour`` the function of :mod:`kt_formal.api`; the module stays in
-    ``sys.modules`` (``import kt_formal.tour`` and ``from kt_formal.tour import Tour`` work)."""
+    """The package's own module type: a submodule named like a verb becomes a :class:`_Verb`
+    as it is imported, so the package attribute is one object whichever is used first."""
 
     def __setattr__(self, name, value):
-        if name in _VERBS and isinstance(value, _types.ModuleType):
-            return
+        if name in _VERBS and isinstance(value, _types.ModuleType) and not isinstance(value, _Verb):
+            value.__class__ = _Verb
         super().__setattr__(name, value)
 
 
@@ -90,6 +103,9 @@ def _wire_pictures() -> None:
 def __getattr__(name):
     from importlib import import_module
 
+    if name in _VERBS and name != "count":  # the submodule itself, made callable as it is imported
+        _wire_pictures()
+        return import_module(f"kt_formal.{name}")
     module = _LAZY.get(name)
     if module is None:
         if name == "io":  # kt_formal.io, e.g. kt_formal.io.render

@@ -5,6 +5,7 @@ and the Python API that mirrors the commands."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -290,3 +291,24 @@ def test_dask_missing_says_how_to_install(cli, tmp_path, monkeypatch):
     r = cli("census", 3, 3, "--remove-squares", 1, "--db", tmp_path / "c.sqlite", "--dask", "local")
     assert r.code == 2 and 'pip install "kt-formal[cluster]"' in r.err and len(r.err.splitlines()) == 1
     assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_verbs_named_like_submodules_stay_those_modules(tmp_path):
+    # kt.tour / kt.decide / kt.census call the verbs, and are still the modules
+    # kt_formal.tour / .decide / .census, in whichever order they are first used
+    code = (
+        "import kt_formal.decide as d\n"
+        "import kt_formal as kt\n"
+        "from kt_formal.tour import Tour\n"
+        "assert d is kt.decide and d.Verdict.__module__ == 'kt_formal.decide'\n"
+        "assert kt.tour.Tour is Tour\n"
+        "v = kt.decide(5, 5)\n"
+        "assert v.answer == 'no' and v.to_json()['answer'] == 'no'\n"
+        "t = kt.tour(5, 6)\n"
+        "assert t.to_json()['answer'] == 'yes'\n"
+        "assert kt.census.run_census is not None\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
