@@ -693,7 +693,31 @@ def _add_count(sub) -> None:
                    help="stop after S seconds and report unknown (default 60)")
     p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
+    p.add_argument("--threads", type=_threads_option, metavar="N",
+                   help="frontier: threads of a large step, 1 to 1024, at most the cores this process may "
+                        "use (default: $KT_FORMAL_THREADS, else the cores no other process keeps busy; "
+                        "small steps take one)")
     p.set_defaults(run=_run_count)
+
+
+def _threads_option(text: str) -> int:
+    """argparse type of ``--threads``: a whole number from 1 to 1024."""
+    from kt_formal.engines._threads import parse_threads
+
+    try:
+        return parse_threads(text, "--threads")
+    except InvalidInput as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--threads ")) from None
+
+
+_threads_option.__name__ = "--threads"
+
+
+def _count_threads(args):
+    """The threads of ``count``: ``--threads``, else ``KT_FORMAL_THREADS`` (checked), else None."""
+    from kt_formal.engines._threads import requested_threads
+
+    return requested_threads(args.threads)
 
 
 def _frontier_counters():
@@ -741,6 +765,8 @@ def _count_frontier(args, board, request) -> int:
                         f"memory does: the large steps keep their states in files in {spill_dir} (about "
                         f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); 8x8 took {EIGHT_BY_EIGHT_MINUTES} minutes "
                         f"on 2 cores; --time-limit (now {args.time_limit:g} s) bounds the run")
+        kwargs["threads"] = _count_threads(args)
+        _prepare_frontier(args)
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         res = count_request(board, request.closed, request.start, request.end,
                             progress=progress if progress.active else None, time_limit=args.time_limit,
@@ -790,10 +816,19 @@ def _count_sequence(args) -> int:
                 line((n, j) if args.partial else n, res.count)
         return 0
     # compiled: every width in one sweep over the longest board, each line as it is known
+    threads = _count_threads(args)
+    _prepare_frontier(args)
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
-                  time_limit=args.time_limit, on_count=line, partial=args.partial)
+                  time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads)
     return 0
+
+
+def _prepare_frontier(args) -> None:
+    """Load (or compile, saying so unless quiet) the frontier kernels before the count's clock starts."""
+    from kt_formal.engines._frontier_jit import prepare_kernels
+
+    prepare_kernels(note=not getattr(args, "quiet", False))
 
 
 def _run_count(args) -> int:

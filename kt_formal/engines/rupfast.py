@@ -18,9 +18,9 @@ True
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from kt_formal.engines._jit import cached_njit
 from kt_formal.kernel.rup import DrupRejected, ok_line, prepare_drup
 
 __all__ = ["check_drup_certificate_fast", "replay_fast"]
@@ -36,7 +36,7 @@ _MESSAGES = {
 }
 
 
-@nb.njit(cache=True)
+@cached_njit
 def _decode(data, n_vars):
     """Binary DRAT -> (kind, start, length, literals, error, position)."""
     n = data.shape[0]
@@ -87,7 +87,7 @@ def _decode(data, n_vars):
     return kinds, starts, lits, ns, 0, 0
 
 
-@nb.njit(cache=True)
+@cached_njit
 def _replay(n_vars, f_lits, f_starts, kinds, s_starts, s_lits, n_steps):
     n_f = f_starts.shape[0] - 1
     n_add = 0
@@ -265,7 +265,7 @@ def _replay(n_vars, f_lits, f_starts, kinds, s_starts, s_lits, n_steps):
     return count, 0
 
 
-@nb.njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def _append(head, tail, nxt, lit, node):
     nxt[node] = -1
     if tail[lit] == -1:
@@ -275,7 +275,7 @@ def _append(head, tail, nxt, lit, node):
     tail[lit] = node
 
 
-@nb.njit(cache=True)
+@cached_njit
 def _propagate(pool, cstart, clen, deleted, val, reason, trail, head, tail, nxt, state):
     qhead = state[3]
     while qhead < state[2]:
