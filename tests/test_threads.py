@@ -200,3 +200,85 @@ def test_a_busy_neighbour_costs_at_most_two_and_a_half_times(tmp_path):
         busy.kill()
         busy.wait()
     assert loaded <= 2.5 * idle, (loaded, idle)
+
+
+def test_every_kernel_of_the_package_goes_through_the_one_helper():
+    """No numba decorator but :func:`kt_formal.engines._jit.cached_njit` (cached on disk,
+    listed for ``warm``, after the threading layer is chosen)."""
+    pkg = ROOT / "kt_formal"
+    raw = re.compile(r"\bnjit\b|numba\.jit|@jit\b|from numba import .*\bjit\b|\bvectorize\b|\bguvectorize\b"
+                     r"|\bcfunc\b|\bstencil\b")
+    offenders = [f"{p.relative_to(ROOT)}:{n}" for p in pkg.rglob("*.py") if p.name != "_jit.py"
+                 for n, line in enumerate(p.read_text().splitlines(), 1)
+                 if raw.search(line.replace("cached_njit", "")) and not line.lstrip().startswith(("#", ">>>"))]
+    assert offenders == []
+
+
+def test_warm_loads_every_kernel_and_says_so(cli):
+    """``warm`` after every module is imported: each kernel the package made is compiled
+    (loaded, or on disk), and each group says what it did and how long it took."""
+    import importlib
+    import pkgutil
+
+    import kt_formal
+    from kt_formal.engines import _jit
+
+    for mod in pkgutil.walk_packages(kt_formal.__path__, "kt_formal."):
+        if not mod.name.endswith("__main__"):
+            importlib.import_module(mod.name)
+    run = cli("warm")
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    for name in ("frontier counter", "path searches", "DRUP replay", "walks of the constructions"):
+        assert any(re.fullmatch(rf"{name}: \d+ kernels (loaded from the cache|compiled and cached) in [\d.]+ s", ln)
+                   for ln in lines), run.out
+    made = [k for k, options in _jit.KERNELS if options.get("inline") != "always"]
+    assert len(made) >= 14 and all(_jit.kernels_compiled(k) for k in made)
+    assert re.match(rf"{len(made)} kernels ready in [\d.]+ s", lines[-1])
+
+
+def test_after_the_preparation_a_count_compiles_nothing():
+    """The small cases :func:`prepare_kernels` runs give every kernel the argument types
+    of real counts: closed and open, holed, eight across, fixed ends, passes in files,
+    tables grown, counts past 64 bits, rows and partly filled columns."""
+    import tempfile
+
+    from kt_formal.engines import _frontier_jit as F
+
+    F.prepare_kernels()
+    before = {k.__name__: len(k.signatures) for k in F.KERNELS}
+    assert all(before.values())
+    F.count_request_jit(Board(5, 6))
+    F.count_request_jit(Board(4, 5), closed=False, start=(0, 0))
+    F.count_request_jit(Board(5, 6, holes=[(2, 2)]), closed=False, start=(0, 0), end=(4, 5))
+    F.count_request_jit(Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= 4 or c >= 5]))
+    with tempfile.TemporaryDirectory() as spill:
+        F.count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=spill)
+        F.count_row(5, 23, 24, table_bytes=1 << 20, spill_dir=spill)
+    F.count_row(4, 3, 6, closed=False, partial=True)
+    old = F._LOAD
+    try:
+        F._LOAD = 50.0  # tables laid out far too small: they grow
+        F.count_request_jit(Board(5, 6))
+    finally:
+        F._LOAD = old
+    assert {k.__name__: len(k.signatures) for k in F.KERNELS} == before
+
+
+def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
+    """A Limits clock starts after the search kernels are ready: the time they take to
+    load (here made slow) is not the search's."""
+    from kt_formal.engines import _search
+
+    monkeypatch.setattr(_search, "_READY", False)
+    real = _search.PathSearch.run
+
+    def slow_run(self, limits=None):
+        time.sleep(0.3)
+        return real(self, limits)
+
+    monkeypatch.setattr(_search.PathSearch, "run", slow_run)  # the preparation's own searches
+    limits = _search.Limits(time_limit=0.2)
+    monkeypatch.setattr(_search.PathSearch, "run", real)
+    assert _search._READY and limits.elapsed() < 0.2
+    assert limits.next_chunk(0) > 0  # the limit is not used up

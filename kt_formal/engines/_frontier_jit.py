@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 import time
 
 import numba
@@ -832,36 +833,42 @@ def complete_tours(keys, counts, W, b16):  # pragma: no cover - compiled
 #: The kernels a count calls from Python (the others are inlined into them).
 KERNELS = (step_tables, fill_step, regrow, shrink, compact, complete_tours)
 
-#: Seconds compiling :data:`KERNELS` takes, about: measured on 2 cores with an empty cache
-#: (``NUMBA_CACHE_DIR=$(mktemp -d) kt-formal warm``).
-COMPILE_SECONDS = 30
+#: Seconds compiling :data:`KERNELS` takes, about, on an idle machine: the processor time
+#: of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal warm`` on 2 cores (31 s for
+#: every kernel; this group's share of its wall time, 70 %, is 21 s).
+COMPILE_SECONDS = 20
 
 _READY = False
+_LOCK = threading.Lock()
+_OWNER = None  # the thread preparing the kernels
 
 
 def prepare_kernels(note: bool = True) -> float:
     """Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note
     on standard error, once a process), before a count starts its clock; returns the
-    seconds it took (0 when they are loaded already). Each kernel runs once on a small
-    case with the argument types of a real count, so a count never stops to compile.
+    seconds it took, waiting included (0 when they are loaded already). Each kernel runs
+    once on a small case with the argument types of a real count, so a count never stops
+    to compile; other threads wait until that is done.
     """
-    global _READY
-    if _READY:
+    global _READY, _OWNER
+    if _READY or _OWNER == threading.get_ident():
         return 0.0
     t = time.perf_counter()
-    if note:
-        announce_compile(list(KERNELS), "the frontier counter's kernels", COMPILE_SECONDS)
-    _READY = True
-    try:
-        count_request_jit(Board(3, 4), threads=1)  # closed tours: step_tables, fill_step, compact
-        count_row(3, 3, 4, closed=False, threads=1)  # open tours: complete_tours
-        capp, lo = 64, 1
-        tab = np.zeros(capp * (1 + lo), np.int64)
-        regrow(tab, lo, 0, capp, np.zeros(2 * capp * (1 + lo), np.int64), 2 * capp)
-        shrink(tab, lo, 0, capp, 1, np.zeros(1, np.int64))
-    except BaseException:
-        _READY = False
-        raise
+    with _LOCK:
+        if not _READY:
+            _OWNER = threading.get_ident()
+            try:
+                if note:
+                    announce_compile(list(KERNELS), "the frontier counter's kernels", COMPILE_SECONDS)
+                count_request_jit(Board(3, 4), threads=1)  # closed tours: step_tables, fill_step, compact
+                count_row(3, 3, 4, closed=False, threads=1)  # open tours: complete_tours
+                capp, lo = 64, 1
+                tab = np.zeros(capp * (1 + lo), np.int64)
+                regrow(tab, lo, 0, capp, np.zeros(2 * capp * (1 + lo), np.int64), 2 * capp)
+                shrink(tab, lo, 0, capp, 1, np.zeros(1, np.int64))
+                _READY = True
+            finally:
+                _OWNER = None
     return time.perf_counter() - t
 
 

@@ -81,7 +81,7 @@ def kernels_compiled(kernel) -> bool:
 _ANNOUNCED = False
 
 
-def announce_compile(kernels, what: str = "the search kernels", seconds: float = 10) -> bool:
+def announce_compile(kernels, what: str = "the search kernels", seconds: float = 5) -> bool:
     """One line on standard error the first time kernels must be compiled (once a process).
 
     ``kernels``: one kernel or several (the note is due when any of them is neither loaded
@@ -93,6 +93,6 @@ def announce_compile(kernels, what: str = "the search kernels", seconds: float =
     if _ANNOUNCED or all(kernels_compiled(k) for k in group):
         return False
     _ANNOUNCED = True
-    print(f"kt-formal: compiling {what} once, about {seconds:g} s (cached on disk for later runs; "
-          "not counted in a time limit)", file=sys.stderr, flush=True)
+    print(f"kt-formal: compiling {what} once, about {seconds:g} s, longer on a busy machine (cached on "
+          "disk for later runs; not counted in a time limit)", file=sys.stderr, flush=True)
     return True
