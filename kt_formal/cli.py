@@ -825,9 +825,12 @@ def _count_sequence(args) -> int:
 
 
 def _prepare_frontier(args) -> None:
-    """Load (or compile, saying so unless quiet) the frontier kernels before the count's clock starts."""
+    """Load (or compile, saying so unless quiet) the frontier kernels before the count's clock
+    starts; numba's compiler context without SciPy's linear algebra (a quarter of a second)."""
     from kt_formal.engines._frontier_jit import prepare_kernels
+    from kt_formal.engines._jit import start_compiler_without_blas
 
+    start_compiler_without_blas()
     prepare_kernels(note=not getattr(args, "quiet", False))
 
 

@@ -30,7 +30,7 @@ from numba import njit as _numba_njit
 
 from kt_formal.engines import _threads
 
-__all__ = ["cached_njit", "kernels_compiled", "announce_compile", "KERNELS"]
+__all__ = ["cached_njit", "kernels_compiled", "announce_compile", "start_compiler_without_blas", "KERNELS"]
 
 _threads.prepare()
 
@@ -76,6 +76,31 @@ def kernels_compiled(kernel) -> bool:
         return os.stat(index).st_mtime >= os.stat(kernel.py_func.__code__.co_filename).st_mtime
     except OSError:
         return False
+
+
+def start_compiler_without_blas() -> None:
+    """Start numba's compiler context without SciPy's linear algebra, for a process that
+    runs only this package's kernels (the command line's own).
+
+    numba imports ``scipy.linalg`` when its context starts (about a quarter of a second,
+    more than loading every kernel of a count) to offer ``np.dot`` and ``np.linalg`` in
+    kernels; no kernel of this package uses them. Kernels compiled later in the same
+    process cannot use them either, so a library user's process is left alone. Does
+    nothing when the context has started already.
+    """
+    if "numba.np.arraymath" in sys.modules:
+        return
+    from numba.core.registry import cpu_target
+
+    name = "scipy.linalg.cython_blas"
+    blocked = name not in sys.modules
+    if blocked:
+        sys.modules[name] = None  # numba's import of it fails at once: no BLAS for kernels
+    try:
+        cpu_target.target_context.refresh()
+    finally:
+        if blocked and sys.modules.get(name, False) is None:
+            del sys.modules[name]
 
 
 _ANNOUNCED = False
