@@ -232,7 +232,7 @@ def test_warm_loads_every_kernel_and_says_so(cli):
     for name in ("frontier counter", "path searches", "DRUP replay", "walks of the constructions"):
         assert any(re.fullmatch(rf"{name}: \d+ kernels (loaded from the cache|compiled and cached) in [\d.]+ s", ln)
                    for ln in lines), run.out
-    made = [k for k, options in _jit.KERNELS if options.get("inline") != "always"]
+    made = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
     assert len(made) >= 14 and all(_jit.kernels_compiled(k) for k in made)
     assert re.match(rf"{len(made)} kernels ready in [\d.]+ s", lines[-1])
 
