@@ -927,6 +927,7 @@ def _run_warm(args) -> int:
     from kt_formal.engines import _jit
 
     t0 = time.perf_counter()
+    _jit.start_compiler_without_blas()  # as a count does (no kernel of the package uses BLAS)
     for name, kernels, prepare in _warm_groups():
         cached = all(_jit.kernels_compiled(k) for k in kernels)
         if not cached:
@@ -942,6 +943,9 @@ def _run_warm(args) -> int:
         raise InvalidInput(f"no group of 'warm' runs the kernels {', '.join(missing)}")
     where = getattr(getattr(kernels[0], "_cache", None), "_cache_path", None)
     print(f"{len(kernels)} kernels ready in {time.perf_counter() - t0:.1f} s" + (f"; cached in {where}" if where else ""))
+    from kt_formal.engines._threads import threading_report
+
+    print(threading_report())
     return 0
 
 

@@ -234,7 +234,9 @@ def test_warm_loads_every_kernel_and_says_so(cli):
                    for ln in lines), run.out
     made = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
     assert len(made) >= 14 and all(_jit.kernels_compiled(k) for k in made)
-    assert re.match(rf"{len(made)} kernels ready in [\d.]+ s", lines[-1])
+    assert re.match(rf"{len(made)} kernels ready in [\d.]+ s", lines[-2])
+    assert re.match(rf"parallel kernels: numba's {numba.threading_layer()}", lines[-1].replace("OpenMP", "omp")
+                    .replace("work queue", "workqueue"))
 
 
 def test_after_the_preparation_a_count_compiles_nothing():

@@ -177,10 +177,18 @@ def step_threads(states: int, threads: int | None) -> int:
 
 
 def threading_report() -> str:
-    """The threading layer and OpenMP wait policy in effect, in one line (starts numba's threads)."""
+    """The threading layer and how it waits, in one line (starts numba's threads).
+
+    >>> threading_report().startswith("parallel kernels: numba's ")
+    True
+    """
     import numba
 
     numba.get_num_threads()  # launches the threads: the layer is chosen
     layer = numba.threading_layer()
-    wait = os.environ.get("OMP_WAIT_POLICY", "default") if layer == "omp" else "sleeps on a condition"
-    return f"threading layer {layer} ({wait}), {_pool_size()} threads at most, {cores_free()} cores free now"
+    wait = {"omp": f"OpenMP layer, OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}",
+            "workqueue": "work queue layer (waits asleep)", "tbb": "TBB layer"}.get(layer, f"{layer} layer")
+    ask = os.environ.get(ENV)
+    return (f"parallel kernels: numba's {wait}; up to {_pool_size()} threads, "
+            f"{f'{ENV}={ask}' if ask else f'by default the cores free ({cores_free()} now)'}; "
+            f"steps under {SMALL_STEP:,} states on one")
