@@ -834,9 +834,9 @@ def complete_tours(keys, counts, W, b16):  # pragma: no cover - compiled
 KERNELS = (step_tables, fill_step, regrow, shrink, compact, complete_tours)
 
 #: Seconds compiling :data:`KERNELS` takes, about, on an idle machine: the processor time
-#: of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal warm`` on 2 cores (31 s for
-#: every kernel; this group's share of its wall time, 70 %, is 21 s).
-COMPILE_SECONDS = 20
+#: of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal count 3 60`` on 2 cores (26 s,
+#: start-up and count 0.7 s of it; on a busy machine the wall time is longer).
+COMPILE_SECONDS = 25
 
 _READY = False
 _LOCK = threading.Lock()
