@@ -29,6 +29,12 @@ reference the tests compare against. What changes is the bookkeeping:
   the moves set nibbles, a join renames a label at all its places with one mask
   (nibbles equal to a value, found without a loop), and the labels are renumbered in
   frontier order one label at a time, not one place at a time;
+* the threads: a step of fewer than :data:`~kt_formal.engines._threads.SMALL_STEP` states
+  runs on one, a larger one on those asked for (``threads=``, ``KT_FORMAL_THREADS``) or
+  the cores free at that step; they sleep while they wait (:mod:`kt_formal.engines._threads`),
+  so a busy machine costs a count its share of the cores, not a spinning team's;
+* the kernels are loaded (compiled once, on a cold cache) by :func:`prepare_kernels`
+  before a count's clock starts: compiling never uses up a time limit;
 * counts are exact: 62-bit limbs per state with carries. A step keeps its input's
   limbs unless a sum overflows the top one, and then runs again with one limb more,
   so the width follows the largest count actually held; Python integers only at the
