@@ -38,7 +38,7 @@ count_request_jit(Board(6, 6), threads=2)
 layer = numba.threading_layer()
 print(layer)
 sys.stdout.flush()
-if layer == "omp":
+if layer == "omp" and sys.platform.startswith("linux"):
     lib = next(line.split()[-1] for line in open("/proc/self/maps") if "libgomp" in line or "libiomp" in line)
     ctypes.CDLL(lib).omp_display_env(0)
 """
@@ -57,13 +57,13 @@ def test_openmp_waits_passively_in_a_fresh_process():
     proc = _probe()
     layer = proc.stdout.split()[0]
     assert layer in ("omp", "workqueue")
-    if layer == "omp":
+    if layer == "omp" and sys.platform.startswith("linux"):
         assert re.search(r"OMP_WAIT_POLICY\s*=\s*'PASSIVE'", proc.stderr), proc.stderr
 
 
 def test_a_policy_in_the_environment_is_kept():
     proc = _probe(OMP_WAIT_POLICY="ACTIVE")
-    if proc.stdout.split()[0] == "omp":
+    if proc.stdout.split()[0] == "omp" and sys.platform.startswith("linux"):
         assert re.search(r"OMP_WAIT_POLICY\s*=\s*'ACTIVE'", proc.stderr), proc.stderr
 
 
@@ -100,13 +100,11 @@ def test_the_environment_variable_is_honoured(monkeypatch):
     monkeypatch.setenv(_threads.ENV, "1")
     res = count_request_jit(Board(6, 7))
     assert {n for _s, n in res.threads} == {1} and res.count == 1067638
-    for bad in ("0", "-2", "nan", "1.5", "two", "", "99999"):
-        if bad == "":
-            continue  # empty: not set
+    for bad in ("0", "-2", "nan", "1.5", "two", "99999"):
         monkeypatch.setenv(_threads.ENV, bad)
         with pytest.raises(InvalidInput, match=_threads.ENV):
             count_request_jit(Board(5, 6))
-    monkeypatch.setenv(_threads.ENV, "")
+    monkeypatch.setenv(_threads.ENV, "")  # set but empty: as if unset
     assert _threads.requested_threads() is None
 
 
