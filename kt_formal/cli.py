@@ -689,7 +689,31 @@ def _add_count(sub) -> None:
     p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
     add_script_arguments(p, "count")
+    p.add_argument("--threads", type=_threads_option, metavar="T",
+                   help="frontier: threads of a large step, 1 to 1024, at most the cores this process may "
+                        "use (default: $KT_FORMAL_THREADS, else the cores no other process keeps busy; "
+                        "small steps take one)")
     p.set_defaults(run=_run_count)
+
+
+def _threads_option(text: str) -> int:
+    """argparse type of ``--threads``: a whole number from 1 to 1024."""
+    from kt_formal.engines._threads import parse_threads
+
+    try:
+        return parse_threads(text, "--threads")
+    except InvalidInput as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--threads ")) from None
+
+
+_threads_option.__name__ = "--threads"
+
+
+def _count_threads(args):
+    """The threads of ``count``: ``--threads``, else ``KT_FORMAL_THREADS`` (checked), else None."""
+    from kt_formal.engines._threads import requested_threads
+
+    return requested_threads(args.threads)
 
 
 def _frontier_counters():
@@ -737,6 +761,8 @@ def _count_frontier(args, board, request) -> int:
                         f"memory does: the large steps keep their states in files in {spill_dir} (about "
                         f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); 8x8 took {EIGHT_BY_EIGHT_MINUTES} minutes "
                         f"on 2 cores; --time-limit (now {args.time_limit:g} s) bounds the run")
+        kwargs["threads"] = _count_threads(args)
+        _prepare_frontier(args)
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         res = count_request(board, request.closed, request.start, request.end,
                             progress=progress if progress.active else None, time_limit=args.time_limit,
@@ -790,10 +816,22 @@ def _count_sequence(args) -> int:
                 line((n, j) if args.partial else n, res.count)
         return 0
     # compiled: every width in one sweep over the longest board, each line as it is known
+    threads = _count_threads(args)
+    _prepare_frontier(args)
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
-                  time_limit=args.time_limit, on_count=line, partial=args.partial)
+                  time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads)
     return 0
+
+
+def _prepare_frontier(args) -> None:
+    """Load (or compile, saying so unless quiet) the frontier kernels before the count's clock
+    starts; numba's compiler context without SciPy's linear algebra (a quarter of a second)."""
+    from kt_formal.engines._frontier_jit import prepare_kernels
+    from kt_formal.engines._jit import start_compiler_without_blas
+
+    start_compiler_without_blas()
+    prepare_kernels(note=not getattr(args, "quiet", False))
 
 
 def _run_count(args) -> int:
@@ -846,6 +884,72 @@ def _run_count(args) -> int:
         return 3
     extra = f" ({res.directed_count} directed)" if res.directed_count is not None else ""
     print(_styled(args, board, f"{res.count} {what}{extra}; {res.nodes:,} nodes in {res.wall_time:.2f} s"))
+    return 0
+
+
+# ---------------------------------------------------------------------- warm
+def _add_warm(sub) -> None:
+    p = sub.add_parser("warm", help="compile (or load) every compiled kernel now, once for later runs",
+                       description="Compile the numba kernels of the frontier counter, the path searches, "
+                                   "the DRUP replay and the walks of the constructions, or load them where "
+                                   "they are cached on disk, and say what it did and how long it took. "
+                                   "Compiling is done once: numba keeps the machine code in NUMBA_CACHE_DIR "
+                                   "when that is set, else next to the package's source or in the user's "
+                                   "cache folder. Counts and searches compile what they need by themselves, "
+                                   "outside their time limits; this command does it up front.",
+                       epilog="example:\n  kt-formal warm      e.g. after installing, before timing a count",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(run=_run_warm)
+
+
+def _warm_groups():
+    """(name, kernels, prepare) of each group of compiled kernels."""
+    import numpy as np
+
+    from kt_formal.combine import blocks, repair, walk
+    from kt_formal.engines import _frontier_jit, _search, rupfast
+    from kt_formal.io import formats
+
+    succ = np.array([1, 0], np.int64)
+    small = (walk._walker(), repair._numberer(), formats._walk_kernel(), blocks._walker())
+
+    def walks():
+        walk.walk(succ, 0, 2)
+        repair._numberer()(succ, 0, 2, np.zeros(2))
+        formats._walk_kernel()(succ, np.int64(0), np.empty(2, np.int64))
+        blocks.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
+
+    return [("frontier counter", _frontier_jit.KERNELS, lambda: _frontier_jit.prepare_kernels(note=False)),
+            ("path searches", _search.KERNELS, lambda: _search.prepare_kernels(note=False)),
+            ("DRUP replay", rupfast.KERNELS, lambda: rupfast.prepare_kernels(note=False)),
+            ("walks of the constructions", small, walks)]
+
+
+def _run_warm(args) -> int:
+    import time
+
+    from kt_formal.engines import _jit
+
+    t0 = time.perf_counter()
+    _jit.start_compiler_without_blas()  # as a count does (no kernel of the package uses BLAS)
+    for name, kernels, prepare in _warm_groups():
+        cached = all(_jit.kernels_compiled(k) for k in kernels)
+        if not cached:
+            _note(args, f"compiling the kernels of the {name} ...")
+        t = time.perf_counter()
+        prepare()
+        print(f"{name}: {len(kernels)} kernels {'loaded from the cache' if cached else 'compiled and cached'} "
+              f"in {time.perf_counter() - t:.1f} s", flush=True)
+    # every kernel made so far, those the groups' kernels call included (the inlined aside)
+    kernels = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
+    missing = [k.__name__ for k in kernels if not _jit.kernels_compiled(k)]
+    if missing:  # a kernel no group runs: a bug of this command
+        raise InvalidInput(f"no group of 'warm' runs the kernels {', '.join(missing)}")
+    where = getattr(getattr(kernels[0], "_cache", None), "_cache_path", None)
+    print(f"{len(kernels)} kernels ready in {time.perf_counter() - t0:.1f} s" + (f"; cached in {where}" if where else ""))
+    from kt_formal.engines._threads import threading_report
+
+    print(threading_report())
     return 0
 
 
@@ -1284,7 +1388,7 @@ def _json_error(args, exc_code: int, message: str) -> None:
 
 # ---------------------------------------------------------------------- main
 COMMANDS = [_add_tour, _add_exists, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame,
-            _add_census, _add_census_report]
+            _add_census, _add_census_report, _add_warm]
 
 
 def _add_completion(sub) -> None:

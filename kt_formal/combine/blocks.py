@@ -307,6 +307,16 @@ def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba
     return out.shape[0]
 
 
+def _walker():
+    """The compiled :func:`_walk_py`, made on first use."""
+    global _WALK
+    if _WALK is None:
+        from kt_formal.engines._jit import cached_njit
+
+        _WALK = cached_njit(nogil=True)(_walk_py)
+    return _WALK
+
+
 def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
     """Visiting order along an undirected neighbour array ``nb`` (n, 2) from ``start`` (numba).
 
@@ -316,13 +326,8 @@ def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
     >>> walk_neighbours(np.array([[1, 2], [0, 2], [1, 0]]), 0, 3).tolist()
     [0, 1, 2]
     """
-    global _WALK
-    if _WALK is None:
-        from numba import njit
-
-        _WALK = njit(cache=True, nogil=True)(_walk_py)
     out = np.empty(length, dtype=np.int64)
-    n = _WALK(nb, np.int64(start), out)
+    n = _walker()(nb, np.int64(start), out)
     if n != length:
         raise RuntimeError(f"the walk covered {n} of {length} squares")
     return out

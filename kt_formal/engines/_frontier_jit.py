@@ -29,6 +29,12 @@ reference the tests compare against. What changes is the bookkeeping:
   the moves set nibbles, a join renames a label at all its places with one mask
   (nibbles equal to a value, found without a loop), and the labels are renumbered in
   frontier order one label at a time, not one place at a time;
+* the threads: a step of fewer than :data:`~kt_formal.engines._threads.SMALL_STEP` states
+  runs on one, a larger one on those asked for (``threads=``, ``KT_FORMAL_THREADS``) or
+  the cores free at that step; they sleep while they wait (:mod:`kt_formal.engines._threads`),
+  so a busy machine costs a count its share of the cores, not a spinning team's;
+* the kernels are loaded (compiled once, on a cold cache) by :func:`prepare_kernels`
+  before a count's clock starts: compiling never uses up a time limit;
 * counts are exact: 62-bit limbs per state with carries. A step keeps its input's
   limbs unless a sum overflows the top one, and then runs again with one limb more,
   so the width follows the largest count actually held; Python integers only at the
@@ -50,6 +56,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 import time
 
 import numba
@@ -57,12 +64,13 @@ import numpy as np
 from numba import prange
 
 from kt_formal.board import Board
+from kt_formal.engines import _threads
 from kt_formal.engines._jit import announce_compile, cached_njit
 from kt_formal.engines.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
-__all__ = ["count_request_jit", "count_row", "fill_step", "BYTES_PER_STATE", "DEFAULT_MAX_STATES", "TABLE_BYTES",
-           "SPILL_BYTES_PER_STATE"]
+__all__ = ["count_request_jit", "count_row", "fill_step", "prepare_kernels", "KERNELS", "COMPILE_SECONDS",
+           "BYTES_PER_STATE", "DEFAULT_MAX_STATES", "TABLE_BYTES", "SPILL_BYTES_PER_STATE"]
 
 _LIMB = 62
 _HASH = np.uint64(0x9E3779B97F4A7C15)
@@ -74,8 +82,10 @@ _LIMIT = 0.9  # most keys per slot before the table grows
 _HBITS = 16  # a step in passes splits the range of a second hash of the keys
 _HSPACE = 1 << _HBITS
 _HASH2 = np.uint64(0xD6E8FEB86659FD93)
-#: threads (table parts) of a large step: a power of two
-_THREADS = 1 << (max(1, min(numba.get_num_threads(), 16)).bit_length() - 1)
+#: table parts of a large step (a power of two), None: one a thread asked for (at most 16)
+_THREADS = None
+#: steps of fewer states than this fill one table part
+_ONE_PART = 4096
 
 #: What one state of a step's output costs at the step's peak, measured on 8 x 8 (230
 #: million states after 159 million: 10.4 GB; 384 million after 161 million: 15.0 GB)
@@ -826,6 +836,60 @@ def complete_tours(keys, counts, W, b16):  # pragma: no cover - compiled
     return acc
 
 
+#: The kernels a count calls from Python (the others are inlined into them).
+KERNELS = (step_tables, fill_step, regrow, shrink, compact, complete_tours)
+
+#: Seconds compiling :data:`KERNELS` takes, about, on an idle machine: the processor time
+#: of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal count 3 60`` on 2 cores (26 s,
+#: start-up and count 0.7 s of it; on a busy machine the wall time is longer).
+COMPILE_SECONDS = 25
+
+_READY = False
+_LOCK = threading.Lock()
+_OWNER = None  # the thread preparing the kernels
+
+
+def prepare_kernels(note: bool = True) -> float:
+    """Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note
+    on standard error, once a process), before a count starts its clock; returns the
+    seconds it took, waiting included (0 when they are loaded already). Each kernel runs
+    once on a small case with the argument types of a real count, so a count never stops
+    to compile; other threads wait until that is done.
+    """
+    global _READY, _OWNER
+    if _READY or _OWNER == threading.get_ident():
+        return 0.0
+    t = time.perf_counter()
+    with _LOCK:
+        if not _READY:
+            _OWNER = threading.get_ident()
+            try:
+                if note:
+                    announce_compile(list(KERNELS), "the frontier counter's kernels", COMPILE_SECONDS)
+                count_request_jit(Board(3, 4), threads=1)  # closed tours: step_tables, fill_step, compact
+                count_row(3, 3, 4, closed=False, threads=1)  # open tours: complete_tours
+                capp, lo = 64, 1
+                tab = np.zeros(capp * (1 + lo), np.int64)
+                regrow(tab, lo, 0, capp, np.zeros(2 * capp * (1 + lo), np.int64), 2 * capp)
+                shrink(tab, lo, 0, capp, 1, np.zeros(1, np.int64))
+                _READY = True
+            finally:
+                _OWNER = None
+    return time.perf_counter() - t
+
+
+class _threads_restored:
+    """Puts back numba's thread count of the calling thread when a sweep ends."""
+
+    def __enter__(self):
+        self.saved = numba.get_num_threads()
+        return self
+
+    def __exit__(self, *exc):
+        numba.set_num_threads(self.saved)
+        return False
+
+
 def _limbs_to_int(limbs) -> int:
     v = 0
     for i in range(len(limbs) - 1, -1, -1):
@@ -846,8 +910,14 @@ class _Sweep:
     unlinked as soon as they are mapped, so they go with the arrays)."""
 
     def __init__(self, k, W, closed, free_terminals, max_states, time_limit, progress, t0, n_cols,
-                 table_bytes=None, spill_dir=None):
+                 table_bytes=None, spill_dir=None, threads=None):
         self.k, self.W, self.closed, self.free = k, W, closed, free_terminals
+        # threads of a large step: those asked for, else the cores free at that step;
+        # its table parts: one a thread that may run (a power of two, at most 16)
+        self.threads = threads
+        most = threads if threads is not None else _threads.cores_available()
+        self.parts = _THREADS or 1 << (max(1, min(most, 16)).bit_length() - 1)
+        self.used = []  # (states, threads) of each step
         self.b16 = 2 + 4 * W <= 63
         self.max_states, self.time_limit, self.progress, self.t0, self.n_cols = (
             max_states, time_limit, progress, t0, n_cols)
@@ -970,7 +1040,10 @@ class _Sweep:
         chunks = self.chunks
         S = sum(keys.shape[0] for keys, _c in chunks)
         L = max(counts.shape[1] for _k, counts in chunks)
-        T = 1 if S < 4096 else _THREADS
+        T = 1 if S < _ONE_PART else self.parts
+        nthreads = _threads.step_threads(S, self.threads)
+        numba.set_num_threads(nthreads)
+        self.used.append((S, nthreads))
         r = self.ratio.get(i % self.k)
         est = int(S * r * 1.1) + 1024 if r is not None else 2 * S + 1024
         est = max(1, min(est, self.max_states))
@@ -1024,22 +1097,35 @@ class _Sweep:
 def count_request_jit(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
                       progress=None, max_states: int = DEFAULT_MAX_STATES,
                       time_limit: float | None = None, table_bytes: int | None = None,
-                      spill_dir: str | None = None) -> FrontierCount:
+                      spill_dir: str | None = None, threads: int | None = None) -> FrontierCount:
     """:func:`kt_formal.engines.frontier.count_request`, compiled (same arguments and result).
 
     ``table_bytes`` bounds the hash table of one step (default :data:`TABLE_BYTES`): a
     step that needs more runs in passes and keeps its states in files, unlinked as soon
     as they are made, in ``spill_dir`` (default: the system's temporary directory).
+    ``threads``: the threads of a large step (default: ``KT_FORMAL_THREADS``, else the
+    cores free at that step); a small step takes one. Compiling or loading the kernels
+    (:func:`prepare_kernels`) is not counted in ``time_limit`` nor in the wall time.
     """
+    threads = _threads.requested_threads(threads)
     t0 = time.perf_counter()
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
-    rows, cols, k, n, N, W = lay.rows, lay.cols, lay.k, lay.n, lay.N, lay.W
+    t0 += prepare_kernels()
+    sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
+                   table_bytes, spill_dir, threads)
+    with _threads_restored():
+        done = _sweep_board(sweep, lay)
+    return FrontierCount(done, closed, lay.rows, lay.cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
+                         sweep.passes, sweep.spilled, sweep.used)
+
+
+def _sweep_board(sweep, lay) -> int:
+    """The tours of a board's sweep (:func:`count_request_jit`)."""
+    k, n, N, W = lay.k, lay.n, lay.N, lay.W
     live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
-    free_terminals, forced_set, forbidden_set = lay.free_terminals, lay.forced_set, lay.forbidden_set
-    announce_compile(fill_step)
-    sweep = _Sweep(k, W, closed, free_terminals, max_states, time_limit, progress, t0, n, table_bytes, spill_dir)
+    forced_set, forbidden_set = lay.forced_set, lay.forbidden_set
     done = 0
     for i in range(N + W):
         on_board = i < N
@@ -1066,13 +1152,12 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
         d, _ = sweep.step(i, nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
                           out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
         done += d
-    return FrontierCount(done, closed, rows, cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
-                         sweep.passes, sweep.spilled)
+    return done
 
 
 def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_states: int = DEFAULT_MAX_STATES,
               time_limit: float | None = None, on_count=None, partial: bool = False,
-              table_bytes: int | None = None, spill_dir: str | None = None) -> dict:
+              table_bytes: int | None = None, spill_dir: str | None = None, threads: int | None = None) -> dict:
     """The tours of every ``k x n`` board for ``a <= n <= b``, in one sweep over ``k x b``.
 
     ``on_count(n, count)`` is called as each width's count is known (in order of n).
@@ -1084,11 +1169,14 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
     finish at that square (closed: the cycle closes there with every frontier square
     finished; open: one path with both ends free). The keys are then ``(n, j)``
     (``j = k``: the whole board) and ``on_count((n, j), count)``.
+
+    ``threads`` as for :func:`count_request_jit`; compiling is not counted in ``time_limit``.
     """
     if not 1 <= k <= MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method counts boards with a side of at most {MAX_SHORT_SIDE}, not {k}")
     if not 1 <= a <= b:
         raise InvalidInput(f"the range {a}..{b} is empty")
+    threads = _threads.requested_threads(threads)
     t0 = time.perf_counter()
     out = {}
     if k == 1:  # no knight moves: only the single square has a (open) tour
@@ -1098,11 +1186,18 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
             if on_count is not None:
                 on_count(key, out[key])
         return out
+    t0 += prepare_kernels()
+    sweep = _Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
+                   spill_dir, threads)
+    with _threads_restored():
+        _sweep_row(sweep, k, a, b, closed, on_count, partial, out)
+    return out
+
+
+def _sweep_row(sweep, k, a, b, closed, on_count, partial, out) -> None:
+    """The sweep of :func:`count_row`: fills ``out``."""
     W = 2 * k + 1
     N = k * b
-    announce_compile(fill_step)
-    sweep = _Sweep(k, W, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
-                   spill_dir)
     for i in range(N):
         r, c = i % k, i // k
         nbr = []
@@ -1126,4 +1221,3 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
             out[key] = d + comp
             if on_count is not None:
                 on_count(key, out[key])
-    return out

@@ -1,10 +1,15 @@
 """Compiled kernels cached on disk, with a graceful fallback and a one-line compile note.
 
+Every numba kernel of the package is made by :func:`cached_njit` (a test holds to it):
 numba compiles a kernel on its first call (seconds); with ``cache=True`` it keeps the
-machine code next to the source (``__pycache__``), else in ``NUMBA_CACHE_DIR`` or the
-user's cache folder, so later processes load it in a fraction of a second.
-:func:`cached_njit` asks for that cache and, where no cache folder is writable (numba
-then refuses ``cache=True``), compiles in every process instead of failing.
+machine code in ``NUMBA_CACHE_DIR`` when that is set, else next to the source
+(``__pycache__``) or in the user's cache folder, so later processes load it in a
+fraction of a second. :func:`cached_njit` asks for that cache and, where no cache
+folder is writable (numba then refuses ``cache=True``), compiles in every process
+instead of failing; it also lists the kernel in :data:`KERNELS` (``kt-formal warm``
+checks each one is loaded). Importing this module sets numba's threading layer and
+OpenMP's wait policy (:func:`kt_formal.engines._threads.prepare`) before any parallel
+kernel starts numba's threads.
 :func:`announce_compile` prints one line on standard error before the first compile.
 
 >>> @cached_njit
@@ -23,7 +28,14 @@ import sys
 
 from numba import njit as _numba_njit
 
-__all__ = ["cached_njit", "kernels_compiled", "announce_compile"]
+from kt_formal.engines import _threads
+
+__all__ = ["cached_njit", "kernels_compiled", "announce_compile", "start_compiler_without_blas", "KERNELS"]
+
+_threads.prepare()
+
+#: Every kernel made by :func:`cached_njit` in this process, with its options: ``(kernel, options)``.
+KERNELS: list = []
 
 
 def cached_njit(fn=None, **options):
@@ -33,9 +45,11 @@ def cached_njit(fn=None, **options):
     """
     def wrap(f):
         try:
-            return _numba_njit(cache=True, **options)(f)
+            kernel = _numba_njit(cache=True, **options)(f)
         except RuntimeError:  # "cannot cache function ...: no locator available"
-            return _numba_njit(**options)(f) if options else _numba_njit(f)
+            kernel = _numba_njit(**options)(f) if options else _numba_njit(f)
+        KERNELS.append((kernel, dict(options)))
+        return kernel
 
     return wrap(fn) if fn is not None else wrap
 
@@ -64,14 +78,46 @@ def kernels_compiled(kernel) -> bool:
         return False
 
 
+def start_compiler_without_blas() -> None:
+    """Start numba's compiler context without SciPy's linear algebra, for a process that
+    runs only this package's kernels (the command line's own).
+
+    numba imports ``scipy.linalg`` when its context starts (about a quarter of a second,
+    more than loading every kernel of a count) to offer ``np.dot`` and ``np.linalg`` in
+    kernels; no kernel of this package uses them. Kernels compiled later in the same
+    process cannot use them either, so a library user's process is left alone. Does
+    nothing when the context has started already.
+    """
+    if "numba.np.arraymath" in sys.modules:
+        return
+    from numba.core.registry import cpu_target
+
+    name = "scipy.linalg.cython_blas"
+    blocked = name not in sys.modules
+    if blocked:
+        sys.modules[name] = None  # numba's import of it fails at once: no BLAS for kernels
+    try:
+        cpu_target.target_context.refresh()
+    finally:
+        if blocked and sys.modules.get(name, False) is None:
+            del sys.modules[name]
+
+
 _ANNOUNCED = False
 
 
-def announce_compile(kernel) -> None:
-    """One line on standard error the first time a kernel must be compiled (once a process)."""
+def announce_compile(kernels, what: str = "the search kernels", seconds: float = 5) -> bool:
+    """One line on standard error the first time kernels must be compiled (once a process).
+
+    ``kernels``: one kernel or several (the note is due when any of them is neither loaded
+    nor on disk); ``seconds``: what compiling them takes, about (measured on 2 cores).
+    Returns whether the note was printed now.
+    """
     global _ANNOUNCED
-    if _ANNOUNCED or kernels_compiled(kernel):
-        return
+    group = kernels if isinstance(kernels, (list, tuple)) else (kernels,)
+    if _ANNOUNCED or all(kernels_compiled(k) for k in group):
+        return False
     _ANNOUNCED = True
-    print("kt-formal: compiling the search kernels once, up to about 10 s (cached on disk for later runs)",
-          file=sys.stderr, flush=True)
+    print(f"kt-formal: compiling {what} once, about {seconds:g} s, longer on a busy machine (cached on "
+          "disk for later runs; not counted in a time limit)", file=sys.stderr, flush=True)
+    return True

@@ -31,6 +31,7 @@ change with each move (the old head and the new head):
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -41,7 +42,7 @@ from kt_formal.exceptions import InvalidInput
 
 
 __all__ = ["PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "ORDERS", "ORDER_ALIASES", "order_name", "parse_order",
-           "kernels_compiled",
+           "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS",
            "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for"]
 
 #: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
@@ -494,6 +495,50 @@ def warnsdorff_kernel(table, dist, start, target, mode, seed, out):
 
 
 # ---------------------------------------------------------------------- driver
+#: The search kernels called from Python (the others are inlined into them).
+KERNELS = (search_kernel, plain_kernel, warnsdorff_kernel)
+
+#: Seconds compiling :data:`KERNELS` takes, about, on an idle machine: the processor time
+#: of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal warm`` on 2 cores (31 s for
+#: every kernel; this group's share of its wall time, 10 %, is 3 s).
+COMPILE_SECONDS = 5
+
+_READY = False
+_LOCK = threading.Lock()
+_OWNER = None  # the thread preparing the kernels
+
+
+def prepare_kernels(note: bool = True) -> float:
+    """Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note
+    on standard error, once a process); returns the seconds it took, waiting included (0
+    when they are loaded already). A :class:`Limits` calls it before its clock starts, so
+    compiling never uses up a search's time limit. Each kernel runs once on a small board
+    with the argument types of a real search; other threads wait until that is done.
+    """
+    global _READY, _OWNER
+    if _READY or _OWNER == threading.get_ident():
+        return 0.0
+    t = time.perf_counter()
+    with _LOCK:
+        if not _READY:
+            _OWNER = threading.get_ident()
+            try:
+                if note:
+                    announce_compile(list(KERNELS), "the search kernels", COMPILE_SECONDS)
+                from kt_formal.board import Board
+                from kt_formal.graph import neighbour_table
+
+                nt = neighbour_table(Board(3, 4))
+                PathSearch(nt, 0, False, heuristic="fixed", prune=False).run()  # plain_kernel
+                PathSearch(nt, 0, True).run()  # search_kernel
+                warnsdorff_kernel(ordered_table(nt), centre_distance(nt), np.int64(0), np.int64(-1), np.int64(0),
+                                  np.int64(0), np.empty(len(nt), np.int32))
+                _READY = True
+            finally:
+                _OWNER = None
+    return time.perf_counter() - t
+
+
 class PathSearch:
     """A resumable search for Hamiltonian paths or cycles from a fixed root node.
 
@@ -584,7 +629,7 @@ class PathSearch:
         """Run up to ``chunk`` nodes: 0 exhausted, 1 solution, 2 chunk used up."""
         if self.done:
             return 0
-        announce_compile(plain_kernel if self.plain else search_kernel)
+        prepare_kernels()
         if self.plain:
             code = int(plain_kernel(self.compact, self.deg, self.adjs, self.params, self.st, self.visited,
                                     self.path, self.ci, self.sol, np.int64(chunk)))
@@ -633,6 +678,7 @@ class Limits:
         self.progress = progress
         self.label = label
         self.stop = stop
+        prepare_kernels()  # compiling is not part of the search's time
         self.t0 = time.perf_counter()
         self.last_report = 0.0
         self.base_nodes = 0

@@ -59,6 +59,7 @@ class FrontierCount:
     wall_time: float = 0.0
     passes: int = 1  # the most passes one step took (compiled counter: a table over its budget)
     spilled: int = 0  # the most states one step kept in files (compiled counter)
+    threads: list = field(default_factory=list)  # (states, threads) of each step (compiled counter)
 
 
 #: The most states one step held, measured with the compiled counter on closed tours of

@@ -18,12 +18,12 @@ True
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from kt_formal.engines._jit import cached_njit
 from kt_formal.kernel.rup import DrupRejected, ok_line, prepare_drup
 
-__all__ = ["check_drup_certificate_fast", "replay_fast"]
+__all__ = ["check_drup_certificate_fast", "replay_fast", "prepare_kernels", "KERNELS"]
 
 _MESSAGES = {
     1: "proof byte {at}: expected 'a' or 'd'",
@@ -36,7 +36,7 @@ _MESSAGES = {
 }
 
 
-@nb.njit(cache=True)
+@cached_njit
 def _decode(data, n_vars):
     """Binary DRAT -> (kind, start, length, literals, error, position)."""
     n = data.shape[0]
@@ -87,7 +87,7 @@ def _decode(data, n_vars):
     return kinds, starts, lits, ns, 0, 0
 
 
-@nb.njit(cache=True)
+@cached_njit
 def _replay(n_vars, f_lits, f_starts, kinds, s_starts, s_lits, n_steps):
     n_f = f_starts.shape[0] - 1
     n_add = 0
@@ -265,7 +265,7 @@ def _replay(n_vars, f_lits, f_starts, kinds, s_starts, s_lits, n_steps):
     return count, 0
 
 
-@nb.njit(cache=True, inline="always")
+@cached_njit(inline="always")
 def _append(head, tail, nxt, lit, node):
     nxt[node] = -1
     if tail[lit] == -1:
@@ -275,7 +275,7 @@ def _append(head, tail, nxt, lit, node):
     tail[lit] = node
 
 
-@nb.njit(cache=True)
+@cached_njit
 def _propagate(pool, cstart, clen, deleted, val, reason, trail, head, tail, nxt, state):
     qhead = state[3]
     while qhead < state[2]:
@@ -356,3 +356,17 @@ def check_drup_certificate_fast(d) -> str:
     """:func:`kt_formal.kernel.rup.check_drup_certificate` with the compiled replay."""
     task = prepare_drup(d)
     return ok_line(task, replay_fast(task.n_vars, task.clauses, task.raw))
+
+
+#: The kernels of the replay called from Python.
+KERNELS = (_decode, _replay)
+
+
+def prepare_kernels(note: bool = True) -> None:
+    """Load (or compile) the replay's kernels: replay a two-lemma proof of a small formula."""
+    from kt_formal.engines._jit import announce_compile
+
+    if note:
+        announce_compile(list(KERNELS), "the DRUP replay's kernels", 6)  # as measured for the frontier's
+    # (x1 or x2), (not x1 or x2), (x1 or not x2), (not x1 or not x2): lemma x2, then the empty clause
+    replay_fast(2, [[2, 4], [3, 4], [2, 5], [3, 5]], b"a\x04\x00a\x00")

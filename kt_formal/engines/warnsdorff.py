@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kt_formal.engines._search import announce_compile, centre_distance, table_for, warnsdorff_kernel
+from kt_formal.engines._search import centre_distance, prepare_kernels, table_for, warnsdorff_kernel
 from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
@@ -103,7 +103,7 @@ def solve(
     last_report = -1.0
     for attempt in range(retries + 1):
         mode = TIEBREAKS[tiebreak] if attempt == 0 else TIEBREAKS["random"]
-        announce_compile(warnsdorff_kernel)
+        prepare_kernels()
         n = int(warnsdorff_kernel(table, dist, np.int64(start), np.int64(target), np.int64(mode),
                                   np.int64(seed + attempt), out))
         walks += 1
