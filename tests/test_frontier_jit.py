@@ -304,6 +304,7 @@ def test_sequence_command_partial_lines(cli):
     assert bad.code == 2 and "--partial goes with --sequence" in bad.err
 
 
+@pytest.mark.slow  # 30 to 50 s with a busy neighbour: CI runs it with the slow tests
 def test_steps_in_passes_keep_their_states_in_files_and_the_count(tmp_path):
     """A table budget of 256 KB makes the larger steps run in passes (one a range of a
     second hash of the keys) and keep their states in files of the spill directory,
@@ -327,6 +328,7 @@ def test_steps_in_passes_keep_their_states_in_files_and_the_count(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # 30 to 50 s with a busy neighbour: CI runs it with the slow tests
 def test_a_pass_whose_table_outgrows_the_budget_keeps_half_its_range(monkeypatch, tmp_path):
     """Tables laid out for a fiftieth of their keys under a 256 KB budget: a pass whose
     table would grow past the budget drops the keys of the upper half of its range in

@@ -76,6 +76,7 @@ def test_an_openmp_loaded_before_without_the_policy_gives_the_work_queue():
     assert proc.stdout.split()[0] == "workqueue"
 
 
+@pytest.mark.slow  # 30 to 50 s with a busy neighbour: CI runs it with the slow tests
 def test_one_thread_gives_the_same_count_and_every_step_takes_one():
     default = count_request_jit(Board(6, 6))
     one = count_request_jit(Board(6, 6), threads=1)
