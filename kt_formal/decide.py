@@ -14,12 +14,17 @@ The stages, each timed and recorded in :attr:`Verdict.stages`:
    small separators, with the forced-move reduction);
 2. ``theorem``: on plain rectangles Schwenk's theorem and the open-tour classification
    (a "no" then needs a proof: the SAT route with a DRUP proof, then the thorough finders);
-3. ``constructions``: divide and conquer and strips for plain rectangles, the frame
+3. ``fast``: on boards of up to :data:`FAST_MAX_SQUARES` squares that divide and conquer
+   does not build, a fast first attempt (:mod:`kt_formal.engines.rotate`: Warnsdorff's
+   rule with rotations, in plain Python, so a small board is answered before any
+   compiled code or solver is loaded); when it finds nothing the stages below run
+   unchanged;
+4. ``constructions``: divide and conquer and strips for plain rectangles, the frame
    and the block construction (:mod:`kt_formal.combine.blocks`) for holes;
-4. ``portfolio``: search engines chosen by the board's shape
+5. ``portfolio``: search engines chosen by the board's shape
    (:func:`kt_formal.solve.shape_of`): CP-SAT and Warnsdorff-ordered backtracking
    run side by side within one time budget (threads; the first answer stops the other);
-5. an honest ``unknown`` naming every stage, what it did and its time.
+6. an honest ``unknown`` naming every stage, what it did and its time.
 
 ``--time-limit`` is a promise: every stage takes its share of one budget.
 
@@ -66,6 +71,17 @@ STAGGER_SECONDS = 0.1
 
 #: Seconds allowed by default.
 DEFAULT_TIME_LIMIT = 60.0
+
+#: Whether boards of at most FAST_MAX_SQUARES live squares get a fast first attempt
+#: (extension and rotation, plain Python: nothing compiled to load, no solver to import)
+#: before the constructions and the portfolio.
+FAST_FIRST = True
+#: Largest board (live squares) given the fast first attempt.
+FAST_MAX_SQUARES = 10_000
+#: Seconds the fast first attempt may take at most (and at most a tenth of the budget).
+FAST_SECONDS = 0.3
+#: The engine of the fast first attempt (a name in kt_formal.solve.ENGINES).
+FAST_ENGINE = "extend-rotate"
 
 
 @dataclass
@@ -313,15 +329,20 @@ def decide(
 
     # ------------------------------------------------------------ 1. cheap proofs
     t = time.perf_counter()
-    proof = find_proof(board, closed, s, e)
-    stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
-          "none applies (fixed ends, colour, degree, alternation, separator)", t)
-    if proof is not None:
-        return no(proof, f"proof:{_method(proof)}")
+    plain = not board.has_holes and s is None and e is None
+    if plain and rectangle_has_tour(board.rows, board.cols, closed):
+        # no proof of impossibility can exist: the theorem below says a tour does
+        stage("proofs", "not needed: a tour exists by the classification of rectangles", t)
+    else:
+        proof = find_proof(board, closed, s, e)
+        stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
+              "none applies (fixed ends, colour, degree, alternation, separator)", t)
+        if proof is not None:
+            return no(proof, f"proof:{_method(proof)}")
 
     # ------------------------------------------------------------ 2. theorems
     theorem = None
-    if not board.has_holes and s is None and e is None:
+    if plain:
         t = time.perf_counter()
         theorem = rectangle_has_tour(board.rows, board.cols, closed)
         if theorem is False:
@@ -384,6 +405,19 @@ def decide(
     shape = shape_of(board)
     pf = None
     from kt_formal.combine.divide_engine import is_plain
+
+    # a fast first attempt on small boards the divide construction does not take: a
+    # plain-Python search that needs no compiled code and no solver; if it finds no tour
+    # the pipeline below runs as it would have
+    divide_takes = is_plain(request) and (board.size > 144 or shape != "small")
+    if FAST_FIRST and board.n_squares <= FAST_MAX_SQUARES and not divide_takes and not request.forced:
+        t = time.perf_counter()
+        module = get_engine(FAST_ENGINE)
+        limit = budget.share(0.1, at_most=FAST_SECONDS)
+        result = module.solve(request, **check_options(module, dict(time_limit=limit, seed=seed)))
+        stage(FAST_ENGINE, "found a tour" if result.found else result.message, t)
+        if result.found:
+            return yes(result.tour, result.engine, f"fast:{result.engine}", result.stats, result.message)
 
     if is_plain(request) and min(board.rows, board.cols) >= 1 and (board.size > 144 or shape != "small"):
         t = time.perf_counter()
