@@ -194,7 +194,7 @@ def _add_tour(sub) -> None:
     p.add_argument("--tiebreak", metavar="RULE",
                    help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
     p.add_argument("--retries", type=_bounded(int, 0, 10**6, "--retries"), metavar="R",
-                   help="warnsdorff: up to R more walks with random tie-breaks after a failure")
+                   help="warnsdorff, extend-rotate: up to R more walks with random tie-breaks after a failure")
     p.set_defaults(run=_run_tour)
 
 

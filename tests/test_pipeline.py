@@ -100,6 +100,7 @@ def test_divide_stage():
 
 
 def test_construction_stages_frame_and_blocks(monkeypatch):
+    monkeypatch.setattr(decide_module, "FAST_FIRST", False)  # the stages behind the fast attempt
     monkeypatch.setattr(decide_module, "BACKGROUND_BACKTRACK", False)
     v = decide(Board.from_spec(60, 60, ["20,20,10x12"]))
     assert v.answer == "yes" and v.route == "construction:frame"
@@ -109,7 +110,8 @@ def test_construction_stages_frame_and_blocks(monkeypatch):
     assert [s.name for s in v.stages][:3] == ["proofs", "frame", "blocks"]
 
 
-def test_background_backtracking_and_portfolio_stages():
+def test_background_backtracking_and_portfolio_stages(monkeypatch):
+    monkeypatch.setattr(decide_module, "FAST_FIRST", False)  # the stages behind the fast attempt
     v = decide(Board.from_spec(60, 60, ["20,20,10x12"]))
     assert v.answer == "yes" and v.route in ("portfolio:backtrack", "construction:frame")
     assert "backtrack" in [s.name for s in v.stages]
@@ -119,6 +121,7 @@ def test_background_backtracking_and_portfolio_stages():
 
 
 def test_unknown_names_every_stage(monkeypatch):
+    monkeypatch.setattr(decide_module, "FAST_FIRST", False)  # the stages behind the fast attempt
     monkeypatch.setattr(decide_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(blocks, "MAX_GROUP_SQUARES", 5)
     # the block construction first, then the hole repair (as for holes that are not all small)
@@ -138,6 +141,7 @@ def test_the_hole_repair_is_a_named_stage(monkeypatch):
     other stages follow."""
     from kt_formal.combine import repair
 
+    monkeypatch.setattr(decide_module, "FAST_FIRST", False)  # the stages behind the fast attempt
     monkeypatch.setattr(decide_module, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(repair, "WIDEN", ())  # every window fails at once
     b = Board(80, 80, holes=scattered_squares(80, 80, 40, seed=3))

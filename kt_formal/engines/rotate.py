@@ -153,6 +153,9 @@ def attempt(request: TourRequest, *, walks: int = WALKS, seed: int = 0, deadline
         if progress is not None:
             progress(float(done), float(walks), f"{NAME}: walk {done}, covered {covered} of {k}")
         if path is not None:
+            if request.closed and s is None and e is None:
+                # numbered from the first square (top left), as the other engines number it
+                path = np.roll(path, -int(np.flatnonzero(path == 0)[0]))
             return nt.squares[path], {"covered": k, "squares": k, "walks": done}
         if timed_out:
             break
