@@ -14,11 +14,13 @@ The stages, each timed and recorded in :attr:`Verdict.stages`:
    small separators, with the forced-move reduction);
 2. ``theorem``: on plain rectangles Schwenk's theorem and the open-tour classification
    (a "no" then needs a proof: the SAT route with a DRUP proof, then the thorough finders);
-3. ``fast``: on boards of up to :data:`FAST_MAX_SQUARES` squares that divide and conquer
-   does not build, a fast first attempt (:mod:`kt_formal.engines.rotate`: Warnsdorff's
-   rule with rotations, in plain Python, so a small board is answered before any
-   compiled code or solver is loaded); when it finds nothing the stages below run
-   unchanged;
+3. ``extend-rotate``: on boards of up to :data:`FAST_MAX_SQUARES` squares that divide
+   and conquer does not build, a fast first attempt (:mod:`kt_formal.engines.rotate`:
+   Warnsdorff's rule with rotations, in plain Python, so a small board is answered
+   before any compiled code or solver is loaded); on holed boards and with fixed ends it
+   comes right after the quick proofs (ends, colour, degree), and the slower proof
+   searches (alternation, separators) follow it only when it finds nothing; then the
+   stages below run unchanged;
 4. ``constructions``: divide and conquer and strips for plain rectangles, the frame
    and the block construction (:mod:`kt_formal.combine.blocks`) for holes;
 5. ``portfolio``: search engines chosen by the board's shape
@@ -41,13 +43,14 @@ No closed tour: the board has 13 dark and 12 light squares; a closed tour altern
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
 from kt_formal.engines.base import Status, TourRequest, check_options
-from kt_formal.proofs import explain, find_proof
+from kt_formal.proofs import explain, find_colour_proof, find_degree_proof, find_ends_proof, find_proof
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
@@ -78,6 +81,8 @@ DEFAULT_TIME_LIMIT = 60.0
 FAST_FIRST = True
 #: Largest board (live squares) given the fast first attempt.
 FAST_MAX_SQUARES = 10_000
+#: Largest board given it once the compiled search is loaded in the process.
+FAST_WARM_SQUARES = 400
 #: Seconds the fast first attempt may take at most (and at most a tenth of the budget).
 FAST_SECONDS = 0.3
 #: The engine of the fast first attempt (a name in kt_formal.solve.ENGINES).
@@ -158,6 +163,41 @@ def rectangle_has_tour(rows: int, cols: int, closed: bool = True) -> bool:
     (True, False, True)
     """
     return rectangle_tour(rows, cols, closed)[0]
+
+
+def _kernels_loaded() -> bool:
+    """Whether the compiled search kernel is already loaded in this process."""
+    search = sys.modules.get("kt_formal.engines._search")
+    return search is not None and bool(search.search_kernel.signatures)
+
+
+def _fast_first(board: Board, closed: bool, start, end, engine: str) -> bool:
+    """Whether the pipeline makes the fast first attempt (``closed``: the question asked of it).
+
+    Boards of at most :data:`FAST_MAX_SQUARES` squares that divide and conquer does not
+    build; in a process that has the compiled search loaded already (a census, a
+    notebook), only boards of at most :data:`FAST_WARM_SQUARES` (compiled backtracking is
+    faster above).
+    """
+    n = board.n_squares
+    if not FAST_FIRST or engine != "auto" or n > FAST_MAX_SQUARES:
+        return False
+    if n > FAST_WARM_SQUARES and _kernels_loaded():
+        return False
+    from kt_formal.solve import shape_of
+
+    # the boards kt_formal.combine.divide_engine.is_plain takes, above 12x12 or not small
+    rectangle = not board.has_holes and end is None and (closed or start is None)
+    return not (rectangle and (board.size > 144 or shape_of(board) != "small"))
+
+
+def _quick_proof(board: Board, closed: bool, start, end) -> dict | None:
+    """The proofs that take a glance: fixed ends, colour, degree."""
+    for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
+        proof = finder(board, closed, start, end)
+        if proof is not None:
+            return proof
+    return None
 
 
 def _kind(closed: bool) -> str:
@@ -327,12 +367,28 @@ def decide(
     def no(proof, route):
         return Verdict("no", proof, _explain(proof), budget.elapsed(), route, stages=stages)
 
+    plain = not board.has_holes and s is None and e is None
+    # An open tour with at most one fixed end on a rectangle with a closed tour: a closed
+    # tour cut open (the constructions and searches for closed tours are much faster).
+    cut = (engine == "auto" and not closed and (s is None or e is None) and not board.has_holes
+           and rectangle_has_tour(board.rows, board.cols, closed=True))
+    q_closed = True if cut else closed
+    fast = _fast_first(board, q_closed, s, e, engine)
+    # on a holed board (or with fixed ends) the fast attempt comes before the slower proof
+    # searches: a tour found makes them moot, and when none is found they run after it
+    early = fast and not plain
+
     # ------------------------------------------------------------ 1. cheap proofs
     t = time.perf_counter()
-    plain = not board.has_holes and s is None and e is None
     if plain and rectangle_has_tour(board.rows, board.cols, closed):
         # no proof of impossibility can exist: the theorem below says a tour does
         stage("proofs", "not needed: a tour exists by the classification of rectangles", t)
+    elif early:
+        proof = _quick_proof(board, closed, s, e)
+        stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
+              "none of the quick ones applies (fixed ends, colour, degree)", t)
+        if proof is not None:
+            return no(proof, f"proof:{_method(proof)}")
     else:
         proof = find_proof(board, closed, s, e)
         stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
@@ -356,12 +412,7 @@ def decide(
                             "proof was found for this board yet.")
         stage("theorem", f"a {kind} tour exists by the classification of rectangles", t)
 
-    # An open tour with at most one fixed end on a rectangle with a closed tour: a closed
-    # tour cut open (the constructions and searches for closed tours are much faster).
-    cut = (engine == "auto" and not closed and (s is None or e is None) and not board.has_holes
-           and rectangle_has_tour(board.rows, board.cols, closed=True))
     prefix = ("theorem+" if theorem else "") + ("cut+" if cut else "")
-    q_closed = True if cut else closed
 
     from kt_formal.solve import get_engine, shape_of
     from kt_formal.engines.base import TourRequest
@@ -388,6 +439,25 @@ def decide(
         v.message = message
         return v
 
+    # ------------------------------------------------------------ 3. the fast first attempt
+    if fast:
+        # a plain-Python search that needs no compiled code and no solver; if it finds no
+        # tour the pipeline below runs as it would have
+        t = time.perf_counter()
+        module = get_engine(FAST_ENGINE)
+        limit = budget.share(0.1, at_most=FAST_SECONDS)
+        result = module.solve(request, **check_options(module, dict(time_limit=limit, seed=seed)))
+        stage(FAST_ENGINE, "found a tour" if result.found else result.message, t)
+        if result.found:
+            return yes(result.tour, result.engine, f"fast:{result.engine}", result.stats, result.message)
+        if early:  # the proof searches it went ahead of
+            t = time.perf_counter()
+            proof = find_proof(board, closed, s, e)
+            stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
+                  "none applies (alternation, separator)", t)
+            if proof is not None:
+                return no(proof, f"proof:{_method(proof)}")
+
     # ------------------------------------------------------------ named engine
     if engine != "auto":
         t = time.perf_counter()
@@ -401,23 +471,10 @@ def decide(
         return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
                             yes, no, f"search:{engine}")
 
-    # ------------------------------------------------------------ 3. constructions
+    # ------------------------------------------------------------ 4. constructions
     shape = shape_of(board)
     pf = None
     from kt_formal.combine.divide_engine import is_plain
-
-    # a fast first attempt on small boards the divide construction does not take: a
-    # plain-Python search that needs no compiled code and no solver; if it finds no tour
-    # the pipeline below runs as it would have
-    divide_takes = is_plain(request) and (board.size > 144 or shape != "small")
-    if FAST_FIRST and board.n_squares <= FAST_MAX_SQUARES and not divide_takes and not request.forced:
-        t = time.perf_counter()
-        module = get_engine(FAST_ENGINE)
-        limit = budget.share(0.1, at_most=FAST_SECONDS)
-        result = module.solve(request, **check_options(module, dict(time_limit=limit, seed=seed)))
-        stage(FAST_ENGINE, "found a tour" if result.found else result.message, t)
-        if result.found:
-            return yes(result.tour, result.engine, f"fast:{result.engine}", result.stats, result.message)
 
     if is_plain(request) and min(board.rows, board.cols) >= 1 and (board.size > 144 or shape != "small"):
         t = time.perf_counter()
@@ -467,12 +524,12 @@ def decide(
         stages.append(Stage("constructions", f"skipped: the board is {shape} "
                             f"({board.n_squares} squares, {board.n_holes} holes); searches suit it", 0.0))
 
-    # ------------------------------------------------------------ 4. portfolio
+    # ------------------------------------------------------------ 5. portfolio
     result, pf = _portfolio(request, shape, budget, seed, workers, progress, stages, pf)
     if result is not None:
         return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
                             yes, no, f"portfolio:{result.engine}")
-    # ------------------------------------------------------------ 5. unknown
+    # ------------------------------------------------------------ 6. unknown
     at_limit = pf.at_limit() or (budget.limit is not None and not pf.results)
     return _unknown(board, kind, budget, stages, prefix + "portfolio+limit", None, at_limit)
 

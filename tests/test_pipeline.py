@@ -258,8 +258,14 @@ FAST_BOARDS = [
 ]
 
 
+@pytest.fixture
+def cold(monkeypatch):
+    """As in a fresh process: the compiled search not loaded yet (other tests load it)."""
+    monkeypatch.setattr(decide_module, "_kernels_loaded", lambda: False)
+
+
 @pytest.mark.parametrize("board,kw", FAST_BOARDS, ids=[f"{b.describe()}-{len(kw)}" for b, kw in FAST_BOARDS])
-def test_small_boards_are_answered_by_the_fast_attempt(board, kw):
+def test_small_boards_are_answered_by_the_fast_attempt(cold, board, kw):
     v = decide(board, time_limit=60, **kw)
     assert v.answer == "yes" and v.route.endswith("fast:extend-rotate") and v.engine == "extend-rotate"
     assert v.tour.check() is None and verify_certificate(v.certificate)[0] is not None
@@ -290,7 +296,7 @@ def _fast_fails(monkeypatch):
     (Board.from_spec(60, 60, ["25,25,10x10"]), {}),         # the frame construction
     (Board(3, 7), {"closed": False, "end": (1, 3)}),        # no, by the SAT route's DRUP proof
 ], ids=["8x8", "60x60-hole", "3x7-open-to-d2"])
-def test_when_the_fast_attempt_fails_the_pipeline_runs_as_before(monkeypatch, board, kw):
+def test_when_the_fast_attempt_fails_the_pipeline_runs_as_before(cold, monkeypatch, board, kw):
     monkeypatch.setattr(decide_module, "BACKGROUND_BACKTRACK", False)  # one route, no race
     monkeypatch.setattr(decide_module, "FAST_FIRST", False)
     before = decide(board, time_limit=60, **kw)
@@ -304,6 +310,12 @@ def test_when_the_fast_attempt_fails_the_pipeline_runs_as_before(monkeypatch, bo
     fast = v.stages[names.index("extend-rotate")]
     assert fast.outcome.startswith("extension and rotation ran out of its rotations")
     rest = [n for n in names if n != "extend-rotate"]
+    if not board.has_holes and "theorem" in rest:
+        assert names.index("extend-rotate") == 2  # after the theorem
+    else:  # the quick proofs, the fast attempt, then the proof searches it went ahead of
+        assert names[:3] == ["proofs", "extend-rotate", "proofs"]
+        assert v.stages[0].outcome.startswith("none of the quick ones applies")
+        rest = rest[1:]
     assert rest[:len(rest) - 2] == [s.name for s in before.stages][:len(rest) - 2]  # the portfolio may race
     if v.answer == "yes":
         assert v.engine != "extend-rotate" and v.tour.check() is None
@@ -312,7 +324,7 @@ def test_when_the_fast_attempt_fails_the_pipeline_runs_as_before(monkeypatch, bo
         assert verify_certificate(v.certificate)[0] is not None  # the kernel checks the DRUP proof
 
 
-def test_no_answers_from_proofs_never_reach_the_fast_attempt(monkeypatch):
+def test_no_answers_from_proofs_never_reach_the_fast_attempt(cold, monkeypatch):
     seen = _fast_fails(monkeypatch)
     assert decide(Board(5, 5)).route == "proof:colour"
     assert decide(Board(3, 8)).answer == "no"
@@ -320,7 +332,7 @@ def test_no_answers_from_proofs_never_reach_the_fast_attempt(monkeypatch):
     assert seen == []
 
 
-def test_a_wrong_tour_from_the_fast_attempt_is_caught_by_the_kernel(monkeypatch):
+def test_a_wrong_tour_from_the_fast_attempt_is_caught_by_the_kernel(cold, monkeypatch):
     from kt_formal.engines import rotate
 
     board = Board(8, 8)
@@ -329,7 +341,7 @@ def test_a_wrong_tour_from_the_fast_attempt_is_caught_by_the_kernel(monkeypatch)
         decide(board)
 
 
-def test_fast_attempt_limits(monkeypatch):
+def test_fast_attempt_limits(cold, monkeypatch):
     """Only small boards, only the pipeline (a named engine runs alone), within its share of the budget."""
     from kt_formal.engines import rotate
 
@@ -349,3 +361,24 @@ def test_fast_attempt_limits(monkeypatch):
     monkeypatch.setattr(decide_module, "FAST_MAX_SQUARES", 63)
     decide(Board(8, 8))
     assert len(limits) == 2
+
+
+def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(monkeypatch):
+    """In a process that has the compiled search already (faster above a few hundred squares)."""
+    seen = _fast_fails(monkeypatch)
+    monkeypatch.setattr(decide_module, "_kernels_loaded", lambda: True)
+    assert decide(Board.from_spec(40, 40, ["10,10,2x2"])).answer == "yes"
+    assert seen == []
+    decide(Board(8, 8))
+    assert len(seen) == 1
+    monkeypatch.setattr(decide_module, "_kernels_loaded", lambda: False)
+    decide(Board.from_spec(40, 40, ["10,10,2x2"]))
+    assert len(seen) == 2
+
+
+def test_the_kernels_loaded_test_follows_the_process():
+    from kt_formal.engines import backtrack
+    from kt_formal.engines.base import TourRequest
+
+    backtrack.solve(TourRequest(Board(6, 6)))
+    assert decide_module._kernels_loaded()
