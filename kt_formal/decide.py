@@ -489,7 +489,7 @@ def decide(
 
         # backtracking runs next to the constructions: on big boards with sparse holes
         # Warnsdorff's rule often walks straight through (hundredths of a second)
-        from kt_formal.combine.repair import hole_groups
+        from kt_formal.combine.holes import hole_groups
 
         groups = max(1, len(hole_groups(board.hole_mask))) if board.has_holes else 1
         probe = budget.share(0.1, at_most=min(PROBE_SECONDS, PROBE_PER_GROUP * groups))

@@ -320,7 +320,9 @@ def test_when_the_fast_attempt_fails_the_pipeline_runs_as_before(cold, monkeypat
     if v.answer == "yes":
         assert v.engine != "extend-rotate" and v.tour.check() is None
     else:
-        assert v.route == before.route and v.certificate["kind"] == "drup"
+        # the same route up to which engine of the portfolio reported first
+        assert v.route.split(":")[0] == before.route.split(":")[0]
+        assert v.route.rsplit("+", 1)[1] == before.route.rsplit("+", 1)[1] and v.certificate["kind"] == "drup"
         assert verify_certificate(v.certificate)[0] is not None  # the kernel checks the DRUP proof
 
 

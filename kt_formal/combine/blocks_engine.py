@@ -102,7 +102,7 @@ SMALL_HOLE_GROUP = 16
 
 def _small_holes(board) -> bool:
     """Whether every group of touching holes is small (scattered holes: the repair's case)."""
-    from kt_formal.combine.repair import hole_groups
+    from kt_formal.combine.holes import hole_groups
 
     sizes = hole_groups(board.hole_mask)
     return len(sizes) > 1 and int(sizes.max()) <= SMALL_HOLE_GROUP

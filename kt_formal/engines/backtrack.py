@@ -37,8 +37,11 @@ __all__ = ["solve", "NAME", "PRUNING"]
 
 NAME = "backtrack"
 PRUNING = "colour-count, degree<2, dead-end degree, open-end count"
-#: Node cap of each run in the first round of restarts.
+#: Node cap of each run in the first round of restarts (at least FIRST_SLACK times the
+#: squares: a run needs one node a square to find anything, so a smaller cap only wastes
+#: the round).
 FIRST_CAP = 20_000
+FIRST_SLACK = 1.25
 
 
 def solve(
@@ -88,7 +91,7 @@ def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=No
                 n = total.base_nodes + int(done)
                 progress(float(n), None, f"backtrack: {n:,} nodes")
 
-    cap = FIRST_CAP
+    cap = max(FIRST_CAP, int(FIRST_SLACK * len(nt)))
     runs = 0
     while True:
         for table in tables:
