@@ -67,6 +67,11 @@ PROBE_PER_GROUP = 0.02
 PROBE_SECONDS = 0.25
 #: Whether backtracking runs next to the constructions on big sparse boards.
 BACKGROUND_BACKTRACK = True
+#: Nodes (per live square) it may use there: one walk through the board with a little
+#: backtracking. Warnsdorff's rule either walks straight through (hundredths of a second)
+#: or is stuck for long; stuck, it would only take the processor from the constructions.
+#: The portfolio starts it again, without this cap, if the constructions build nothing.
+BACKGROUND_NODES_PER_SQUARE = 1.25
 #: Largest board (live squares) where it does; on bigger ones it runs after the constructions.
 BACKGROUND_MAX_SQUARES = 300_000
 #: Seconds the portfolio's first engine runs alone before the second starts.
@@ -495,7 +500,8 @@ def decide(
         probe = budget.share(0.1, at_most=min(PROBE_SECONDS, PROBE_PER_GROUP * groups))
         if BACKGROUND_BACKTRACK and board.n_squares <= BACKGROUND_MAX_SQUARES:
             pf = _Portfolio(request, seed, workers, progress)
-            pf.start("backtrack", budget.left())
+            pf.start("backtrack", budget.left(),
+                     node_limit=int(BACKGROUND_NODES_PER_SQUARE * board.n_squares) + 1000)
             pf.wait(probe)
             if not pf.winner and repair_first(request):
                 # the hole repair builds its windows in Python: a search next to it would
@@ -520,6 +526,10 @@ def decide(
                 if pf is not None:  # it stops within a chunk of nodes: no need to wait
                     pf.finish(stages, ["backtrack"], wait=0)
                 return yes(result.tour, how, f"construction:{how}")
+            if pf is not None and not pf.winner:
+                # its one walk found nothing: the portfolio runs it again without the cap
+                pf.finish(stages, ["backtrack"], why="the constructions built nothing")
+                pf = None
     else:
         stages.append(Stage("constructions", f"skipped: the board is {shape} "
                             f"({board.n_squares} squares, {board.n_holes} holes); searches suit it", 0.0))
@@ -594,13 +604,13 @@ class _Portfolio:
         self.winner = []
         self.cores = os.cpu_count() or 1
 
-    def start(self, name, limit):
-        th = threading.Thread(target=self._run, args=(name, limit), daemon=True)
+    def start(self, name, limit, node_limit=None):
+        th = threading.Thread(target=self._run, args=(name, limit, node_limit), daemon=True)
         self.started[name] = time.perf_counter()
         self.threads.append(th)
         th.start()
 
-    def _run(self, name, limit):
+    def _run(self, name, limit, node_limit=None):
         from kt_formal.solve import get_engine
 
         t = time.perf_counter()
@@ -618,7 +628,10 @@ class _Portfolio:
                         progress(done, total, text)
 
                 res = get_engine("backtrack").solve(self.request, time_limit=limit, progress=hook,
-                                                    stop=self.stop)
+                                                    stop=self.stop, node_limit=node_limit)
+                if node_limit is not None and res.status is Status.UNKNOWN and not self.stop.is_set():
+                    res.message = (f"no tour within one walk ({res.stats.get('nodes', node_limit):,} "
+                                   "nodes); given up next to the constructions")
                 if res.status is Status.UNKNOWN and self.stop.is_set():
                     res = None
         except _Stopped:
