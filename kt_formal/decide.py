@@ -59,11 +59,14 @@ __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIM
 #: Largest board (live squares) the portfolio gives to CP-SAT (building the model of a
 #: bigger one takes longer than the searches that suit it).
 CPSAT_MAX_SQUARES = 40_000
-#: Seconds backtracking runs alone before the constructions start next to it: this much
-#: for each group of touching holes (the block construction solves one CP-SAT model a
-#: group, the frame takes one rectangle in milliseconds), at most PROBE_SECONDS and a
-#: tenth of the budget. After the probe the two run side by side.
+#: Seconds backtracking runs alone before the constructions start next to it (after the
+#: frame, which takes milliseconds): this much for each group of touching holes (the
+#: block construction solves one CP-SAT model a group) or for each live square (the time
+#: of one walk through the board), whichever is more, at most PROBE_SECONDS and a tenth
+#: of the budget. The probe ends early when its one walk ends (see
+#: BACKGROUND_NODES_PER_SQUARE). After the probe the two run side by side.
 PROBE_PER_GROUP = 0.02
+PROBE_PER_SQUARE = 1e-6
 PROBE_SECONDS = 0.25
 #: Whether backtracking runs next to the constructions on big sparse boards.
 BACKGROUND_BACKTRACK = True
@@ -490,14 +493,30 @@ def decide(
         if result.found:
             return yes(result.tour, "divide", "construction:divide", result.stats, result.message)
     elif shape == "sparse" or (not closed and s is not None and e is not None and board.n_squares > 2500):
-        from kt_formal.combine.blocks_engine import construct, repair_first
+        from kt_formal.combine.blocks_engine import construct, frame_applies, repair_first
 
         # backtracking runs next to the constructions: on big boards with sparse holes
         # Warnsdorff's rule often walks straight through (hundredths of a second)
         from kt_formal.combine.holes import hole_groups
 
+        if frame_applies(request):
+            # the frame first: milliseconds, whether it applies or not
+            from kt_formal.combine.frame import NotApplicable, frame_tour
+
+            t = time.perf_counter()
+            try:
+                tour = frame_tour(board)
+            except NotApplicable as exc:
+                stage("frame", f"not applicable: {exc}", t)
+            else:
+                stage("frame", "built", t)
+                from kt_formal.engines.base import found
+
+                result = found(request, tour.order, "frame", time.perf_counter() - t)
+                return yes(result.tour, "frame", "construction:frame")
         groups = max(1, len(hole_groups(board.hole_mask))) if board.has_holes else 1
-        probe = budget.share(0.1, at_most=min(PROBE_SECONDS, PROBE_PER_GROUP * groups))
+        probe = budget.share(0.1, at_most=min(PROBE_SECONDS, max(PROBE_PER_GROUP * groups,
+                                                                 PROBE_PER_SQUARE * board.n_squares)))
         if BACKGROUND_BACKTRACK and board.n_squares <= BACKGROUND_MAX_SQUARES:
             pf = _Portfolio(request, seed, workers, progress)
             pf.start("backtrack", budget.left(),
@@ -516,7 +535,7 @@ def decide(
             notes = []
             share = 0.6 if board.n_squares <= BACKGROUND_MAX_SQUARES else 0.8
             tour, how = construct(request, budget.share(share), seed, notes,
-                                  stop=None if pf is None else pf.stop)
+                                  stop=None if pf is None else pf.stop, frame=False)
             for name, outcome, secs in notes:
                 stages.append(Stage(name, outcome, secs))
             if tour is not None:
