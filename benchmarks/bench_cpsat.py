@@ -8,7 +8,8 @@ Run from the repository root::
 Each size is solved ``--repeat`` times with seeds 0, 1, ... (2 workers); the table shows
 the median wall time of the engine (model building + solving + verification) and the
 solver's own wall time. The cold start runs ``python -m kt_formal tour 8 8`` as a fresh
-process and reports the median wall time.
+process (the pipeline answers it with its fast first attempt, no solver loaded), then
+the same with ``--engine cpsat``, and reports the median wall times.
 """
 
 from __future__ import annotations
@@ -52,15 +53,16 @@ def main() -> None:
               f"{statistics.median(solver):>9.3f} {arcs:>7}")
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    times = []
-    for _ in range(max(3, args.repeat)):
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "kt_formal", "tour", "8", "8"], env=env,
-                       check=True, capture_output=True)
-        times.append(time.perf_counter() - t0)
-    print(f"\ncold start 'kt-formal tour 8 8': median {statistics.median(times):.2f} s wall "
-          f"(min {min(times):.2f}, max {max(times):.2f}; target < 2 s)")
-
+    for extra, target in (((), 0.3), (("--engine", "cpsat"), 2.0)):
+        times = []
+        for _ in range(max(3, args.repeat)):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "kt_formal", "tour", "8", "8", *extra], env=env,
+                           check=True, capture_output=True)
+            times.append(time.perf_counter() - t0)
+        label = " ".join(("kt-formal tour 8 8", *extra))
+        print(f"{'' if extra else chr(10)}cold start '{label}': median {statistics.median(times):.2f} s wall "
+              f"(min {min(times):.2f}, max {max(times):.2f}; target < {target:g} s)")
 
 if __name__ == "__main__":
     main()

@@ -19,7 +19,8 @@ Families (the hole generators are :func:`kt_formal.combine.blocks.random_rectang
 
 For each family: the verdict counts (yes / no / unknown) and the times of the default
 pipeline (:func:`kt_formal.decide.decide`), and on a few boards of it the same board with
-only CP-SAT and only backtracking (``engine=``). The last table compares every default
+only CP-SAT, only backtracking and (up to 10,000 squares) only extension and rotation
+(``engine=``). The last table compares every default
 run with the fastest single engine on a handful of boards (target: at most 1.5x).
 Timings on a shared machine are noisy: compare the ratios of one run.
 """
@@ -38,7 +39,7 @@ import numpy as np  # noqa: E402
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.combine import blocks  # noqa: E402
 from kt_formal.combine.blocks import random_rectangles, scattered_squares  # noqa: E402
-from kt_formal.decide import decide  # noqa: E402
+from kt_formal.decide import FAST_MAX_SQUARES, decide  # noqa: E402
 
 
 def grid_boards(n: int, positions):
@@ -81,9 +82,11 @@ def run_family(name, boards, limit, compare_first: int, compare_limit: float):
         times.append(dt)
         line = f"  {label:48s} {v.answer:7s} {dt:7.2f} s  {v.route}"
         if k < compare_first:
-            for eng in ("cpsat", "backtrack"):
+            for eng in ("cpsat", "backtrack", "extend-rotate"):
                 if eng == "cpsat" and board.n_squares > 40_000:
                     line += f" | {eng}: skipped (> 40,000 squares)"
+                    continue
+                if eng == "extend-rotate" and board.n_squares > FAST_MAX_SQUARES:
                     continue
                 blocks._CACHE.clear()
                 t1 = time.perf_counter()
@@ -108,7 +111,7 @@ def overhead(limit: float):
     print("\ndefault run vs the fastest single engine (target <= 1.5x)")
     # first calls load compiled kernels and import CP-SAT: paid once per process, not here
     warm = Board.from_spec(30, 30, ["10,10,2x2"])
-    for eng in ("auto", "cpsat", "backtrack", "blocks"):
+    for eng in ("auto", "cpsat", "backtrack", "blocks", "extend-rotate"):
         decide(warm, time_limit=limit, engine=eng)
     worst = 0.0
     for label, board, kw in boards:
@@ -117,8 +120,10 @@ def overhead(limit: float):
         v = decide(board, time_limit=limit, **kw)
         d = time.perf_counter() - t0
         best, best_name = None, None
-        for eng in ("cpsat", "backtrack", "blocks"):
+        for eng in ("cpsat", "backtrack", "blocks", "extend-rotate"):
             if eng == "cpsat" and board.n_squares > 40_000:
+                continue
+            if eng == "extend-rotate" and board.n_squares > FAST_MAX_SQUARES:
                 continue
             blocks._CACHE.clear()
             t1 = time.perf_counter()

@@ -198,7 +198,7 @@ def _add_tour(sub) -> None:
     p.add_argument("--tiebreak", metavar="RULE",
                    help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
     p.add_argument("--retries", type=_bounded(int, 0, 10**6, "--retries"), metavar="R",
-                   help="warnsdorff: up to R more walks with random tie-breaks after a failure")
+                   help="warnsdorff, extend-rotate: up to R more walks with random tie-breaks after a failure")
     add_script_arguments(p, "tour")
     p.set_defaults(run=_run_tour)
 
@@ -213,23 +213,22 @@ def add_picture_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check_pictures(args, board) -> None:
     """Refuse picture sizes above the caps before any search starts."""
-    from kt_formal.io.render import check_picture_size
+    for fmt in ("svg", "png"):
+        if getattr(args, fmt, None):
+            from kt_formal.io.render import check_picture_size  # only when a picture is asked for
 
-    if getattr(args, "svg", None):
-        check_picture_size(board, "svg")
-    if getattr(args, "png", None):
-        check_picture_size(board, "png")
+            check_picture_size(board, fmt)
 
 
 def _write_pictures(args, tour) -> list[str]:
     """Write the ``--svg`` / ``--png`` pictures of a tour; return the paths written."""
-    from kt_formal.io import render
-    from kt_formal.progress import progress_for
-
     written = []
     for fmt in ("svg", "png"):
         path = getattr(args, fmt, None)
         if path:
+            from kt_formal.io import render  # only when a picture is asked for
+            from kt_formal.progress import progress_for
+
             with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
                 p(0, None, f"drawing {path}")
                 data = (render.tour_svg(tour, numbers=args.numbers).encode() if fmt == "svg"

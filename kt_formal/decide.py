@@ -14,12 +14,19 @@ The stages, each timed and recorded in :attr:`Verdict.stages`:
    small separators, with the forced-move reduction);
 2. ``theorem``: on plain rectangles Schwenk's theorem and the open-tour classification
    (a "no" then needs a proof: the SAT route with a DRUP proof, then the thorough finders);
-3. ``constructions``: divide and conquer and strips for plain rectangles, the frame
+3. ``extend-rotate``: on boards of up to :data:`FAST_MAX_SQUARES` squares that divide
+   and conquer does not build, a fast first attempt (:mod:`kt_formal.engines.rotate`:
+   Warnsdorff's rule with rotations, in plain Python, so a small board is answered
+   before any compiled code or solver is loaded); on holed boards and with fixed ends it
+   comes right after the quick proofs (ends, colour, degree), and the slower proof
+   searches (alternation, separators) follow it only when it finds nothing; then the
+   stages below run unchanged;
+4. ``constructions``: divide and conquer and strips for plain rectangles, the frame
    and the block construction (:mod:`kt_formal.combine.blocks`) for holes;
-4. ``portfolio``: search engines chosen by the board's shape
+5. ``portfolio``: search engines chosen by the board's shape
    (:func:`kt_formal.solve.shape_of`): CP-SAT and Warnsdorff-ordered backtracking
    run side by side within one time budget (threads; the first answer stops the other);
-5. an honest ``unknown`` naming every stage, what it did and its time.
+6. an honest ``unknown`` naming every stage, what it did and its time.
 
 ``--time-limit`` is a promise: every stage takes its share of one budget.
 
@@ -36,13 +43,14 @@ No closed tour: the board has 13 dark and 12 light squares; a closed tour altern
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
 from kt_formal.engines.base import Status, TourRequest, check_options
-from kt_formal.proofs import explain, find_proof
+from kt_formal.proofs import explain, find_colour_proof, find_degree_proof, find_ends_proof, find_proof
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
@@ -51,14 +59,22 @@ __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIM
 #: Largest board (live squares) the portfolio gives to CP-SAT (building the model of a
 #: bigger one takes longer than the searches that suit it).
 CPSAT_MAX_SQUARES = 40_000
-#: Seconds backtracking runs alone before the constructions start next to it: this much
-#: for each group of touching holes (the block construction solves one CP-SAT model a
-#: group, the frame takes one rectangle in milliseconds), at most PROBE_SECONDS and a
-#: tenth of the budget. After the probe the two run side by side.
+#: Seconds backtracking runs alone before the constructions start next to it (after the
+#: frame, which takes milliseconds): this much for each group of touching holes (the
+#: block construction solves one CP-SAT model a group) or for each live square (the time
+#: of one walk through the board), whichever is more, at most PROBE_SECONDS and a tenth
+#: of the budget. The probe ends early when its one walk ends (see
+#: BACKGROUND_NODES_PER_SQUARE). After the probe the two run side by side.
 PROBE_PER_GROUP = 0.02
+PROBE_PER_SQUARE = 1e-6
 PROBE_SECONDS = 0.25
 #: Whether backtracking runs next to the constructions on big sparse boards.
 BACKGROUND_BACKTRACK = True
+#: Nodes (per live square) it may use there: one walk through the board with a little
+#: backtracking. Warnsdorff's rule either walks straight through (hundredths of a second)
+#: or is stuck for long; stuck, it would only take the processor from the constructions.
+#: The portfolio starts it again, without this cap, if the constructions build nothing.
+BACKGROUND_NODES_PER_SQUARE = 1.25
 #: Largest board (live squares) where it does; on bigger ones it runs after the constructions.
 BACKGROUND_MAX_SQUARES = 300_000
 #: Seconds the portfolio's first engine runs alone before the second starts.
@@ -66,6 +82,19 @@ STAGGER_SECONDS = 0.1
 
 #: Seconds allowed by default.
 DEFAULT_TIME_LIMIT = 60.0
+
+#: Whether boards of at most FAST_MAX_SQUARES live squares get a fast first attempt
+#: (extension and rotation, plain Python: nothing compiled to load, no solver to import)
+#: before the constructions and the portfolio.
+FAST_FIRST = True
+#: Largest board (live squares) given the fast first attempt.
+FAST_MAX_SQUARES = 10_000
+#: Largest board given it once the compiled search is loaded in the process.
+FAST_WARM_SQUARES = 400
+#: Seconds the fast first attempt may take at most (and at most a tenth of the budget).
+FAST_SECONDS = 0.3
+#: The engine of the fast first attempt (a name in kt_formal.solve.ENGINES).
+FAST_ENGINE = "extend-rotate"
 
 
 @dataclass
@@ -142,6 +171,41 @@ def rectangle_has_tour(rows: int, cols: int, closed: bool = True) -> bool:
     (True, False, True)
     """
     return rectangle_tour(rows, cols, closed)[0]
+
+
+def _kernels_loaded() -> bool:
+    """Whether the compiled search kernel is already loaded in this process."""
+    search = sys.modules.get("kt_formal.engines._search")
+    return search is not None and bool(search.search_kernel.signatures)
+
+
+def _fast_first(board: Board, closed: bool, start, end, engine: str) -> bool:
+    """Whether the pipeline makes the fast first attempt (``closed``: the question asked of it).
+
+    Boards of at most :data:`FAST_MAX_SQUARES` squares that divide and conquer does not
+    build; in a process that has the compiled search loaded already (a census, a
+    notebook), only boards of at most :data:`FAST_WARM_SQUARES` (compiled backtracking is
+    faster above).
+    """
+    n = board.n_squares
+    if not FAST_FIRST or engine != "auto" or n > FAST_MAX_SQUARES:
+        return False
+    if n > FAST_WARM_SQUARES and _kernels_loaded():
+        return False
+    from kt_formal.solve import shape_of
+
+    # the boards kt_formal.combine.divide_engine.is_plain takes, above 12x12 or not small
+    rectangle = not board.has_holes and end is None and (closed or start is None)
+    return not (rectangle and (board.size > 144 or shape_of(board) != "small"))
+
+
+def _quick_proof(board: Board, closed: bool, start, end) -> dict | None:
+    """The proofs that take a glance: fixed ends, colour, degree."""
+    for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
+        proof = finder(board, closed, start, end)
+        if proof is not None:
+            return proof
+    return None
 
 
 def _kind(closed: bool) -> str:
@@ -311,17 +375,38 @@ def decide(
     def no(proof, route):
         return Verdict("no", proof, _explain(proof), budget.elapsed(), route, stages=stages)
 
+    plain = not board.has_holes and s is None and e is None
+    # An open tour with at most one fixed end on a rectangle with a closed tour: a closed
+    # tour cut open (the constructions and searches for closed tours are much faster).
+    cut = (engine == "auto" and not closed and (s is None or e is None) and not board.has_holes
+           and rectangle_has_tour(board.rows, board.cols, closed=True))
+    q_closed = True if cut else closed
+    fast = _fast_first(board, q_closed, s, e, engine)
+    # on a holed board (or with fixed ends) the fast attempt comes before the slower proof
+    # searches: a tour found makes them moot, and when none is found they run after it
+    early = fast and not plain
+
     # ------------------------------------------------------------ 1. cheap proofs
     t = time.perf_counter()
-    proof = find_proof(board, closed, s, e)
-    stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
-          "none applies (fixed ends, colour, degree, alternation, separator)", t)
-    if proof is not None:
-        return no(proof, f"proof:{_method(proof)}")
+    if plain and rectangle_has_tour(board.rows, board.cols, closed):
+        # no proof of impossibility can exist: the theorem below says a tour does
+        stage("proofs", "not needed: a tour exists by the classification of rectangles", t)
+    elif early:
+        proof = _quick_proof(board, closed, s, e)
+        stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
+              "none of the quick ones applies (fixed ends, colour, degree)", t)
+        if proof is not None:
+            return no(proof, f"proof:{_method(proof)}")
+    else:
+        proof = find_proof(board, closed, s, e)
+        stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
+              "none applies (fixed ends, colour, degree, alternation, separator)", t)
+        if proof is not None:
+            return no(proof, f"proof:{_method(proof)}")
 
     # ------------------------------------------------------------ 2. theorems
     theorem = None
-    if not board.has_holes and s is None and e is None:
+    if plain:
         t = time.perf_counter()
         theorem = rectangle_has_tour(board.rows, board.cols, closed)
         if theorem is False:
@@ -335,12 +420,7 @@ def decide(
                             "proof was found for this board yet.")
         stage("theorem", f"a {kind} tour exists by the classification of rectangles", t)
 
-    # An open tour with at most one fixed end on a rectangle with a closed tour: a closed
-    # tour cut open (the constructions and searches for closed tours are much faster).
-    cut = (engine == "auto" and not closed and (s is None or e is None) and not board.has_holes
-           and rectangle_has_tour(board.rows, board.cols, closed=True))
     prefix = ("theorem+" if theorem else "") + ("cut+" if cut else "")
-    q_closed = True if cut else closed
 
     from kt_formal.solve import get_engine, shape_of
     from kt_formal.engines.base import TourRequest
@@ -367,6 +447,25 @@ def decide(
         v.message = message
         return v
 
+    # ------------------------------------------------------------ 3. the fast first attempt
+    if fast:
+        # a plain-Python search that needs no compiled code and no solver; if it finds no
+        # tour the pipeline below runs as it would have
+        t = time.perf_counter()
+        module = get_engine(FAST_ENGINE)
+        limit = budget.share(0.1, at_most=FAST_SECONDS)
+        result = module.solve(request, **check_options(module, dict(time_limit=limit, seed=seed)))
+        stage(FAST_ENGINE, "found a tour" if result.found else result.message, t)
+        if result.found:
+            return yes(result.tour, result.engine, f"fast:{result.engine}", result.stats, result.message)
+        if early:  # the proof searches it went ahead of
+            t = time.perf_counter()
+            proof = find_proof(board, closed, s, e)
+            stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
+                  "none applies (alternation, separator)", t)
+            if proof is not None:
+                return no(proof, f"proof:{_method(proof)}")
+
     # ------------------------------------------------------------ named engine
     if engine != "auto":
         t = time.perf_counter()
@@ -380,7 +479,7 @@ def decide(
         return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
                             yes, no, f"search:{engine}")
 
-    # ------------------------------------------------------------ 3. constructions
+    # ------------------------------------------------------------ 4. constructions
     shape = shape_of(board)
     pf = None
     from kt_formal.combine.divide_engine import is_plain
@@ -394,17 +493,34 @@ def decide(
         if result.found:
             return yes(result.tour, "divide", "construction:divide", result.stats, result.message)
     elif shape == "sparse" or (not closed and s is not None and e is not None and board.n_squares > 2500):
-        from kt_formal.combine.blocks_engine import construct, repair_first
+        from kt_formal.combine.blocks_engine import construct, frame_applies, repair_first
 
         # backtracking runs next to the constructions: on big boards with sparse holes
         # Warnsdorff's rule often walks straight through (hundredths of a second)
-        from kt_formal.combine.repair import hole_groups
+        from kt_formal.combine.holes import hole_groups
 
+        if frame_applies(request):
+            # the frame first: milliseconds, whether it applies or not
+            from kt_formal.combine.frame import NotApplicable, frame_tour
+
+            t = time.perf_counter()
+            try:
+                tour = frame_tour(board)
+            except NotApplicable as exc:
+                stage("frame", f"not applicable: {exc}", t)
+            else:
+                stage("frame", "built", t)
+                from kt_formal.engines.base import found
+
+                result = found(request, tour.order, "frame", time.perf_counter() - t)
+                return yes(result.tour, "frame", "construction:frame")
         groups = max(1, len(hole_groups(board.hole_mask))) if board.has_holes else 1
-        probe = budget.share(0.1, at_most=min(PROBE_SECONDS, PROBE_PER_GROUP * groups))
+        probe = budget.share(0.1, at_most=min(PROBE_SECONDS, max(PROBE_PER_GROUP * groups,
+                                                                 PROBE_PER_SQUARE * board.n_squares)))
         if BACKGROUND_BACKTRACK and board.n_squares <= BACKGROUND_MAX_SQUARES:
             pf = _Portfolio(request, seed, workers, progress)
-            pf.start("backtrack", budget.left())
+            pf.start("backtrack", budget.left(),
+                     node_limit=int(BACKGROUND_NODES_PER_SQUARE * board.n_squares) + 1000)
             pf.wait(probe)
             if not pf.winner and repair_first(request):
                 # the hole repair builds its windows in Python: a search next to it would
@@ -419,7 +535,7 @@ def decide(
             notes = []
             share = 0.6 if board.n_squares <= BACKGROUND_MAX_SQUARES else 0.8
             tour, how = construct(request, budget.share(share), seed, notes,
-                                  stop=None if pf is None else pf.stop)
+                                  stop=None if pf is None else pf.stop, frame=False)
             for name, outcome, secs in notes:
                 stages.append(Stage(name, outcome, secs))
             if tour is not None:
@@ -429,16 +545,20 @@ def decide(
                 if pf is not None:  # it stops within a chunk of nodes: no need to wait
                     pf.finish(stages, ["backtrack"], wait=0)
                 return yes(result.tour, how, f"construction:{how}")
+            if pf is not None and not pf.winner:
+                # its one walk found nothing: the portfolio runs it again without the cap
+                pf.finish(stages, ["backtrack"], why="the constructions built nothing")
+                pf = None
     else:
         stages.append(Stage("constructions", f"skipped: the board is {shape} "
                             f"({board.n_squares} squares, {board.n_holes} holes); searches suit it", 0.0))
 
-    # ------------------------------------------------------------ 4. portfolio
+    # ------------------------------------------------------------ 5. portfolio
     result, pf = _portfolio(request, shape, budget, seed, workers, progress, stages, pf)
     if result is not None:
         return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
                             yes, no, f"portfolio:{result.engine}")
-    # ------------------------------------------------------------ 5. unknown
+    # ------------------------------------------------------------ 6. unknown
     at_limit = pf.at_limit() or (budget.limit is not None and not pf.results)
     return _unknown(board, kind, budget, stages, prefix + "portfolio+limit", None, at_limit)
 
@@ -503,13 +623,13 @@ class _Portfolio:
         self.winner = []
         self.cores = os.cpu_count() or 1
 
-    def start(self, name, limit):
-        th = threading.Thread(target=self._run, args=(name, limit), daemon=True)
+    def start(self, name, limit, node_limit=None):
+        th = threading.Thread(target=self._run, args=(name, limit, node_limit), daemon=True)
         self.started[name] = time.perf_counter()
         self.threads.append(th)
         th.start()
 
-    def _run(self, name, limit):
+    def _run(self, name, limit, node_limit=None):
         from kt_formal.solve import get_engine
 
         t = time.perf_counter()
@@ -527,7 +647,10 @@ class _Portfolio:
                         progress(done, total, text)
 
                 res = get_engine("backtrack").solve(self.request, time_limit=limit, progress=hook,
-                                                    stop=self.stop)
+                                                    stop=self.stop, node_limit=node_limit)
+                if node_limit is not None and res.status is Status.UNKNOWN and not self.stop.is_set():
+                    res.message = (f"no tour within one walk ({res.stats.get('nodes', node_limit):,} "
+                                   "nodes); given up next to the constructions")
                 if res.status is Status.UNKNOWN and self.stop.is_set():
                     res = None
         except _Stopped:

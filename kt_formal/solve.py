@@ -30,6 +30,7 @@ ENGINES: dict[str, str] = {
     "frame": "kt_formal.combine.frame_engine",
     "blocks": "kt_formal.combine.blocks_engine",
     "warnsdorff": "kt_formal.engines.warnsdorff",
+    "extend-rotate": "kt_formal.engines.rotate",
     "backtrack": "kt_formal.engines.backtrack",
     "dfs": "kt_formal.engines.dfs",
     "exhaustive": "kt_formal.engines.exhaustive",

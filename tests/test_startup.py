@@ -18,7 +18,7 @@ def _modules_after(code: str) -> set[str]:
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
-    return set(proc.stdout.split())
+    return set(proc.stdout.splitlines()[-1].split())
 
 
 def test_help_imports_neither_numpy_nor_the_solvers():
@@ -36,6 +36,39 @@ def test_verify_imports_no_solver(tmp_path):
     path.write_text(t.to_json())
     mods = _modules_after(f"from kt_formal.cli import main\nassert main(['verify', {str(path)!r}]) == 0")
     assert not mods & set(HEAVY)
+
+
+#: What a small board's answer must not load: the compiled kernels, the solvers, the
+#: graph library, the cluster, and what they drag in.
+NOT_FOR_SMALL_BOARDS = {*HEAVY, "dask", "pysat", "pandas", "llvmlite"}
+
+
+def test_version_imports_neither_numpy_nor_the_solvers():
+    mods = _modules_after("from kt_formal.cli import main\n"
+                          "try:\n    main(['--version'])\nexcept SystemExit:\n    pass")
+    assert "kt_formal" in mods
+    assert not mods & {"numpy", *NOT_FOR_SMALL_BOARDS}
+
+
+@pytest.mark.parametrize("args", [
+    ["tour", "8", "8"],
+    ["tour", "60", "60", "--hole", "25,25,10x10"],
+    ["tour", "10", "10", "--hole", "3,3,4x4", "--open", "--start", "a1"],
+    ["exists", "20", "20", "--hole", "5,5,3x2"],
+], ids=lambda a: " ".join(a))
+def test_a_small_board_loads_no_solver_and_no_compiled_kernel(args):
+    """Small boards are answered by the fast first attempt (plain Python) before numba or
+    CP-SAT is imported; the tour is still checked by the kernel."""
+    mods = _modules_after(f"from kt_formal.cli import main\nassert main({[*args, '--quiet']!r}) == 0")
+    assert {"kt_formal", "numpy"} <= mods
+    assert not mods & NOT_FOR_SMALL_BOARDS, mods & NOT_FOR_SMALL_BOARDS
+
+
+def test_the_small_tour_says_how_it_was_found(cli_proc):
+    r = cli_proc("tour", 8, 8)
+    assert r.code == 0 and r.err.startswith("found a closed tour of the 8x8 board by extend-rotate in ")
+    assert r.err.rstrip().endswith("verified")
+    assert len(r.out.split()) == 64
 
 
 def test_compile_note_once(monkeypatch, capsys):

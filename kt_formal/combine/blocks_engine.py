@@ -24,17 +24,18 @@ import numpy as np
 
 from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown  # noqa: F401
 
-__all__ = ["solve", "construct", "repair_first"]
+__all__ = ["solve", "construct", "repair_first", "frame_applies"]
 
 NAME = "blocks"
 
 
 def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int = 0, steps=None,
-              stop=None):
+              stop=None, frame: bool = True):
     """The constructions alone: a Tour (not yet checked) or None; ``steps`` collects notes.
 
     Each note is ``(name, outcome, seconds)``; ``stop`` (a threading.Event) ends the block
-    construction early.
+    construction early, and no construction starts once it is set; ``frame=False`` leaves
+    out the frame (the caller tried it).
     """
     from kt_formal.combine.blocks import BlocksNotApplicable, block_tour
     from kt_formal.combine.frame import NotApplicable, frame_tour
@@ -44,8 +45,7 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
     if request.forced or request.forbidden:
         steps.append(("constructions", "not applicable: forced or forbidden moves", 0.0))
         return None, None
-    plain_closed = request.closed and request.end is None
-    if plain_closed and b.has_holes and b.n_squares > 2500:
+    if frame and frame_applies(request):
         t = time.perf_counter()
         try:
             tour = frame_tour(b)
@@ -58,9 +58,12 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
     def left():
         return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t_all))
 
+    def stopped():
+        return stop is not None and stop.is_set()
+
     repair_ok = _repair_applies(request)
     small = repair_ok and _small_holes(b)
-    if small:
+    if small and not stopped():
         tour = _repair(request, left(), seed, steps, stop)
         if tour is not None:
             return tour, "repair"
@@ -80,11 +83,18 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
         return tour, "blocks"
     except BlocksNotApplicable as exc:
         steps.append(("blocks", f"no tour built: {exc}", time.perf_counter() - t))
-    if repair_ok and not small:
+    if repair_ok and not small and not stopped():
         tour = _repair(request, left(), seed, steps, stop)
         if tour is not None:
             return tour, "repair"
     return None, None
+
+
+def frame_applies(request) -> bool:
+    """Whether the constructions start with the frame (a closed tour of a big holed board)."""
+    b = request.board
+    return (request.closed and request.end is None and b.has_holes and b.n_squares > 2500
+            and not (request.forced or request.forbidden))
 
 
 def _repair_applies(request) -> bool:
@@ -102,7 +112,7 @@ SMALL_HOLE_GROUP = 16
 
 def _small_holes(board) -> bool:
     """Whether every group of touching holes is small (scattered holes: the repair's case)."""
-    from kt_formal.combine.repair import hole_groups
+    from kt_formal.combine.holes import hole_groups
 
     sizes = hole_groups(board.hole_mask)
     return len(sizes) > 1 and int(sizes.max()) <= SMALL_HOLE_GROUP

@@ -37,8 +37,11 @@ __all__ = ["solve", "NAME", "PRUNING"]
 
 NAME = "backtrack"
 PRUNING = "colour-count, degree<2, dead-end degree, open-end count"
-#: Node cap of each run in the first round of restarts.
+#: Node cap of each run in the first round of restarts (at least FIRST_SLACK times the
+#: squares: a run needs one node a square to find anything, so a smaller cap only wastes
+#: the round).
 FIRST_CAP = 20_000
+FIRST_SLACK = 1.25
 
 
 def solve(
@@ -74,7 +77,7 @@ def solve(
 
 def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=None):
     """Rounds of complete searches over the eight rotated move orders, node caps growing 4x."""
-    tables = [table_for(request, nt, KNIGHT_MOVES[r:] + KNIGHT_MOVES[:r], NAME) for r in range(8)]
+    tables = [None] * 8  # the rotated move orders, each made when a run first needs it
     total = Limits(node_limit, time_limit, stop=stop)
     hook = None
     if progress is not None:
@@ -88,10 +91,13 @@ def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=No
                 n = total.base_nodes + int(done)
                 progress(float(n), None, f"backtrack: {n:,} nodes")
 
-    cap = FIRST_CAP
+    cap = max(FIRST_CAP, int(FIRST_SLACK * len(nt)))
     runs = 0
     while True:
-        for table in tables:
+        for r in range(8):
+            if tables[r] is None:
+                tables[r] = table_for(request, nt, KNIGHT_MOVES[r:] + KNIGHT_MOVES[:r], NAME)
+            table = tables[r]
             run_cap = cap if node_limit is None else min(cap, node_limit - total.base_nodes)
             left = None if time_limit is None else time_limit - total.elapsed()
             if run_cap <= 0 or (left is not None and left <= 0) or (stop is not None and stop.is_set()):
