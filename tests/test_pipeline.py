@@ -81,10 +81,9 @@ def test_open_tours_on_holed_boards():
 
 # ---------------------------------------------------------------- stages
 def test_cheap_proofs_come_first_for_tour_too(cli_proc):
-    t0 = time.perf_counter()
     v = decide(Board.from_spec(50, 50, ["2,2,3x3"]))
     assert v.answer == "no" and v.route == "proof:colour"
-    assert time.perf_counter() - t0 < 5
+    assert [s.name for s in v.stages] == ["proofs"]  # nothing ran after the cheap proof
     r = cli_proc("tour", 50, 50, "--hole", "2,2,3x3")
     assert r.code == 1 and r.err.startswith("impossible: no closed tour") and r.out == ""
 
@@ -179,11 +178,34 @@ def test_solver_infeasible_is_not_a_proof(cli_proc, tmp_path):
     assert r2.code == 1 and r2.err.startswith("impossible: no closed tour")
 
 
-def test_time_limit_is_a_promise():
+def test_time_limit_is_a_promise(monkeypatch):
+    """Every solver call is given at most what is left of the limit when it starts, on the
+    pipeline's own clock (started when its budget is made), so the limit holds however busy
+    the machine is: no wall-time bound is asserted."""
+    from ortools.sat.python import cp_model
+
+    budgets, asked = [], []
+    real_budget, real_solve = decide_module._Budget.__init__, cp_model.CpSolver.solve
+
+    def budget_spy(self, *args, **kwargs):
+        real_budget(self, *args, **kwargs)
+        budgets.append(self)
+
+    def solve_spy(self, *args, **kwargs):
+        asked.append((time.perf_counter(), self.parameters.max_time_in_seconds))
+        return real_solve(self, *args, **kwargs)
+
+    monkeypatch.setattr(decide_module._Budget, "__init__", budget_spy)
+    monkeypatch.setattr(cp_model.CpSolver, "solve", solve_spy)
     b = Board(40, 40, holes=[(1, 1), (2, 3), (20, 20), (20, 21), (30, 5), (31, 5)])
-    t0 = time.perf_counter()
     v = decide(b, time_limit=0.3, engine="cpsat")
-    assert time.perf_counter() - t0 < 1.3
+    assert len(budgets) == 1 and budgets[0].limit == 0.3
+    assert asked, "the engine asked for is CP-SAT"
+    # the engine's own clock starts a moment after the pipeline reads what is left (a few
+    # milliseconds of its set-up are not charged): ``drift`` bounds that gap, not the run's time
+    drift = 0.05
+    for at, limit in asked:
+        assert 0 < limit <= 0.3 - (at - budgets[0].t0) + drift, (at - budgets[0].t0, limit)
     if v.answer == "unknown":
         assert "0.3 s" in v.explanation
 
