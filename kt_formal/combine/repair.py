@@ -466,22 +466,29 @@ def _local(keep: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed):
-    """Successor (local) of every node on a cycle through the whole window, or None (CP-SAT's circuit)."""
-    n = len(nb)
-    nxt = np.full(n, -1, dtype=np.int64)
+    """Successor (local) of every node on a cycle through the whole window, or None (CP-SAT's circuit).
+
+    The model is written straight into CP-SAT's proto (one Boolean per free arc, one
+    constant true literal for the fixed arcs) and the answer read back as one array.
+    """
     from ortools.sat.python import cp_model
 
-    model = cp_model.CpModel()
+    n = len(nb)
     u_idx, k_idx = np.nonzero((nb >= 0) & ~is_exit[:, None])
     v_idx = nb[u_idx, k_idx]
     sel = ~is_entry[v_idx]
-    u_idx, v_idx = u_idx[sel].tolist(), v_idx[sel].tolist()
-    lits = [model.new_bool_var("") for _ in u_idx]
-    arcs = list(zip(u_idx, v_idx, lits))
-    one = model.new_constant(1)
-    for a in np.nonzero(is_exit)[0].tolist():
-        arcs.append((a, int(fixed_next[a]), one))
-    model.add_circuit(arcs)
+    u_idx, v_idx = u_idx[sel], v_idx[sel]
+    na = len(u_idx)
+    ex = np.nonzero(is_exit)[0]
+    model = cp_model.CpModel()
+    proto = model.proto
+    for _ in range(na):
+        proto.variables.add().domain.extend((0, 1))
+    proto.variables.add().domain.extend((1, 1))  # the fixed arcs' literal
+    circuit = proto.constraints.add().circuit
+    circuit.tails.extend(np.concatenate([u_idx, ex]).tolist())
+    circuit.heads.extend(np.concatenate([v_idx, fixed_next[ex]]).tolist())
+    circuit.literals.extend(list(range(na)) + [na] * len(ex))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.05, time_limit)
     solver.parameters.num_workers = 1
@@ -495,10 +502,9 @@ def _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed):
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    for u, v, lit in zip(u_idx, v_idx, lits):
-        if solver.boolean_value(lit):
-            nxt[u] = v
-    ex = np.nonzero(is_exit)[0]
+    on = np.asarray(solver.response_proto.solution, dtype=np.int64)[:na] == 1
+    nxt = np.full(n, -1, dtype=np.int64)
+    nxt[u_idx[on]] = v_idx[on]
     nxt[ex] = fixed_next[ex]
     return nxt
 
