@@ -241,3 +241,21 @@ def test_two_hundred_square_board_with_four_hundred_random_holes():
     stats = {}
     _kernel_ok(repair.repair_tour(board, stats=stats, time_limit=300))
     assert stats["batches"] < stats["steps"]
+
+
+def test_the_random_holes_script_writes_the_board_the_mask_reader_reads(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "random_holes.py"
+    spec = importlib.util.spec_from_file_location("random_holes", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "board.txt"
+    assert mod.main(["30", "24", "40", "--seed", "5", "--out", str(out)]) == 0
+    board = Board.from_mask_file(out)
+    assert (board.rows, board.cols, board.n_holes) == (30, 24, 40)
+    assert _colour_excess(np.argwhere(board.hole_mask)) == 0
+    assert (board.hole_mask == scattered_squares(30, 24, 40, seed=5, margin=0)).all()
+    assert mod.main(["30", "24", "41", "--out", str(out)]) == 2  # colours cannot balance
+    assert mod.main(["0", "24", "4"]) == 2
