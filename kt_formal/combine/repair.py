@@ -1,4 +1,4 @@
-"""Hole repair: a tour of the whole rectangle, re-routed around the holes one window at a time.
+"""Hole repair: a tour of the whole rectangle, re-routed around the holes window by window.
 
 For boards with many small holes spread over a large rectangle (scattered squares,
 small rectangles), cutting the board into blocks around every hole leaves blocks whose
@@ -7,32 +7,38 @@ the *whole* rectangle (divide and conquer, :mod:`kt_formal.combine.divide`) and 
 the holes a few at a time:
 
 1. The holes are grouped into *clusters* whose dark and light squares balance: the
-   connected groups of holes, then each unbalanced group merged with its nearest groups
-   of the opposite excess (least total squared distance, scipy's assignment solvers),
-   joined by a corridor.
-2. Around each cluster a *window* is opened: its bounding box widened by
-   :data:`MARGIN` squares (a knight moves at most two squares, so every tour move at a
-   hole stays inside). Inside the window the tour is a set of paths, each entering at a
-   square ``b`` and leaving at a square ``a``; outside, the tour runs from each ``a`` to
-   the next entry ``b'`` in tour order.
+   connected groups of holes, then each unbalanced group paired with groups of the
+   opposite excess (least total squared distance, scipy's assignment solvers), joined
+   by a corridor. A pair further apart than :data:`HOP` squares is walked in hops
+   (:func:`plan`): a *waypoint* square is removed a hop away, put back by the next
+   window, which removes the next one, and so on; every window stays small.
+2. Around each step of the plan a *window* is opened: every square within
+   :data:`MARGIN` of its holes and waypoints (a knight moves at most two squares, so
+   every tour move at a hole stays inside) and its corridors. Inside the window the
+   tour is a set of paths, each entering at a square ``b`` and leaving at a square
+   ``a``; outside, the tour runs from each ``a`` to the next entry ``b'`` in tour order.
 3. One CP-SAT circuit model re-routes the window: its nodes are the window's squares
-   minus the cluster's holes, its arcs the knight moves among them, plus one *fixed*
-   arc ``a -> b'`` standing for each stretch of the tour outside. A circuit through them
-   all is exactly one tour of the board without these holes. A window that cannot be
-   re-routed is widened and tried again.
+   minus the holes it removes plus the waypoints it puts back, its arcs the knight
+   moves among them, plus one *fixed* arc ``a -> b'`` standing for each stretch of the
+   tour outside. A circuit through them all is exactly one tour of the board as it is
+   after the step. A window that cannot be re-routed is widened and tried again.
 
-The order of the tour's stretches is read from a position array (float, refined by
-interpolation when a window keeps its entry/exit pairs, recomputed by a walk when it does
-not). The work is proportional to the windows' area plus one walk of the board per
-window that changes its pairs. Every tour is checked by the kernel before it leaves
-the engine that calls this.
+Windows that share no square are re-routed in a *batch*, side by side (threads: CP-SAT
+runs without Python's lock), each for the tour as it was before the batch. A new route
+may join the window's paths in a new order, which changes the order of every other
+window's stretches: the routes are taken one by one while the batch's *contracted
+cycle* (its paths in tour order, each path leading to the next) stays one cycle, and a
+window whose route would split it is solved again for the order its paths now come in.
+The tour is walked once per batch (positions along it order the next batch's paths).
+The work is proportional to the windows' area (the holes' count times the length of
+the pairs) plus one walk of the board per batch.
 
-On large boards with many clusters the rows are cut into bands that are repaired side by
-side (each band a tour of its own, so no window waits for another band's), then spliced
-into one tour by two knight moves at each cut; the clusters near a cut are repaired last,
-on the joined tour. Measured with ``python benchmarks/bench_holes.py --full --family
-scattered``: 2000 x 2000 with 4,000 single holes in 68 s on 2 cores (223 s one window at
-a time).
+Uniformly random holes at 2000 x 2000 (4,000, half of each colour) used to fail: the
+pairing leaves some pairs 100 to 200 squares apart, and a corridor that long is crossed
+by hundreds of the tour's paths, so its window had no circuit (or none CP-SAT found in
+time) even widened. Walked in hops of :data:`HOP`, every window is small. Measured with
+``python benchmarks/bench_holes.py --full --family random``. Every tour is checked by
+the kernel before it leaves the engine that calls this.
 
 >>> import numpy as np
 >>> from kt_formal.board import Board
@@ -51,7 +57,8 @@ import numpy as np
 from kt_formal.board import Board
 from kt_formal.combine.blocks import _DSU
 
-__all__ = ["repair_tour", "RepairNotApplicable", "clusters", "hole_groups", "MARGIN"]
+__all__ = ["repair_tour", "RepairNotApplicable", "clusters", "hole_groups", "plan", "Step", "pick_batch",
+           "window_squares", "batch_size", "MARGIN", "HOP"]
 
 #: Squares a window reaches beyond its cluster's holes.
 MARGIN = 3
