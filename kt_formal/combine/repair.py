@@ -407,7 +407,7 @@ class _State:
         self.pred = np.full_like(self.succ, -1)
         self.pred[self.succ[live]] = live
         self.n_alive = len(live)
-        self.pos = np.empty(len(self.succ), dtype=np.int64)
+        self.pos = np.empty(len(self.succ), dtype=self.succ.dtype)  # int32 below 2**31 squares
         self.walks = 0
         self.renumber()
 
@@ -711,6 +711,7 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
                         w.write(st)
                         done[w.index] = True
                         accepted += 1
+                        stats["done"] = stats.get("done", 0) + 1
                     else:
                         jump[w.rank] = old
                         rejected.append(w)
@@ -777,7 +778,8 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
     stats : dict, optional
         Filled with ``clusters``, ``steps`` (windows of the plan), ``windows`` (re-routes
         tried), ``widened``, ``rejected`` (routes that split the tour, solved again),
-        ``batches``, ``walks``.
+        ``batches``, ``walks``, ``done`` (windows re-routed for good); filled also
+        when the construction fails.
     stop : threading.Event, optional
         Ends the construction early (RepairNotApplicable).
     window_limit : float
@@ -817,8 +819,11 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
     st = _State(succ, rows, cols)
     total = {"windows": 0, "widened": 0, "rejected": 0, "batches": 0}
     workers = max(1, workers or os.cpu_count() or 1)
-    _run(st, steps, t0, time_limit, window_limit, seed, stop, total, workers,
-         batch or batch_size(rows, cols))
-    if stats is not None:
-        stats.update(total, clusters=n_clusters, steps=len(steps), walks=st.walks)
+    try:
+        _run(st, steps, t0, time_limit, window_limit, seed, stop, total, workers,
+             batch or batch_size(rows, cols))
+    finally:  # also when it fails: how far it came
+        if stats is not None:
+            stats.update(total, clusters=n_clusters, steps=len(steps), walks=st.walks,
+                         done=total.get("done", 0))
     return Tour(board, st.order(), True)
