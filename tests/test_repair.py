@@ -276,3 +276,11 @@ def test_the_chunked_matching_pairs_every_point_once_near_the_exact_cost(monkeyp
     naive = np.empty(n, dtype=np.int64)
     naive[np.argsort(repair._hilbert(pd.round()))] = np.argsort(repair._hilbert(pl.round()))
     assert length(exact) <= length(approx) < length(naive)
+
+
+def test_the_time_limit_ends_the_repair_with_an_honest_failure():
+    board = Board(100, 100, holes=scattered_squares(100, 100, 100, seed=11, margin=0))
+    stats = {}
+    with pytest.raises(repair.RepairNotApplicable, match="ran out of time"):
+        repair.repair_tour(board, stats=stats, time_limit=0.0)
+    assert stats["done"] < stats["steps"]

@@ -702,12 +702,18 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
             lo = tuple(int(x) for x in s.spots.min(axis=0))
             raise RepairNotApplicable(f"the window around the holes near {lo} could not be re-routed{why}")
 
-    def solve_all(ws):
-        lim = window_limit if left() is None else max(0.05, min(window_limit, left()))
-        stats["windows"] = stats.get("windows", 0) + len(ws)
+    def solve_one(w):
+        rest = left()
+        if (rest is not None and rest <= 0) or (stop is not None and stop.is_set()):
+            raise RepairNotApplicable(f"ran out of time after {stats.get('windows', 0)} windows"
+                                      if stop is None or not stop.is_set() else "stopped: another answer came first")
+        stats["windows"] = stats.get("windows", 0) + 1
+        return w.solve(window_limit if rest is None else max(0.05, min(window_limit, rest)), seed)
+
+    def solve_all(ws):  # the limit is checked before each window, not only between batches
         if pool is None:
-            return [w.solve(lim, seed) for w in ws]
-        return list(pool.map(lambda w: w.solve(lim, seed), ws))
+            return [solve_one(w) for w in ws]
+        return list(pool.map(solve_one, ws))
 
     pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
     try:
