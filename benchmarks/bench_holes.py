@@ -15,6 +15,11 @@ Families (the hole generators are :func:`kt_formal.combine.blocks.random_rectang
 * ``margins``: 60 x 60 with a 12 x 10 hole 0, 1, 2, 3, 4 squares from the top and left edges;
 * ``scattered``: 200 x 200 with 400 single holes (colour-balanced, 3 from the edges);
   ``--full`` adds 2000 x 2000 with 4,000;
+* ``random``: single holes placed uniformly at random, half of each colour, no other rule
+  (``scattered_squares(..., margin=0)``; the same boards as ``scripts/random_holes.py``
+  writes): 200 x 200 with 400; ``--full`` runs 500 x 500 / 1,000, 1000 x 1000 / 2,000 and
+  2000 x 2000 / 4,000 and prints each time over the 500 x 500 one scaled by the area
+  (linear: 1.0; target at most 2.5);
 * ``open1000``: open tours between two random squares of opposite colours of 1000 x 1000.
 
 For each family: the verdict counts (yes / no / unknown) and the times of the default
@@ -139,7 +144,7 @@ def overhead(limit: float):
     print(f"worst ratio {worst:.2f}")
 
 
-FAMILIES = ("rect1000", "grid", "margins", "scattered", "open1000", "overhead")
+FAMILIES = ("rect1000", "grid", "margins", "scattered", "random", "open1000", "overhead")
 
 
 def main(argv=None) -> int:
@@ -177,8 +182,22 @@ def main(argv=None) -> int:
         if full:
             sc.append(("2000x2000 4000 single holes",
                        Board(2000, 2000, holes=scattered_squares(2000, 2000, 4000, seed=0)), {}))
-        # the 2000 x 2000 board needs minutes (about 2,000 windows re-routed one after the other)
+        # the 2000 x 2000 board needs a minute or two (about 6,000 windows, in batches side by side)
         unknown["scattered"] = run_family("scattered", sc, limit if not full else 900.0, 1, cmp_limit)["unknown"]
+    if want("random"):
+        sizes = ((500, 1000), (1000, 2000), (2000, 4000)) if full else ((200, 400),)
+        times = []
+        for n, k in sizes:
+            board = Board(n, n, holes=scattered_squares(n, n, k, seed=0, margin=0))
+            t0 = time.perf_counter()
+            res = run_family(f"random-{n}", [(f"{n}x{n} {k} random holes", board, {})],
+                             900.0 if full else limit, 0, cmp_limit)
+            times.append((n, time.perf_counter() - t0))
+            unknown[f"random-{n}"] = res["unknown"]
+        if len(times) > 1:
+            n0, t0 = times[0]
+            print("time over the first board's, per unit of area (linear: 1.0): " + ", ".join(
+                f"{n}x{n} {t / t0 / (n / n0) ** 2:.2f}" for n, t in times[1:]), flush=True)
     if want("open1000"):
         unknown["open1000"] = run_family("open1000", open_pairs(1000, 10 if full else 2), limit, 0,
                                          cmp_limit)["unknown"]

@@ -126,54 +126,161 @@ def test_two_hundred_square_board_with_four_hundred_holes():
     _kernel_ok(v.tour)
 
 
-@pytest.mark.parametrize("rows,cols", [(96, 60), (96, 61), (100, 45)])
-def test_bands_re_routed_side_by_side_give_one_checked_tour(monkeypatch, rows, cols):
-    """Small bands forced: each band's tour, the splices at the cuts, the clusters left near the cuts."""
-    monkeypatch.setattr(repair, "BAND_ROWS", 20)
-    monkeypatch.setattr(repair, "BAND_CLUSTERS", 5)
-    board = Board(rows, cols, holes=scattered_squares(rows, cols, 60, seed=rows + cols))
-    cuts = repair._bands(rows, cols, 50)
-    assert len(cuts) == repair.BANDS + 1 and cuts[0] == 0 and cuts[-1] == rows
-    assert all(b - a >= 20 and (cols % 2 == 0 or (b - a) % 2 == 0) for a, b in zip(cuts, cuts[1:]))
-    groups = repair.clusters(board.hole_mask)
-    placed = [repair._band_of(g, p, cuts) for g, p in groups]
-    assert -1 in placed and any(b >= 0 for b in placed)  # some wait for the joined tour
-    orders = []
-    for workers in (1, 2):
+def _colour(spots) -> int:
+    return int(sum(1 if (r + c) % 2 else -1 for r, c in np.asarray(spots).reshape(-1, 2).tolist()))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_plan_balances_every_window_and_removes_exactly_the_holes(seed):
+    n = 160
+    mask = scattered_squares(n, n, 120, seed=seed, margin=0)
+    steps, n_clusters = repair.plan(mask)
+    assert n_clusters == sum(1 for s in steps if mask[s.remove[:, 0], s.remove[:, 1]].any())
+    removed = np.zeros_like(mask, dtype=np.int64)
+    hops = 0
+    for i, s in enumerate(steps):
+        assert _colour(s.remove) - _colour(s.restore) == 0  # each window keeps the colours balanced
+        assert all(j != i for j in s.after)
+        for r, c in s.restore.tolist():  # put back only what an earlier step took out
+            assert not mask[r, c]
+            assert any((steps[j].remove == (r, c)).all(axis=1).any() for j in s.after)
+        for p, q in s.segs:
+            hops += 1
+            assert abs(p[0] - q[0]) + abs(p[1] - q[1]) <= 2 * repair.HOP + 16
+        removed[s.remove[:, 0], s.remove[:, 1]] += 1
+        removed[s.restore[:, 0], s.restore[:, 1]] -= 1
+    assert (removed == mask).all()  # waypoints removed and put back once each
+    assert hops > 0
+    # the order "after" has no cycle: a topological order exists
+    indeg = {i: len(s.after) for i, s in enumerate(steps)}
+    later = {i: [] for i in indeg}
+    for i, s in enumerate(steps):
+        for j in s.after:
+            later[j].append(i)
+    ready = [i for i, d in indeg.items() if d == 0]
+    seen = 0
+    while ready:
+        i = ready.pop()
+        seen += 1
+        for k in later[i]:
+            indeg[k] -= 1
+            if indeg[k] == 0:
+                ready.append(k)
+    assert seen == len(steps)
+
+
+def test_a_long_pair_is_walked_in_hops():
+    mask = np.zeros((30, 200), dtype=bool)
+    mask[10, 10] = mask[12, 181] = True  # one light, one dark, 173 squares apart
+    steps, n_clusters = repair.plan(mask)
+    assert n_clusters == 2 and len(steps) == -(-173 // repair.HOP)  # one window a hop
+    for s in steps:
+        for p, q in s.segs:
+            assert abs(p[0] - q[0]) + abs(p[1] - q[1]) <= repair.HOP + 4
+    _kernel_ok(repair.repair_tour(Board(30, 200, holes=mask), time_limit=60))
+
+
+@pytest.mark.parametrize("seed,size", [(0, 8), (1, 3), (2, 1000)])
+def test_windows_of_one_batch_never_share_a_square(seed, size):
+    n = 150
+    board = Board(n, n, holes=scattered_squares(n, n, 200, seed=seed, margin=0))
+    steps, _ = repair.plan(board.hole_mask)
+    done = np.zeros(len(steps), dtype=bool)
+    win = np.full(n * n, -1, dtype=np.int32)
+    usable = np.ones(n * n, dtype=bool)
+
+    def squares_of(s):
+        return repair.window_squares(usable, n, n, s.spots, s.segs, repair.MARGIN + 4)
+
+    pending = list(range(len(steps)))
+    batches = 0
+    while pending:
+        chosen, rest = repair.pick_batch(steps, pending, done, win, squares_of, size)
+        assert chosen and len(chosen) <= size
+        assert sorted([i for i, _ in chosen] + rest) == sorted(pending)
+        assert rest == [i for i in pending if i in set(rest)]  # the order is kept
+        cover = np.zeros(n * n, dtype=np.int64)
+        for k, (i, sq) in enumerate(chosen):
+            assert all(done[j] for j in steps[i].after)  # only steps whose predecessors are done
+            assert (win[sq] == k).all()
+            cover[sq] += 1
+        assert cover.max() == 1  # no square in two windows of the batch
+        assert ((win >= 0) == (cover > 0)).all()
+        for i, sq in chosen:
+            win[sq] = -1
+            done[i] = True
+        pending = rest
+        batches += 1
+    assert done.all()
+    if size == 1:
+        assert batches == len(steps)
+
+
+def test_random_holes_batched_give_a_verified_tour_like_one_window_at_a_time():
+    """Uniformly random holes (edges and corners too): batches of windows side by side."""
+    n = 100
+    board = Board(n, n, holes=scattered_squares(n, n, 100, seed=11, margin=0))
+    assert find_proof(board, True) is None
+    tours = {}
+    for key, kw in (("one", dict(batch=1, workers=1)), ("b1", dict(workers=1)), ("b2", dict(workers=2))):
         stats = {}
-        tour = repair.repair_tour(board, stats=stats, time_limit=120, workers=workers)
+        tour = repair.repair_tour(board, stats=stats, time_limit=120, **kw)
         _kernel_ok(tour)
-        assert stats["bands"] == repair.BANDS and stats["clusters"] == len(groups)
-        orders.append(np.asarray(tour.order))
-    # the bands depend on the board, not on the workers: the same tour either way
-    assert np.array_equal(orders[0], orders[1])
+        tours[key] = np.asarray(tour.order)
+        assert stats["done"] == stats["steps"]
+        if key == "one":  # a walk after every window; a lone window's route never splits the tour
+            assert stats["walks"] == stats["steps"] + 1 and stats["rejected"] == 0
+        else:  # windows side by side: a walk per batch
+            assert stats["walks"] - 1 <= stats["batches"] < stats["steps"]
+    # the threads do not change the answer: each window is solved for the tour before its batch
+    assert np.array_equal(tours["b1"], tours["b2"])
 
 
-def test_a_cluster_is_placed_in_a_band_only_with_room_for_its_widest_window():
-    cuts = [0, 50, 100]
-    near = np.array([[50 - repair.REACH, 7]])
-    assert repair._band_of(near, [], cuts) == -1
-    inside = np.array([[50 - repair.REACH - 1, 7]])
-    assert repair._band_of(inside, [], cuts) == 0
-    below = np.array([[50 + repair.REACH, 3]])
-    assert repair._band_of(below, [], cuts) == 1
-    # a pair's corridor reaching across the cut keeps the cluster out of both bands
-    assert repair._band_of(np.array([[20, 5]]), [((20, 5), (60, 5))], cuts) == -1
+@pytest.mark.slow
+def test_two_hundred_square_board_with_four_hundred_random_holes():
+    board = Board(200, 200, holes=scattered_squares(200, 200, 400, seed=0, margin=0))
+    stats = {}
+    _kernel_ok(repair.repair_tour(board, stats=stats, time_limit=300))
+    assert stats["batches"] < stats["steps"]
 
 
-def test_splice_joins_two_band_cycles_into_one():
-    from kt_formal.combine.divide import construct_succ
-    from kt_formal.combine.walk import walk
+def test_the_random_holes_script_writes_the_board_the_mask_reader_reads(tmp_path):
+    import importlib.util
+    from pathlib import Path
 
-    top, _, _ = construct_succ(10, 12)
-    bottom, _, _ = construct_succ(8, 12)
-    succ = np.concatenate([top, bottom + top.size]).astype(np.int64)
-    pred = np.empty_like(succ)
-    pred[succ] = np.arange(succ.size)
-    assert repair._splice(succ, pred, 18, 12, 10)
-    order = walk(succ, 0, succ.size)
-    assert len(set(order.tolist())) == succ.size  # one cycle through both bands
-    assert np.array_equal(pred[succ], np.arange(succ.size))
-    r, c = np.divmod(order, 12)
-    r2, c2 = np.roll(r, -1), np.roll(c, -1)
-    assert (np.sort(np.stack([abs(r - r2), abs(c - c2)]), axis=0) == np.array([[1], [2]])).all()
+    path = Path(__file__).resolve().parents[1] / "scripts" / "random_holes.py"
+    spec = importlib.util.spec_from_file_location("random_holes", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "board.txt"
+    assert mod.main(["30", "24", "40", "--seed", "5", "--out", str(out)]) == 0
+    board = Board.from_mask_file(out)
+    assert (board.rows, board.cols, board.n_holes) == (30, 24, 40)
+    assert _colour_excess(np.argwhere(board.hole_mask)) == 0
+    assert (board.hole_mask == scattered_squares(30, 24, 40, seed=5, margin=0)).all()
+    assert mod.main(["30", "24", "41", "--out", str(out)]) == 2  # colours cannot balance
+    assert mod.main(["0", "24", "4"]) == 2
+
+
+@pytest.mark.parametrize("n,chunk", [(600, 400), (601, 500), (1000, 600)])
+def test_the_chunked_matching_pairs_every_point_once_near_the_exact_cost(monkeypatch, n, chunk):
+    rng = np.random.default_rng(n)
+    pd, pl = rng.random((n, 2)) * 400, rng.random((n, 2)) * 400
+    exact = repair._match(pd, pl)
+    monkeypatch.setattr(repair, "DENSE_MATCH", chunk)
+    approx = repair._match(pd, pl)
+    assert sorted(approx.tolist()) == list(range(n))  # a perfect matching
+    length = lambda m: np.abs(pd - pl[m]).sum()  # noqa: E731
+    # no better than the exact matching, and better than pairing the colours in their order
+    # along the curve (the chunks re-match that order locally)
+    naive = np.empty(n, dtype=np.int64)
+    naive[np.argsort(repair._hilbert(pd.round()))] = np.argsort(repair._hilbert(pl.round()))
+    assert length(exact) <= length(approx) < length(naive)
+
+
+def test_the_time_limit_ends_the_repair_with_an_honest_failure():
+    board = Board(100, 100, holes=scattered_squares(100, 100, 100, seed=11, margin=0))
+    stats = {}
+    with pytest.raises(repair.RepairNotApplicable, match="ran out of time"):
+        repair.repair_tour(board, stats=stats, time_limit=0.0)
+    assert stats["done"] < stats["steps"]

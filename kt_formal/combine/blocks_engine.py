@@ -130,8 +130,8 @@ def _repair(request, time_limit, seed, steps, stop):
     except RepairNotApplicable as exc:
         steps.append(("repair", f"no tour built: {exc}", time.perf_counter() - t))
         return None
-    steps.append(("repair", f"built ({st['clusters']} windows re-routed by CP-SAT, "
-                  f"{st['widened']} widened)", time.perf_counter() - t))
+    steps.append(("repair", f"built ({st['clusters']} clusters, {st['steps']} windows re-routed by CP-SAT "
+                  f"in {st['batches']} batches, {st['widened']} widened)", time.perf_counter() - t))
     if request.closed:
         return tour
     order = tour.order

@@ -1,4 +1,4 @@
-"""Hole repair: a tour of the whole rectangle, re-routed around the holes one window at a time.
+"""Hole repair: a tour of the whole rectangle, re-routed around the holes window by window.
 
 For boards with many small holes spread over a large rectangle (scattered squares,
 small rectangles), cutting the board into blocks around every hole leaves blocks whose
@@ -7,32 +7,38 @@ the *whole* rectangle (divide and conquer, :mod:`kt_formal.combine.divide`) and 
 the holes a few at a time:
 
 1. The holes are grouped into *clusters* whose dark and light squares balance: the
-   connected groups of holes, then each unbalanced group merged with its nearest groups
-   of the opposite excess (least total squared distance, scipy's assignment solvers),
-   joined by a corridor.
-2. Around each cluster a *window* is opened: its bounding box widened by
-   :data:`MARGIN` squares (a knight moves at most two squares, so every tour move at a
-   hole stays inside). Inside the window the tour is a set of paths, each entering at a
-   square ``b`` and leaving at a square ``a``; outside, the tour runs from each ``a`` to
-   the next entry ``b'`` in tour order.
+   connected groups of holes, then each unbalanced group paired with groups of the
+   opposite excess (least total squared distance, scipy's assignment solvers), joined
+   by a corridor. A pair further apart than :data:`HOP` squares is walked in hops
+   (:func:`plan`): a *waypoint* square is removed a hop away, put back by the next
+   window, which removes the next one, and so on; every window stays small.
+2. Around each step of the plan a *window* is opened: every square within
+   :data:`MARGIN` of its holes and waypoints (a knight moves at most two squares, so
+   every tour move at a hole stays inside) and its corridors. Inside the window the
+   tour is a set of paths, each entering at a square ``b`` and leaving at a square
+   ``a``; outside, the tour runs from each ``a`` to the next entry ``b'`` in tour order.
 3. One CP-SAT circuit model re-routes the window: its nodes are the window's squares
-   minus the cluster's holes, its arcs the knight moves among them, plus one *fixed*
-   arc ``a -> b'`` standing for each stretch of the tour outside. A circuit through them
-   all is exactly one tour of the board without these holes. A window that cannot be
-   re-routed is widened and tried again.
+   minus the holes it removes plus the waypoints it puts back, its arcs the knight
+   moves among them, plus one *fixed* arc ``a -> b'`` standing for each stretch of the
+   tour outside. A circuit through them all is exactly one tour of the board as it is
+   after the step. A window that cannot be re-routed is widened and tried again.
 
-The order of the tour's stretches is read from a position array (float, refined by
-interpolation when a window keeps its entry/exit pairs, recomputed by a walk when it does
-not). The work is proportional to the windows' area plus one walk of the board per
-window that changes its pairs. Every tour is checked by the kernel before it leaves
-the engine that calls this.
+Windows that share no square are re-routed in a *batch*, side by side (threads: CP-SAT
+runs without Python's lock), each for the tour as it was before the batch. A new route
+may join the window's paths in a new order, which changes the order of every other
+window's stretches: the routes are taken one by one while the batch's *contracted
+cycle* (its paths in tour order, each path leading to the next) stays one cycle, and a
+window whose route would split it is solved again for the order its paths now come in.
+The tour is walked once per batch (positions along it order the next batch's paths).
+The work is proportional to the windows' area (the holes' count times the length of
+the pairs) plus one walk of the board per batch.
 
-On large boards with many clusters the rows are cut into bands that are repaired side by
-side (each band a tour of its own, so no window waits for another band's), then spliced
-into one tour by two knight moves at each cut; the clusters near a cut are repaired last,
-on the joined tour. Measured with ``python benchmarks/bench_holes.py --full --family
-scattered``: 2000 x 2000 with 4,000 single holes in 68 s on 2 cores (223 s one window at
-a time).
+Uniformly random holes at 2000 x 2000 (4,000, half of each colour) used to fail: the
+pairing leaves some pairs 100 to 200 squares apart, and a corridor that long is crossed
+by hundreds of the tour's paths, so its window had no circuit (or none CP-SAT found in
+time) even widened. Walked in hops of :data:`HOP`, every window is small. Measured with
+``python benchmarks/bench_holes.py --full --family random``. Every tour is checked by
+the kernel before it leaves the engine that calls this.
 
 >>> import numpy as np
 >>> from kt_formal.board import Board
@@ -51,7 +57,8 @@ import numpy as np
 from kt_formal.board import Board
 from kt_formal.combine.blocks import _DSU
 
-__all__ = ["repair_tour", "RepairNotApplicable", "clusters", "hole_groups", "MARGIN"]
+__all__ = ["repair_tour", "RepairNotApplicable", "clusters", "hole_groups", "plan", "Step", "pick_batch",
+           "window_squares", "batch_size", "MARGIN", "HOP"]
 
 #: Squares a window reaches beyond its cluster's holes.
 MARGIN = 3
@@ -80,40 +87,87 @@ def _components(hole_rc: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return labels[hole_rc[:, 0], hole_rc[:, 1]].astype(np.int64)
 
 
-#: Above this many tokens the matching uses a sparse graph of near neighbours.
+#: Above this many tokens the matching runs in chunks along a Hilbert curve.
 DENSE_MATCH = 2500
 
 
+def _hilbert(points: np.ndarray) -> np.ndarray:
+    """Index of each (row, col) point along a Hilbert curve over the board (nearby points, nearby indices)."""
+    y = points[:, 0].astype(np.int64)
+    x = points[:, 1].astype(np.int64)
+    side = 1 << max(1, int(max(int(y.max()), int(x.max())) + 1).bit_length())
+    d = np.zeros(len(points), dtype=np.int64)
+    s = side // 2
+    while s > 0:
+        rx = (x & s) > 0
+        ry = (y & s) > 0
+        d += s * s * ((3 * rx.astype(np.int64)) ^ ry.astype(np.int64))
+        flip = ~ry & rx
+        x = np.where(flip, side - 1 - x, x)
+        y = np.where(flip, side - 1 - y, y)
+        swap = ~ry
+        x, y = np.where(swap, y, x), np.where(swap, x, y)
+        s //= 2
+    return d
+
+
 def _match(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
-    """For each point of ``pd`` the index of its partner in ``pl`` (least total squared distance)."""
+    """For each point of ``pd`` the index of its partner in ``pl`` (least total squared distance).
+
+    Exact (scipy's ``linear_sum_assignment``) up to :data:`DENSE_MATCH` points a colour.
+    Above, the points of both colours are taken in chunks along a Hilbert curve, each
+    chunk matched exactly with the points the chunks before it left over (the excess of
+    one colour) and leaving over its own: near-optimal pairs in time linear in the
+    points (an exact sparse matching took minutes at 3,000 points a colour). A pair
+    left long is walked in hops (:func:`plan`).
+    """
+    from scipy.optimize import linear_sum_assignment
+
     n = len(pd)
+    out = np.full(n, -1, dtype=np.int64)
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return out
+
+    def assign(di, li):
+        cost = ((pd[di][:, None, :] - pl[li][None, :, :]) ** 2).sum(axis=2)
+        r, c = linear_sum_assignment(cost)
+        out[di[r]] = li[c]
+
     if n <= DENSE_MATCH:
-        from scipy.optimize import linear_sum_assignment
-
-        cost = ((pd[:, None, :] - pl[None, :, :]) ** 2).sum(axis=2)
-        rows, cols = linear_sum_assignment(cost)
-        out = np.empty(n, dtype=np.int64)
-        out[rows] = cols
+        assign(np.arange(n), np.arange(n))
         return out
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import min_weight_full_bipartite_matching
-    from scipy.spatial import cKDTree
-
-    tree = cKDTree(pl)
-    for k in (16, 48, 128):
-        dist, idx = tree.query(pd, k=min(k, n))
-        graph = csr_matrix(((dist.ravel() ** 2) + 1e-9, (np.repeat(np.arange(n), idx.shape[1]), idx.ravel())),
-                           shape=(n, n))
-        try:
-            rows, cols = min_weight_full_bipartite_matching(graph)
-        except ValueError:  # no full matching among the near neighbours: take more
+    pts = np.concatenate([pd, pl]).round()
+    order = np.argsort(_hilbert(pts), kind="stable")
+    rank = np.empty(2 * n, dtype=np.int64)
+    rank[order] = np.arange(2 * n)
+    half = DENSE_MATCH // 2
+    left_d = left_l = np.zeros(0, dtype=np.int64)
+    for k in range(0, 2 * n, half):
+        # a sliding window along the curve: the points not yet paired and the next half
+        # chunk; pairs reaching into the older half are kept, the others matched again
+        # with the next half (the last points of the colour in excess wait too)
+        part = order[k:k + half]
+        di = np.concatenate([left_d, part[part < n]])
+        li = np.concatenate([left_l, part[part >= n] - n])
+        m = min(len(di), len(li))
+        di, left_d = di[:m], di[m:]
+        li, left_l = li[:m], li[m:]
+        if not m:
             continue
-        out = np.empty(n, dtype=np.int64)
-        out[rows] = cols
-        return out
-    raise RepairNotApplicable("the holes' colours could not be paired among near neighbours")
+        last = k + half >= 2 * n
+        cost = ((pd[di][:, None, :] - pl[li][None, :, :]) ** 2).sum(axis=2)
+        r, c = linear_sum_assignment(cost)
+        keep = last | (np.minimum(rank[di[r]], rank[n + li[c]]) < k)
+        out[di[r[keep]]] = li[c[keep]]
+        wait_d = di[r[~keep]]
+        wait_l = li[c[~keep]]
+        order_d = np.argsort(rank[np.concatenate([wait_d, left_d])], kind="stable")
+        order_l = np.argsort(rank[n + np.concatenate([wait_l, left_l])], kind="stable")
+        left_d = np.concatenate([wait_d, left_d])[order_d]
+        left_l = np.concatenate([wait_l, left_l])[order_l]
+    if len(left_d) or len(left_l) or (out < 0).any():  # pragma: no cover - the counts are equal
+        raise RuntimeError("the chunked matching left points unpaired")
+    return out
 
 
 def hole_groups(holes: np.ndarray) -> np.ndarray:
@@ -128,6 +182,37 @@ def hole_groups(holes: np.ndarray) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     comp = _components(hole_rc, *holes.shape)
     return np.unique(comp, return_counts=True)[1]
+
+
+def _units(holes: np.ndarray):
+    """The 8-connected groups of holes and the pairs of groups that balance their colours.
+
+    Returns ``(hole_rc, unit, excess, centre, pairs)``: each hole's unit, each unit's
+    dark-minus-light count and centre (row, col floats), and the token pairs
+    ``(dark-excess unit, light-excess unit)``, one per square of excess.
+    """
+    rows, cols = holes.shape
+    hole_rc = np.argwhere(holes)
+    comp = _components(hole_rc, rows, cols)
+    labels, inv = np.unique(comp, return_inverse=True)
+    k = len(labels)
+    dark = ((hole_rc[:, 0] + hole_rc[:, 1]) % 2 == 1).astype(np.int64)
+    excess = np.bincount(inv, weights=2 * dark - 1, minlength=k).astype(np.int64)
+    if excess.sum() != 0:
+        raise RepairNotApplicable("the holes take more squares of one colour than of the other")
+    centre = np.stack([np.bincount(inv, weights=hole_rc[:, 0], minlength=k),
+                       np.bincount(inv, weights=hole_rc[:, 1], minlength=k)], axis=1)
+    centre /= np.bincount(inv, minlength=k)[:, None]
+    # one token per square of excess; dark-excess tokens matched to light-excess ones
+    # at the least total squared distance (scipy's assignment solvers)
+    tok_d = np.repeat(np.nonzero(excess > 0)[0], excess[excess > 0])
+    tok_l = np.repeat(np.nonzero(excess < 0)[0], -excess[excess < 0])
+    pairs = list(zip(tok_d.tolist(), tok_l[_match(centre[tok_d], centre[tok_l])].tolist()))
+    return hole_rc, inv, excess, centre, pairs
+
+
+def _point(centre_row) -> tuple:
+    return tuple(int(x) for x in np.asarray(centre_row).round().astype(int).tolist())
 
 
 def clusters(holes: np.ndarray) -> list[tuple[np.ndarray, list]]:
@@ -157,87 +242,226 @@ def clusters(holes: np.ndarray) -> list[tuple[np.ndarray, list]]:
     >>> sorted((len(h), len(p)) for h, p in clusters(m))
     [(2, 0), (2, 1)]
     """
-    rows, cols = holes.shape
-    hole_rc = np.argwhere(holes)
-    if len(hole_rc) == 0:
+    if not holes.any():
         return []
-    comp = _components(hole_rc, rows, cols)
-    labels, inv = np.unique(comp, return_inverse=True)
-    k = len(labels)
-    dark = ((hole_rc[:, 0] + hole_rc[:, 1]) % 2 == 1).astype(np.int64)
-    excess = np.bincount(inv, weights=2 * dark - 1, minlength=k).astype(np.int64)
-    if excess.sum() != 0:
-        raise RepairNotApplicable("the holes take more squares of one colour than of the other")
-    centre = np.stack([np.bincount(inv, weights=hole_rc[:, 0], minlength=k),
-                       np.bincount(inv, weights=hole_rc[:, 1], minlength=k)], axis=1)
-    centre /= np.bincount(inv, minlength=k)[:, None]
-    members = [[] for _ in range(k)]
-    for i, g in enumerate(inv.tolist()):
-        members[g].append(i)
-    # one token per square of excess; dark-excess tokens matched to light-excess ones
-    # at the least total squared distance (scipy's assignment solvers)
-    tok_d = np.repeat(np.nonzero(excess > 0)[0], excess[excess > 0])
-    tok_l = np.repeat(np.nonzero(excess < 0)[0], -excess[excess < 0])
-    pairs = list(zip(tok_d.tolist(), tok_l[_match(centre[tok_d], centre[tok_l])].tolist()))
+    hole_rc, inv, excess, centre, pairs = _units(holes)
+    k = len(excess)
     dsu = _DSU(k)
     for g, h in pairs:
         dsu.union(g, h)
+    return _grouped(hole_rc, inv, centre, k, dsu, pairs)
+
+
+def _grouped(hole_rc, inv, centre, k, dsu, pairs):
+    members = [[] for _ in range(k)]
+    for i, g in enumerate(inv.tolist()):
+        members[g].append(i)
     by_root = {}
     for g in range(k):
         by_root.setdefault(dsu.find(g), []).append(g)
     pair_of = {}
     for g, h in pairs:
-        pair_of.setdefault(dsu.find(g), []).append((tuple(centre[g].round().astype(int).tolist()),
-                                                tuple(centre[h].round().astype(int).tolist())))
+        pair_of.setdefault(dsu.find(g), []).append((_point(centre[g]), _point(centre[h])))
+    return [(hole_rc[[i for x in group for i in members[x]]], pair_of.get(root, []))
+            for root, group in by_root.items()]
+
+
+class Step:
+    """One window of the plan: squares to remove, squares to put back, corridors to open.
+
+    ``spots`` are the (row, col) of both; ``after`` the steps that must come first (the
+    one that removed a square this step puts back).
+    """
+
+    __slots__ = ("remove", "restore", "spots", "segs", "after", "level")
+
+    def __init__(self, remove, restore, segs, after=()):
+        self.remove = np.asarray(remove, dtype=np.int64).reshape(-1, 2)
+        self.restore = np.asarray(restore, dtype=np.int64).reshape(-1, 2)
+        self.spots = np.concatenate([self.remove, self.restore])
+        self.segs = list(segs)
+        self.after = list(after)
+        self.level = 0
+
+    def __repr__(self):  # pragma: no cover - debugging aid
+        return (f"Step(remove={self.remove.tolist()}, restore={self.restore.tolist()}, "
+                f"segs={self.segs}, after={self.after})")
+
+
+#: Longest corridor (rows plus columns) in one window; longer pairs are walked in hops.
+HOP = 24
+
+
+def _waypoints(p, q, colour: int, taken: set, holes: np.ndarray) -> list:
+    """Squares of ``colour`` every :data:`HOP` squares along the L-shaped way from ``p`` to ``q``.
+
+    The way runs along ``p``'s row, then ``q``'s column (as the corridors do). Each
+    point is moved to the nearest square of the colour that is no hole, no other
+    waypoint, at least two squares from the edges and with no hole within two squares.
+    """
+    rows, cols = holes.shape
+    (r1, c1), (r2, c2) = p, q
+    dh, dv = abs(c2 - c1), abs(r2 - r1)
+    length = dh + dv
+    k = -(-length // HOP) - 1
     out = []
-    for root, group in by_root.items():
-        out.append((hole_rc[[i for x in group for i in members[x]]], pair_of.get(root, [])))
+    for i in range(1, k + 1):
+        d = round(i * length / (k + 1))
+        if d <= dh:
+            r, c = r1, c1 + (d if c2 >= c1 else -d)
+        else:
+            r, c = r1 + ((d - dh) if r2 >= r1 else -(d - dh)), c2
+        best = None
+        for rad in range(0, 8):
+            for dr in range(-rad, rad + 1):
+                for dc in (rad - abs(dr), abs(dr) - rad) if rad != abs(dr) else (0,):
+                    rr, cc = r + dr, c + dc
+                    if not (2 <= rr < rows - 2 and 2 <= cc < cols - 2) or (rr + cc) % 2 != colour:
+                        continue
+                    if (rr, cc) in taken or holes[max(rr - 2, 0):rr + 3, max(cc - 2, 0):cc + 3].any():
+                        continue
+                    best = (rr, cc)
+                    break
+                if best:
+                    break
+            if best:
+                break
+        if best is None:
+            continue  # no room here: the hop before it just gets longer
+        taken.add(best)
+        out.append(best)
     return out
 
 
-_NUMBER = None
+def plan(holes: np.ndarray) -> tuple[list[Step], int]:
+    """The windows that remove ``holes`` from a tour of the whole rectangle, and the clusters' count.
+
+    The units and pairs of :func:`clusters`; pairs no longer than :data:`HOP` join their
+    units into one cluster, one window each. A longer pair is walked in hops: the first
+    unit's window also removes a *waypoint* of the other unit's excess colour a hop
+    away, each next window puts the waypoint back and removes the next one, and the last
+    waypoint is put back by the window of the far unit's cluster. Every window balances
+    its colours; a hop's window is small, where a window along the whole corridor of a
+    long pair is large, crossed by many paths of the tour and often cannot be re-routed.
+    The hops run from the cluster listed first to the later one, so the order of the
+    windows (``Step.after``) has no cycle.
+
+    >>> m = np.zeros((80, 80), dtype=bool); m[10, 10] = m[10, 71] = True
+    >>> steps, n = plan(m)
+    >>> n, len(steps), [len(s.after) for s in steps]
+    (2, 3, [0, 1, 1])
+    """
+    if not holes.any():
+        return [], 0
+    hole_rc, inv, excess, centre, pairs = _units(holes)
+    k = len(excess)
+    pt = [_point(c) for c in centre]
+    dsu = _DSU(k)
+    long_pairs = []
+    for g, h in pairs:
+        (a, b), (c, d) = pt[g], pt[h]
+        if abs(a - c) + abs(b - d) <= HOP:
+            dsu.union(g, h)
+        else:
+            long_pairs.append((g, h))
+    short = [(g, h) for g, h in pairs if dsu.find(g) == dsu.find(h)]
+    groups = _grouped(hole_rc, inv, centre, k, dsu, short)
+    # the cluster of each unit, in the order of the list
+    root_index = {}
+    for g in range(k):
+        root_index.setdefault(dsu.find(g), len(root_index))
+    steps = [Step(hs, [], segs) for hs, segs in groups]
+    extra_remove = [[] for _ in steps]
+    extra_restore = [[] for _ in steps]
+    extra_segs = [[] for _ in steps]
+    extra_after = [[] for _ in steps]
+    taken = set()
+    for g, h in long_pairs:
+        a, b = root_index[dsu.find(g)], root_index[dsu.find(h)]
+        if a < b:  # from g's cluster to h's: waypoints of h's excess colour (light)
+            src, dst, colour = g, h, 0
+        else:
+            src, dst, colour = h, g, 1
+            a, b = b, a
+        way = _waypoints(pt[src], pt[dst], colour, taken, holes)
+        if not way:  # no room for a waypoint: one window for both clusters would be needed
+            raise RepairNotApplicable(f"no room for a hop between the holes near {pt[src]} and {pt[dst]}")
+        extra_remove[a].append(way[0])
+        extra_segs[a].append((pt[src], way[0]))
+        prev = a
+        for x, y in zip(way, way[1:]):
+            steps.append(Step([y], [x], [(x, y)], [prev]))
+            prev = len(steps) - 1
+        extra_restore[b].append(way[-1])
+        extra_segs[b].append((way[-1], pt[dst]))
+        extra_after[b].append(prev)
+    for i in range(len(groups)):
+        if extra_remove[i] or extra_restore[i]:
+            s = steps[i]
+            steps[i] = Step(np.concatenate([s.remove, np.asarray(extra_remove[i], dtype=np.int64).reshape(-1, 2)]),
+                            extra_restore[i], s.segs + extra_segs[i], extra_after[i])
+    return steps, len(groups)
 
 
-def _numberer():
-    global _NUMBER
-    if _NUMBER is None:
+# ====================================================================== compiled loops
+_KERNELS = None
+
+
+def _kernels():
+    """The numbering walk of the tour and the two loops over the contracted cycle (numba)."""
+    global _KERNELS
+    if _KERNELS is None:
         from kt_formal.engines._jit import cached_njit
 
         @cached_njit(nogil=True)
-        def _number(succ, start, length, pos):  # pragma: no cover - compiled
+        def number(succ, start, length, pos):  # pragma: no cover - compiled
             cur = start
             for k in range(length):
                 pos[cur] = k
                 cur = succ[cur]
 
-        _NUMBER = _number
-    return _NUMBER
+        @cached_njit(nogil=True)
+        def one_cycle(jump):  # pragma: no cover - compiled
+            n = jump.shape[0]
+            cur = 0
+            for k in range(1, n + 1):
+                cur = jump[cur]
+                if cur == 0:
+                    return k == n
+            return False
+
+        @cached_njit(nogil=True)
+        def cycle_pos(jump, out):  # pragma: no cover - compiled
+            cur = 0
+            for k in range(jump.shape[0]):
+                out[cur] = k
+                cur = jump[cur]
+
+        _KERNELS = (number, one_cycle, cycle_pos)
+    return _KERNELS
 
 
-# ====================================================================== one window
+# ====================================================================== the tour
 class _State:
     """The current tour as successor / predecessor arrays with positions along it."""
 
-    def __init__(self, succ: np.ndarray, rows: int, cols: int, renumber: bool = True):
+    def __init__(self, succ: np.ndarray, rows: int, cols: int):
         """``succ``: each square's successor on one cycle, -1 on squares already removed."""
         self.rows, self.cols = rows, cols
-        self.succ = succ.astype(np.int64, copy=False)
+        self.succ = succ
         self.alive = self.succ >= 0
         live = np.nonzero(self.alive)[0]
         self.pred = np.full_like(self.succ, -1)
         self.pred[self.succ[live]] = live
         self.n_alive = len(live)
-        self.pos = np.empty(len(self.succ), dtype=np.float64)
-        self.in_window = np.zeros(len(self.succ), dtype=bool)
+        self.pos = np.empty(len(self.succ), dtype=self.succ.dtype)  # int32 below 2**31 squares
         self.walks = 0
-        if renumber:
-            self.renumber()
+        self.renumber()
 
     def renumber(self):
         """Positions 0, 1, ... along the tour (one walk, in place)."""
         start = int(np.argmax(self.alive))
-        _numberer()(self.succ, start, self.n_alive, self.pos)
-        self.period = float(self.n_alive)  # positions lie in [0, period), cyclically
+        _kernels()[0](self.succ, start, self.n_alive, self.pos)
         self.walks += 1
 
     def order(self) -> np.ndarray:
@@ -246,12 +470,13 @@ class _State:
         return walk(self.succ, int(np.argmax(self.alive)), self.n_alive)
 
 
-def window_squares(st_alive: np.ndarray, rows: int, cols: int, holes: np.ndarray, pairs, margin: int) -> np.ndarray:
-    """The live squares of a cluster's window: every square within ``margin`` of a hole,
-    and an L-shaped corridor of half-width ``margin`` between the units of each pair."""
-    lo = np.maximum(holes.min(axis=0) - margin, 0)
-    hi = np.minimum(holes.max(axis=0) + margin + 1, (rows, cols))
-    for p, q in pairs:
+# ====================================================================== one window
+def window_squares(usable: np.ndarray, rows: int, cols: int, spots: np.ndarray, segs, margin: int) -> np.ndarray:
+    """The usable squares of a window (sorted): every square within ``margin`` of a spot,
+    and an L-shaped corridor of half-width ``margin - 1`` along each segment (row first)."""
+    lo = np.maximum(spots.min(axis=0) - margin, 0)
+    hi = np.minimum(spots.max(axis=0) + margin + 1, (rows, cols))
+    for p, q in segs:
         lo = np.minimum(lo, np.maximum(np.minimum(p, q) - margin, 0))
         hi = np.minimum(np.maximum(hi, np.maximum(p, q) + margin + 1), (rows, cols))
     h, w = int(hi[0] - lo[0]), int(hi[1] - lo[1])
@@ -261,20 +486,19 @@ def window_squares(st_alive: np.ndarray, rows: int, cols: int, holes: np.ndarray
         win[max(r0 - m - lo[0], 0):max(r1 + m + 1 - lo[0], 0),
             max(c0 - m - lo[1], 0):max(c1 + m + 1 - lo[1], 0)] = True
 
-    for r, c in holes.tolist():
+    for r, c in spots.tolist():
         fill(r, r, c, c, margin)
     half = margin - (MARGIN - CORRIDOR)
-    for (r1, c1), (r2, c2) in pairs:
+    for (r1, c1), (r2, c2) in segs:
         fill(r1, r1, min(c1, c2), max(c1, c2), half)
         fill(min(r1, r2), max(r1, r2), c2, c2, half)
     rr, cc = np.nonzero(win)
     sq = (rr + lo[0]) * cols + (cc + lo[1])
-    return sq[st_alive[sq]]
+    return sq[usable[sq]]
 
 
-def _window_graph(st: _State, keep: np.ndarray):
+def _window_graph(rows: int, cols: int, keep: np.ndarray):
     """The knight moves among the window's squares ``keep`` (sorted): local neighbour table (N, 8), -1 padded."""
-    cols, rows = st.cols, st.rows
     kr, kc = np.divmod(keep, cols)
     nb = np.full((len(keep), 8), -1, dtype=np.int64)
     for k, (dr, dc) in enumerate(_MOVES):
@@ -295,23 +519,30 @@ def _local(keep: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.where(keep[j] == x, j, -1)
 
 
-def _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed, stats):
-    """Successor (local) of every node on a cycle through the whole window, or None (CP-SAT's circuit)."""
-    n = len(nb)
-    nxt = np.full(n, -1, dtype=np.int64)
+def _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed):
+    """Successor (local) of every node on a cycle through the whole window, or None (CP-SAT's circuit).
+
+    The model is written straight into CP-SAT's proto (one Boolean per free arc, one
+    constant true literal for the fixed arcs) and the answer read back as one array.
+    """
     from ortools.sat.python import cp_model
 
-    model = cp_model.CpModel()
+    n = len(nb)
     u_idx, k_idx = np.nonzero((nb >= 0) & ~is_exit[:, None])
     v_idx = nb[u_idx, k_idx]
     sel = ~is_entry[v_idx]
-    u_idx, v_idx = u_idx[sel].tolist(), v_idx[sel].tolist()
-    lits = [model.new_bool_var("") for _ in u_idx]
-    arcs = list(zip(u_idx, v_idx, lits))
-    one = model.new_constant(1)
-    for a in np.nonzero(is_exit)[0].tolist():
-        arcs.append((a, int(fixed_next[a]), one))
-    model.add_circuit(arcs)
+    u_idx, v_idx = u_idx[sel], v_idx[sel]
+    na = len(u_idx)
+    ex = np.nonzero(is_exit)[0]
+    model = cp_model.CpModel()
+    proto = model.proto
+    for _ in range(na):
+        proto.variables.add().domain.extend((0, 1))
+    proto.variables.add().domain.extend((1, 1))  # the fixed arcs' literal
+    circuit = proto.constraints.add().circuit
+    circuit.tails.extend(np.concatenate([u_idx, ex]).tolist())
+    circuit.heads.extend(np.concatenate([v_idx, fixed_next[ex]]).tolist())
+    circuit.literals.extend(list(range(na)) + [na] * len(ex))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.05, time_limit)
     solver.parameters.num_workers = 1
@@ -325,200 +556,269 @@ def _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed, stats):
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
-    if stats is not None:
-        stats["cp_sat"] = stats.get("cp_sat", 0) + 1
-    for u, v, lit in zip(u_idx, v_idx, lits):
-        if solver.boolean_value(lit):
-            nxt[u] = v
-    ex = np.nonzero(is_exit)[0]
+    on = np.asarray(solver.response_proto.solution, dtype=np.int64)[:na] == 1
+    nxt = np.full(n, -1, dtype=np.int64)
+    nxt[u_idx[on]] = v_idx[on]
     nxt[ex] = fixed_next[ex]
     return nxt
 
 
-def _reroute(st: _State, sq: np.ndarray, remove: np.ndarray, time_limit: float, seed: int, stats=None) -> bool:
-    """Re-route the tour inside the window ``sq`` without the squares ``remove``; False if it could not.
+class _Window:
+    """One step's window on the current tour: the paths through it and its circuit model's data.
 
-    The paths inside may pair their entries and exits anew; when every one keeps its own
-    exit the positions are refined in place, else a walk recomputes them. (Keeping the
-    pairs as a constraint, with a label per square, was measured slower: the harder model
-    fails more often.)
+    Inside the window the tour is a set of paths, path ``i`` entering at ``entries[i]``
+    and leaving at ``exits[i]`` (in tour order); ``order`` is the order in which the
+    tour outside leads from one path to the next (first: the tour order).
     """
-    if len(sq) > MAX_WINDOW:
-        return False
-    st.in_window[sq] = True
-    try:
+
+    def __init__(self, st: _State, win: np.ndarray, w: int, step: Step, sq: np.ndarray):
+        cols = st.cols
         succ, pred = st.succ, st.pred
-        entries = sq[~st.in_window[pred[sq]]]
-        exits_ = sq[~st.in_window[succ[sq]]]
-        removed = np.isin(sq, remove)
-        if len(entries) != len(exits_):  # pragma: no cover - the tour is one cycle
-            raise RuntimeError("a window's entries and exits do not pair up")
-        # the paths inside, in tour order, each from its entry to its exit
+        self.step, self.sq = step, sq
+        remove = step.remove[:, 0] * cols + step.remove[:, 1]
+        restore = step.restore[:, 0] * cols + step.restore[:, 1]
+        self.remove, self.restore = remove, restore
+        on = sq[st.alive[sq]]
+        entries = on[win[pred[on]] != w]
         entries = entries[np.argsort(st.pos[entries], kind="stable")]
-        path_exit = []
-        for b in entries.tolist():
+        exits = np.empty(len(entries), dtype=np.int64)
+        for i, b in enumerate(entries.tolist()):
             u = b
-            while st.in_window[succ[u]]:
+            while win[succ[u]] == w:
                 u = int(succ[u])
-            path_exit.append(u)
-        path_exit = np.array(path_exit, dtype=np.int64)
-        if np.isin(entries, remove).any() or np.isin(path_exit, remove).any():
-            return False  # a hole on the window's edge: widen
-        keep = sq[~removed]
+            exits[i] = u
+        self.entries, self.exits = entries, exits
+        self.ok = not (np.isin(entries, remove).any() or np.isin(exits, remove).any())
+        if not self.ok:  # a hole on the window's edge: widen
+            return
+        keep = np.union1d(np.setdiff1d(on, remove), restore)
+        self.keep = keep
+        self.nb = _window_graph(st.rows, cols, keep)
+        self.ent_l, self.ex_l = _local(keep, entries), _local(keep, exits)
         m = len(entries)
-        nb = _window_graph(st, keep)
-        ent_l, ex_l = _local(keep, entries), _local(keep, path_exit)
-        is_entry = np.zeros(len(keep), dtype=bool)
-        is_entry[ent_l] = True
-        is_exit = np.zeros(len(keep), dtype=bool)
-        is_exit[ex_l] = True
-        fixed_next = np.full(len(keep), -1, dtype=np.int64)
-        fixed_next[ex_l] = np.roll(ent_l, -1)  # the stretches outside, fixed
-        nxt = _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed, stats)
-        if nxt is None:
-            return False
-        # write the new moves
-        inner = ~is_exit
-        succ[keep[inner]] = keep[nxt[inner]]
-        pred[keep[nxt[inner]]] = keep[inner]
-        rem = sq[removed]
-        succ[rem] = -1
-        pred[rem] = -1
-        st.alive[rem] = False
-        st.n_alive -= len(rem)
-        # positions: interpolate when every path still runs from its entry to its own exit
-        paths = []
-        same = True
-        for b, a in zip(entries.tolist(), path_exit.tolist()):
-            path = [b]
-            u = b
-            while st.in_window[succ[u]]:
-                u = int(succ[u])
-                path.append(u)
-            if u != a:
-                same = False
-                break
-            paths.append(path)
-        if same and m:
-            total = st.period
-            for path in paths:
-                p0, p1 = st.pos[path[0]], st.pos[path[-1]]
-                span = p1 - p0
-                if span < 0:
-                    span += total
-                if len(path) > 1:
-                    st.pos[path] = (p0 + span * np.arange(len(path)) / (len(path) - 1)) % total
-        else:
-            st.renumber()
-        return True
-    finally:
-        st.in_window[sq] = False
+        self.is_entry = np.zeros(len(keep), dtype=bool)
+        self.is_entry[self.ent_l] = True
+        self.is_exit = np.zeros(len(keep), dtype=bool)
+        self.is_exit[self.ex_l] = True
+        self.path_of_exit = np.full(len(keep), -1, dtype=np.int64)
+        self.path_of_exit[self.ex_l] = np.arange(m)
+        self.order = np.arange(m)
+        self.nxt = None
+        self.rank = None
+
+    def solve(self, time_limit: float, seed: int) -> bool:
+        """Re-route the window for the current ``order`` of its paths; False if CP-SAT could not."""
+        fixed_next = np.full(len(self.keep), -1, dtype=np.int64)
+        o = self.order
+        fixed_next[self.ex_l[o]] = self.ent_l[np.roll(o, -1)]  # the stretches outside, fixed
+        self.nxt = _solve_window(self.nb, self.is_entry, self.is_exit, fixed_next, time_limit, seed)
+        return self.nxt is not None
+
+    def sigma(self) -> np.ndarray:
+        """For each path's entry, the path whose exit the new route leaves by."""
+        nxt, is_exit = self.nxt, self.is_exit
+        out = np.empty(len(self.entries), dtype=np.int64)
+        for i, u in enumerate(self.ent_l.tolist()):
+            while not is_exit[u]:
+                u = nxt[u]
+            out[i] = self.path_of_exit[u]
+        return out
+
+    def write(self, st: _State) -> None:
+        """Write the new moves into the tour, remove and put back the step's squares."""
+        keep, nxt = self.keep, self.nxt
+        inner = ~self.is_exit
+        st.succ[keep[inner]] = keep[nxt[inner]]
+        st.pred[keep[nxt[inner]]] = keep[inner]
+        st.succ[self.remove] = -1
+        st.pred[self.remove] = -1
+        st.alive[self.remove] = False
+        st.alive[self.restore] = True
+        st.n_alive += len(self.restore) - len(self.remove)
 
 
-# ====================================================================== construction
-#: Bands the board is cut into for the windows to be re-routed side by side (at most).
-BANDS = 4
-#: Least rows of a band, and least clusters for the board to be cut into bands.
-BAND_ROWS, BAND_CLUSTERS = 64, 100
-#: Rows a cluster's windows may reach beyond its holes and corridors (the widest window).
-REACH = MARGIN + max(WIDEN)
+# ====================================================================== batches
+#: Windows re-routed side by side between two walks of the tour (at least; more on big boards).
+BATCH = 64
+#: Squares of the board per window of a batch above :data:`BATCH` (bigger boards, bigger batches).
+BATCH_AREA = 20000
+#: Rounds of re-solving, inside one batch, the windows whose new route broke the tour.
+ROUNDS = 3
 
 
-def _repair_groups(st: _State, groups, t0: float, time_limit, window_limit: float, seed: int,
-                   stop, stats) -> None:
-    """Re-route a window around each cluster in turn (widening it on failure), in place."""
+def pick_batch(steps, pending, done, win: np.ndarray, squares_of, size: int):
+    """Steps of ``pending`` whose windows share no square, at most ``size``, in the order given.
+
+    A step waits while a step it comes after is not done. ``squares_of(step)`` gives
+    the window's squares; ``win`` (-1 everywhere on entry) is marked with each chosen
+    window's index. Returns ``(chosen, rest)``: ``chosen`` a list of ``(step index,
+    squares)``, ``rest`` the other pending steps in their order.
+    """
+    chosen, rest = [], []
+    for i in pending:
+        s = steps[i]
+        if len(chosen) >= size or any(not done[j] for j in s.after):
+            rest.append(i)
+            continue
+        sq = squares_of(s)
+        if len(sq) and (win[sq] >= 0).any():
+            rest.append(i)
+            continue
+        win[sq] = len(chosen)
+        chosen.append((i, sq))
+    return chosen, rest
+
+
+def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, seed: int,
+         stop, stats, workers: int, batch: int) -> None:
+    """Re-route every step's window, in batches of windows side by side, in place."""
+    from concurrent.futures import ThreadPoolExecutor
+
     rows, cols = st.rows, st.cols
-    # nearby clusters one after the other (row-major order of their first hole)
-    groups = sorted(groups, key=lambda g: (int(g[0][:, 0].min()) // 16, int(g[0][:, 1].min())))
-    for g, pairs in groups:
-        remove = g[:, 0] * cols + g[:, 1]
-        lo = g.min(axis=0)
-        for extra in WIDEN:
-            sq = window_squares(st.alive, rows, cols, g, pairs, MARGIN + extra)
+    _, one_cycle, cycle_pos = _kernels()
+    n = len(steps)
+    done = np.zeros(n, dtype=bool)
+    # nearby windows one after the other (row-major order of their first spot)
+    pending = sorted(range(n), key=lambda i: (int(steps[i].spots[:, 0].min()) // 16,
+                                              int(steps[i].spots[:, 1].min())))
+    place = np.empty(n, dtype=np.int64)
+    place[pending] = np.arange(n)
+    win = np.full(rows * cols, -1, dtype=np.int32)
+    usable = st.alive.copy()  # alive squares, and the squares a step puts back
+
+    def squares_of(s):
+        usable[s.restore[:, 0] * cols + s.restore[:, 1]] = True
+        sq = window_squares(usable, rows, cols, s.spots, s.segs, MARGIN + WIDEN[s.level])
+        usable[s.restore[:, 0] * cols + s.restore[:, 1]] = False
+        return sq if len(sq) <= MAX_WINDOW else sq[:0]
+
+    def left():
+        return None if time_limit is None else time_limit - (time.perf_counter() - t0)
+
+    def failed(s, why=""):
+        stats["widened"] = stats.get("widened", 0) + 1
+        s.level += 1
+        if s.level >= len(WIDEN):
+            lo = tuple(int(x) for x in s.spots.min(axis=0))
+            raise RepairNotApplicable(f"the window around the holes near {lo} could not be re-routed{why}")
+
+    def solve_one(w):
+        rest = left()
+        if (rest is not None and rest <= 0) or (stop is not None and stop.is_set()):
+            raise RepairNotApplicable(f"ran out of time after {stats.get('windows', 0)} windows"
+                                      if stop is None or not stop.is_set() else "stopped: another answer came first")
+        stats["windows"] = stats.get("windows", 0) + 1
+        return w.solve(window_limit if rest is None else max(0.05, min(window_limit, rest)), seed)
+
+    def solve_all(ws):  # the limit is checked before each window, not only between batches
+        if pool is None:
+            return [solve_one(w) for w in ws]
+        return list(pool.map(solve_one, ws))
+
+    pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
+    try:
+        while pending:
             if stop is not None and stop.is_set():
                 raise RepairNotApplicable("stopped: another answer came first")
-            left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-            if left is not None and left <= 0:
+            if left() is not None and left() <= 0:
                 raise RepairNotApplicable(f"ran out of time after {stats.get('windows', 0)} windows")
-            stats["windows"] = stats.get("windows", 0) + 1
-            if _reroute(st, sq, remove, window_limit if left is None else min(window_limit, left), seed, stats):
-                break
-            stats["widened"] = stats.get("widened", 0) + 1
-        else:
-            raise RepairNotApplicable(f"the window around the holes near {tuple(int(x) for x in lo)} "
-                                      "could not be re-routed")
+            chosen, pending = pick_batch(steps, pending, done, win, squares_of, batch)
+            if not chosen:  # pragma: no cover - the first ready step always fits
+                raise RuntimeError("no window could be chosen")
+            stats["batches"] = stats.get("batches", 0) + 1
+            ws, back = [], []
+            for w, (i, sq) in enumerate(chosen):
+                if len(sq) == 0:  # larger than MAX_WINDOW
+                    failed(steps[i], " (too large)")
+                    back.append(i)
+                    continue
+                x = _Window(st, win, w, steps[i], sq)
+                x.index = i
+                if x.ok:
+                    ws.append(x)
+                else:
+                    failed(steps[i])
+                    back.append(i)
+            for w, ok in zip(list(ws), solve_all(ws)):
+                if not ok:
+                    failed(w.step)
+                    back.append(w.index)
+            ws = [w for w in ws if w.nxt is not None]
+            # the contracted cycle: the batch's paths in tour order, each leading to the next
+            p = 0
+            if ws:
+                ranks = np.argsort(np.argsort(np.concatenate([st.pos[w.entries] for w in ws]), kind="stable"))
+                off = 0
+                for w in ws:
+                    w.rank = ranks[off:off + len(w.entries)]
+                    off += len(w.entries)
+                p = off
+                jump = (np.arange(p, dtype=np.int64) + 1) % p
+            accepted = 0
+            for rnd in range(ROUNDS + 1):
+                rejected = []
+                for w in ws:
+                    old = jump[w.rank]
+                    jump[w.rank] = (w.rank[w.sigma()] + 1) % p
+                    if one_cycle(jump):
+                        w.write(st)
+                        done[w.index] = True
+                        accepted += 1
+                        stats["done"] = stats.get("done", 0) + 1
+                    else:
+                        jump[w.rank] = old
+                        rejected.append(w)
+                if not rejected:
+                    break
+                stats["rejected"] = stats.get("rejected", 0) + len(rejected)
+                if rnd == ROUNDS:  # the next batch takes them, after a walk
+                    back.extend(w.index for w in rejected)
+                    break
+                # the rejected windows again, for the order their paths now come in
+                where = np.empty(p, dtype=np.int64)
+                cycle_pos(jump, where)
+                for w in rejected:
+                    w.order = np.argsort(where[w.rank], kind="stable")
+                ws = []
+                for w, ok in zip(rejected, solve_all(rejected)):
+                    if ok:
+                        ws.append(w)
+                    else:
+                        failed(w.step)
+                        back.append(w.index)
+            for _i, sq in chosen:
+                win[sq] = -1
+            for i, _sq in chosen:
+                if done[i]:
+                    s = steps[i]
+                    usable[s.remove[:, 0] * cols + s.remove[:, 1]] = False
+                    usable[s.restore[:, 0] * cols + s.restore[:, 1]] = True
+            if accepted:
+                st.renumber()
+            if back:
+                pending = sorted(pending + back, key=place.__getitem__)
+    finally:
+        if pool is not None:
+            pool.shutdown()
 
 
-def _bands(rows: int, cols: int, n_groups: int) -> list[int]:
-    """Row cuts ``[0, r1, ..., rows]`` of the bands (one band for small boards).
-
-    Every band has at least :data:`BAND_ROWS` rows and, on an odd number of columns, an
-    even number of rows, so that it has a closed tour of its own.
-    """
-    k = min(BANDS, rows // BAND_ROWS) if n_groups >= BAND_CLUSTERS else 1
-    if k <= 1:
-        return [0, rows]
-    cuts = [round(i * rows / k) for i in range(k + 1)]
-    if cols % 2:
-        cuts = [c - c % 2 for c in cuts[:-1]] + [rows]
-    return cuts
-
-
-def _band_of(g: np.ndarray, pairs, cuts: list[int]) -> int:
-    """The band whose rows hold every window of this cluster, or -1 (the cluster waits)."""
-    r = [int(g[:, 0].min()), int(g[:, 0].max())]
-    for p, q in pairs:
-        r = [min(r[0], p[0], q[0]), max(r[1], p[0], q[0])]
-    for b in range(len(cuts) - 1):
-        lo_ok = cuts[b] == 0 or r[0] - REACH >= cuts[b]
-        hi_ok = cuts[b + 1] == cuts[-1] or r[1] + REACH < cuts[b + 1]
-        if lo_ok and hi_ok:
-            return b
-        if r[0] < cuts[b + 1]:
-            return -1
-    return -1  # pragma: no cover - every row lies in a band
-
-
-def _splice(succ: np.ndarray, pred: np.ndarray, rows: int, cols: int, cut: int) -> bool:
-    """Join the cycle above row ``cut`` with the cycle below it by two knight moves, in place.
-
-    Finds a move ``a -> b`` above and ``c -> d`` below with ``a - d`` and ``c - b`` knight
-    moves, and replaces them by ``a -> d`` and ``c -> b``: one cycle ``a d .. c b .. a``.
-    """
-    for r in range(cut - 1, max(cut - 3, -1), -1):
-        a = r * cols + np.arange(cols)
-        b = succ[a]
-        ok_a = (a >= 0) & (b >= 0)
-        for dr, dc in _MOVES:
-            if r + dr < cut or r + dr >= rows:
-                continue
-            dcol = np.arange(cols) + dc
-            okd = ok_a & (dcol >= 0) & (dcol < cols)
-            d = np.where(okd, (r + dr) * cols + dcol, 0)
-            okd &= succ[d] >= 0
-            c = np.where(okd, pred[d], 0)
-            br, bc = np.divmod(b, cols)
-            cr, cc = np.divmod(c, cols)
-            km = ((np.abs(br - cr) == 1) & (np.abs(bc - cc) == 2)) | ((np.abs(br - cr) == 2) & (np.abs(bc - cc) == 1))
-            hit = np.nonzero(okd & km & (cr >= cut))[0]
-            if len(hit):
-                i = int(hit[0])
-                aa, bb, cc_, dd = int(a[i]), int(b[i]), int(c[i]), int(d[i])
-                succ[aa], pred[dd] = dd, aa
-                succ[cc_], pred[bb] = bb, cc_
-                return True
-    return False
+def batch_size(rows: int, cols: int) -> int:
+    """Windows per batch on an m x n board: :data:`BATCH`, more on big boards (fewer walks)."""
+    return max(BATCH, rows * cols // BATCH_AREA)
 
 
 def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0, stats=None,
-                stop=None, window_limit: float = 1.5, workers: int | None = None):
+                stop=None, window_limit: float = 1.5, workers: int | None = None,
+                batch: int | None = None):
     """A closed tour of ``board`` (a rectangle with holes) by repairing a tour of the whole rectangle.
 
-    On a large board with many clusters the rows are cut into bands (:data:`BANDS` at
-    most): each band gets a tour of its own and re-routes the clusters that lie well
-    inside it, the bands side by side (threads: CP-SAT and the walks run without
-    Python's lock); then the bands' tours are spliced into one and the clusters near the
-    cuts are re-routed on it. The bands depend on the board only, not on the workers.
+    The windows of :func:`plan` are re-routed in batches: windows that share no square
+    are re-routed side by side (threads: CP-SAT runs without Python's lock), each for
+    the tour as it was before the batch. A window's new route may join its paths in a
+    new order; whether the routes of a batch still make one cycle is read from the
+    *contracted cycle* (the batch's paths in tour order, each leading to the next), so
+    the tour is walked once per batch, not once per window. A window whose route would
+    split the tour is solved again for the order its paths now come in.
 
     Parameters
     ----------
@@ -529,14 +829,19 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
     seed : int
         CP-SAT's seed for the windows.
     stats : dict, optional
-        Filled with ``clusters``, ``bands``, ``windows`` (re-routes tried), ``widened``,
-        ``walks`` and ``cp_sat`` (windows CP-SAT re-routed).
+        Filled with ``clusters``, ``steps`` (windows of the plan), ``windows`` (re-routes
+        tried), ``widened``, ``rejected`` (routes that split the tour, solved again),
+        ``batches``, ``walks``, ``done`` (windows re-routed for good); filled also
+        when the construction fails.
     stop : threading.Event, optional
         Ends the construction early (RepairNotApplicable).
     window_limit : float
         Seconds CP-SAT may spend on one window.
     workers : int, optional
-        Bands re-routed at once (default: the processor count).
+        Windows re-routed at once (default: the processor count). The tour does not
+        depend on it.
+    batch : int, optional
+        Windows per batch (default :func:`batch_size`; 1: one window at a time).
 
     Returns
     -------
@@ -550,7 +855,6 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
         could not be re-routed, the time limit, or ``stop``.
     """
     import os
-    from concurrent.futures import ThreadPoolExecutor
 
     from kt_formal.combine.divide import construct_succ, tour_exists
     from kt_formal.tour import Tour
@@ -561,57 +865,18 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
         raise RepairNotApplicable("the rectangle has a side below 5")
     if not tour_exists(rows, cols, True)[0]:
         raise RepairNotApplicable(f"the {rows}x{cols} rectangle itself has no closed tour")
-    groups = clusters(board.hole_mask)
-    cuts = _bands(rows, cols, len(groups))
-    nb_ = len(cuts) - 1
-    per_band = [[] for _ in range(nb_)]
-    later = []
-    for g, pairs in groups:
-        b = _band_of(g, pairs, cuts) if nb_ > 1 else 0
-        if b < 0:
-            later.append((g, pairs))
-        else:
-            r0 = cuts[b]
-            per_band[b].append((g - np.array([r0, 0]),
-                                [((p[0] - r0, p[1]), (q[0] - r0, q[1])) for p, q in pairs]))
-    band_stats = [{} for _ in range(nb_)]
-
-    def band(b):
-        h = cuts[b + 1] - cuts[b]
-        succ, _start, closed = construct_succ(h, cols)
-        if not closed:  # pragma: no cover - an even rectangle gives a closed tour
-            raise RepairNotApplicable("the rectangle's tour is not closed")
-        st = _State(succ, h, cols)
-        _repair_groups(st, per_band[b], t0, time_limit, window_limit, seed, stop, band_stats[b])
-        band_stats[b]["walks"] = st.walks
-        return st
-
-    if nb_ == 1:
-        states = [band(0)]
-    else:
-        with ThreadPoolExecutor(max_workers=max(1, min(nb_, workers or os.cpu_count() or 1))) as pool:
-            states = list(pool.map(band, range(nb_)))
-    if nb_ == 1:
-        st = states[0]
-    else:
-        succ = np.empty(rows * cols, dtype=np.int64)
-        for b, sb in enumerate(states):
-            off = cuts[b] * cols
-            sub = sb.succ
-            succ[off:off + len(sub)] = np.where(sub >= 0, sub + off, -1)
-        del states
-        st = _State(succ, rows, cols, renumber=False)  # a cycle per band until spliced
-        for cut in cuts[1:-1]:
-            if not _splice(st.succ, st.pred, rows, cols, cut):
-                raise RepairNotApplicable(f"the bands' tours could not be spliced at row {cut}")
-        st.renumber()
-    total = {"windows": 0, "widened": 0, "cp_sat": 0}
-    for bs in band_stats:
-        for k, v in bs.items():
-            total[k] = total.get(k, 0) + v
-    walks = total.pop("walks", 0)
-    _repair_groups(st, later, t0, time_limit, window_limit, seed, stop, total)
-    if stats is not None:
-        stats.update(total, clusters=len(groups), bands=nb_, walks=walks + (st.walks if nb_ > 1 else 0))
-    order = st.order()
-    return Tour(board, order, True)
+    steps, n_clusters = plan(board.hole_mask)
+    succ, _start, closed = construct_succ(rows, cols)
+    if not closed:  # pragma: no cover - an even rectangle gives a closed tour
+        raise RepairNotApplicable("the rectangle's tour is not closed")
+    st = _State(succ, rows, cols)
+    total = {"windows": 0, "widened": 0, "rejected": 0, "batches": 0}
+    workers = max(1, workers or os.cpu_count() or 1)
+    try:
+        _run(st, steps, t0, time_limit, window_limit, seed, stop, total, workers,
+             batch or batch_size(rows, cols))
+    finally:  # also when it fails: how far it came
+        if stats is not None:
+            stats.update(total, clusters=n_clusters, steps=len(steps), walks=st.walks,
+                         done=total.get("done", 0))
+    return Tour(board, st.order(), True)
