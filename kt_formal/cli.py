@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from kt_formal.commandline import Renamed, print_renamed_notes
+from kt_formal.commandline import Renamed, RenamedChoice, print_renamed_notes
 from kt_formal.exceptions import InvalidInput, KtFormalError, ResourceLimit
 
 __all__ = ["main", "build_parser"]
@@ -179,14 +179,15 @@ def _add_tour(sub) -> None:
                    help="auto (default): the whole pipeline (cheap proofs, constructions, a "
                         "portfolio of searches, as 'exists'); or one of %(choices)s: the cheap "
                         "proofs, then only that engine")
-    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ", "bin"],
+    p.add_argument("--format", default=None, choices=["grid", "coords", "chess", "json", "npy", "succ", "ktour"],
+                   action=RenamedChoice, old={"bin": "ktour"},
                    help="output format (default: by the suffix of --out: .json, .npy, .ktour, else "
                         "grid: numbered squares, 1 at the start; coords, chess: the squares in "
                         "order after a header line; json: the certificate, up to 1e6 squares; "
                         "npy: the numbered grid as a .npy array; succ: .npy array of the board's "
                         "shape holding the next square's index row*cols+col, -1 on holes and "
-                        "after an open tour's last square; bin: compact binary order file "
-                        "(.ktour, 4 bytes a square, any size). verify and render read them all")
+                        "after an open tour's last square; ktour: compact binary order file "
+                        "(.ktour, 4 bytes a square, any size; 'bin' is its old name). verify and render read them all")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
     add_search_arguments(p)
@@ -248,9 +249,11 @@ def _check_tour_output(args, board) -> str:
     from kt_formal.io.gridio import TEXT_SLOW_SQUARES
 
     fmt = args.format or format_for_path(args.out)
+    if fmt == "ktour":  # the writers' name for it
+        fmt = "bin"
     if fmt in ("npy", "succ", "bin") and not args.out:
         suffix = ".ktour" if fmt == "bin" else ".npy"
-        raise InvalidInput(f"--format {fmt} writes a binary file: give --out FILE{suffix}")
+        raise InvalidInput(f"--format {args.format} writes a binary file: give --out FILE{suffix}")
     if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
         raise InvalidInput(json_limit_message(board.n_squares, "board"))
     if fmt in ("coords", "chess") and board.n_squares > TEXT_SLOW_SQUARES:

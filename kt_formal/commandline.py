@@ -56,6 +56,40 @@ def print_renamed_notes(args) -> None:
         print(note, file=sys.stderr)
 
 
+class RenamedChoice(argparse.Action):
+    """A choice with an old name: ``old`` maps old values to new ones, stored as the new
+    value and said once (as :class:`Renamed` does). The help lists the new names only.
+
+    ``p.add_argument("--format", action=RenamedChoice, old={"bin": "ktour"}, choices=[..., "ktour"])``
+    """
+
+    def __init__(self, option_strings, dest, old: dict, choices=None, **kwargs):
+        self.old = dict(old)
+        self.shown = list(choices)
+        super().__init__(option_strings, dest, choices=_Choices(self.shown, self.old), **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values in self.old:
+            cmd = parser.prog.split()[-1]
+            notes = list(getattr(namespace, "renamed_notes", []))
+            notes.append(f"{PROG}: note: '{cmd} {option_string} {values}' is now '{cmd} {option_string} "
+                         f"{self.old[values]}'; the old spelling is accepted until the next release")
+            setattr(namespace, "renamed_notes", notes)
+            values = self.old[values]
+        setattr(namespace, self.dest, values)
+
+
+class _Choices(list):
+    """The shown choices, which also contain (``in``) the old names."""
+
+    def __init__(self, shown, old):
+        super().__init__(shown)
+        self.old = old
+
+    def __contains__(self, value):
+        return list.__contains__(self, value) or value in self.old
+
+
 class RenamedFlag(Renamed):
     """A renamed option that takes no value (``store_true``)."""
 

@@ -312,3 +312,17 @@ def test_verbs_named_like_submodules_stay_those_modules(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_format_ktour_names_the_binary_file_and_bin_is_its_old_name(cli, tmp_path):
+    new, old = tmp_path / "new.ktour", tmp_path / "old.ktour"
+    r = cli("tour", 6, 6, "--format", "ktour", "--out", new)
+    assert r.code == 0 and "note:" not in r.err
+    r = cli("tour", 6, 6, "--format", "bin", "--out", old)
+    notes = [line for line in r.err.splitlines() if "note:" in line]
+    assert r.code == 0 and len(notes) == 1 and "'tour --format ktour'" in notes[0]
+    assert new.read_bytes() == old.read_bytes()  # one format under both names
+    assert cli("verify", new).code == 0
+    r = cli("tour", 6, 6, "--format", "ktour")
+    assert r.code == 2 and "--format ktour writes a binary file: give --out FILE.ktour" in r.err
+    assert "bin" not in cli("tour", "--help").out.split("--format")[1].split("\n")[0]
