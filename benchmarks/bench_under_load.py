@@ -160,9 +160,12 @@ def suite(timeout: float) -> None:
             else:
                 done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=timeout)
             seconds = time.perf_counter() - t
-            last = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
+            lines = done.stdout.strip().splitlines() or ["(no output)"]
             print(f"default pytest, fresh clone, empty cache, {'loaded' if loaded else 'idle'}: "
-                  f"{seconds:.0f} s ({last})")
+                  f"{seconds:.0f} s ({lines[-1]})")
+            for line in lines:
+                if line.startswith(("FAILED", "ERROR")):
+                    print("  " + line)
 
 
 def main(argv: list[str] | None = None) -> int:
