@@ -913,11 +913,15 @@ def _warm_groups():
     from kt_formal.io import formats
 
     succ = np.array([1, 0], np.int64)
-    small = (walk._walker(), repair._numberer(), formats._walk_kernel(), blocks._walker())
+    small = (walk._walker(), *repair._kernels(), formats._walk_kernel(), blocks._walker())
 
     def walks():
         walk.walk(succ, 0, 2)
-        repair._numberer()(succ, 0, 2, np.zeros(2))
+        number, one_cycle, cycle_pos = repair._kernels()
+        for dtype in (np.int32, np.int64):  # the repair's positions: int32 below 2**31 squares
+            number(succ.astype(dtype), 0, 2, np.zeros(2, dtype))
+        one_cycle(succ)
+        cycle_pos(succ, np.empty(2, np.int64))
         formats._walk_kernel()(succ, np.int64(0), np.empty(2, np.int64))
         blocks.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
 
