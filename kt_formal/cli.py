@@ -913,6 +913,7 @@ examples:
   kt-formal census 30 30 --hole-size 6x6 --db hole.sqlite --workers 2
   kt-formal census 8 8 --random-holes 4 --samples 500 --seed 1 --db r.sqlite --dask local
   kt-formal census 8 8 --mask-dir masks/ --db m.sqlite --dask tcp://HOST:8786
+  kt-formal census 3..16 3..16 --atlas --db atlas.sqlite --workers 2           the atlas (docs/atlas)
   kt-formal census-report one.sqlite --csv one.csv --map one.svg
   kt-formal verify --db one.sqlite
 
@@ -942,6 +943,11 @@ def _add_census(sub) -> None:
     fam.add_argument("--random-holes", type=int, metavar="K",
                      help="random sets of K removed squares (with --samples and --seed)")
     fam.add_argument("--mask-dir", metavar="DIR", help="every ASCII mask file in DIR ('.' square, '#' hole)")
+    fam.add_argument("--rect-holes", action="store_true",
+                     help="every position of every H x W hole, 1 <= H <= ROWS-2, 1 <= W <= COLS-2")
+    fam.add_argument("--atlas", action="store_true",
+                     help="the atlas of holed boards: closed tours with every rectangular hole "
+                          "(--rect-holes) and open tours with every single square removed")
     p.add_argument("--samples", type=int, default=100, metavar="S", help="random sets per board size (default 100)")
     p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
                    help="random seed of the random sets (default 0); runs repeat")

@@ -42,6 +42,8 @@ __all__ = [
     "family_questions",
     "remove_squares",
     "hole_positions",
+    "rect_holes",
+    "atlas_questions",
     "random_holes",
     "mask_dir",
     "shape_symmetries",
@@ -152,6 +154,51 @@ def hole_positions(rows: int, cols: int, h: int, w: int, closed: bool = True, st
             holes = tuple((r, c) for r in range(r0, r0 + h) for c in range(c0, c0 + w))
             if _ends_ok(holes, start, end):
                 yield (rows, cols, holes, closed, start, end)
+
+
+def rect_holes(rows: int, cols: int, closed: bool = True, start=None, end=None):
+    """Every position of every ``h x w`` hole with ``1 <= h <= rows - 2``, ``1 <= w <= cols - 2``.
+
+    The hole never reaches across the board (a margin of at least two rows or two
+    columns stays), so what is left is always one ring-like region around it. Holes
+    come by size (``h``, then ``w``), then by position, row by row.
+
+    >>> qs = list(rect_holes(4, 5))
+    >>> len(qs), qs[0][2], qs[-1][2]
+    (31, ((0, 0),), ((2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4)))
+    """
+    for h in range(1, rows - 1):
+        for w in range(1, cols - 1):
+            yield from hole_positions(rows, cols, h, w, closed, start, end)
+
+
+def rect_holes_count(rows: int, cols: int) -> int:
+    """How many questions :func:`rect_holes` asks of one board (without fixed ends).
+
+    >>> rect_holes_count(4, 5), rect_holes_count(16, 16)
+    (31, 17689)
+    """
+    def positions(side):  # sum over hole sides s = 1..side-2 of (side - s + 1)
+        return sum(side - s + 1 for s in range(1, side - 1))
+    return positions(rows) * positions(cols)
+
+
+def atlas_questions(sizes):
+    """The atlas of holed boards over ``sizes`` (a list of (rows, cols)).
+
+    Closed tours on every board with one rectangular hole (:func:`rect_holes`), and
+    open tours on every board minus one square (:func:`remove_squares` with ``k = 1``).
+
+    >>> qs = atlas_questions([(4, 5)])
+    >>> len(qs), sum(q[3] for q in qs), sum(not q[3] for q in qs)
+    (51, 31, 20)
+    """
+    questions: list = []
+    for m, n in sizes:
+        questions += rect_holes(m, n, True)
+    for m, n in sizes:
+        questions += remove_squares(m, n, 1, False)
+    return questions
 
 
 def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
@@ -331,8 +378,8 @@ def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | 
 
 def family_questions(args) -> list:
     """The questions of the family the ``census`` options describe (``args``: rows, cols,
-    remove_squares, hole, random_holes, mask_dir, samples, seed, open, start, end), each once;
-    bad input raises InvalidInput."""
+    remove_squares, hole, random_holes, mask_dir, samples, seed, open, start, end, and
+    optionally rect_holes and atlas), each once; bad input raises InvalidInput."""
     sizes = board_sizes(args.rows, args.cols)
     closed = not args.open
 
@@ -345,6 +392,25 @@ def family_questions(args) -> list:
     if args.random_holes is None and (args.samples != 100 or args.seed != 0):
         raise InvalidInput("--samples and --seed go with --random-holes")
     questions: list = []
+    if getattr(args, "atlas", False) or getattr(args, "rect_holes", False):
+        atlas = getattr(args, "atlas", False)
+        if atlas and (args.open or args.start is not None or args.end is not None):
+            raise InvalidInput("--atlas asks closed tours (every rectangular hole) and open tours (every "
+                               "single square removed) by itself: --open, --start and --end do not go with it")
+        if args.start is not None or args.end is not None:
+            raise InvalidInput("--rect-holes asks tours without fixed ends: --start and --end do not go with it")
+        sizes = [(m, n) for m, n in sizes if m >= 3 and n >= 3]
+        if not sizes:
+            raise InvalidInput("--rect-holes and --atlas need boards of at least 3x3 (a hole with a margin "
+                               "of two rows and two columns)")
+        total = sum(rect_holes_count(m, n) + (m * n if atlas else 0) for m, n in sizes)
+        if total > MAX_QUESTIONS:
+            raise InvalidInput(f"the family has {total:,} questions; a census takes at most {MAX_QUESTIONS:,}")
+        if atlas:
+            return atlas_questions(sizes)
+        for m, n in sizes:
+            questions += rect_holes(m, n, closed)
+        return questions
     if args.mask_dir is not None:
         for m, n, holes, _, _, _ in mask_dir(args.mask_dir, sizes, closed):
             s, e = ends(m, n)  # chess names depend on the board's size
