@@ -1041,8 +1041,21 @@ def _add_census_report(sub) -> None:
     p.add_argument("--csv", metavar="OUT", help="write one line per question to OUT")
     p.add_argument("--certificates", action="store_true", help="include the certificates in the CSV")
     p.add_argument("--map", metavar="OUT",
-                   help="draw the answers (.svg or .png): one board size: the board coloured by the "
-                        "answer at each hole position; several sizes: a rows x columns grid")
+                   help="draw the answers (.svg or .png): one board size: a panel per kind of tour and "
+                        "hole size, each hole position coloured by its answer; several sizes: a rows x "
+                        "columns grid; OUT with {board} (maps/{board}.png): one map per board size")
+    p.add_argument("--board", metavar="RxC", help="the map and the findings of this board size only")
+    p.add_argument("--axes", choices=("chess", "rc"), default="chess",
+                   help="map labels: chess files and ranks (default, up to 26 columns) or row/column numbers")
+    p.add_argument("--table", metavar="OUT.csv.gz",
+                   help="write the verdict table (board, tour, hole, answer, proof method; no certificates), "
+                        "gzip-compressed when OUT ends in .gz")
+    p.add_argument("--findings", metavar="OUT.md",
+                   help="write what the census says (no-positions and their reasons per hole size, the "
+                        "DRUP boards, agreement with published theorems, margins) as Markdown")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="write one self-contained page: every board's map, filters, and on a click the tour "
+                        "or the proof's reason")
     add_script_arguments(p, "census-report", squares=False)
     p.set_defaults(run=_run_census_report)
 
@@ -1061,12 +1074,41 @@ def _run_census_report(args) -> int:
         if args.csv:
             n = report.write_csv(store, args.csv, certificates=args.certificates)
             _note(args, f"{n} rows written to {args.csv}")
+        board = _board_option(args.board)
         if args.map:
-            report.write_map(store, args.map)
-            _note(args, f"map written to {args.map}")
+            files = report.write_map(store, args.map, board=board, squares=args.axes)
+            _note(args, f"map written to {files[0]}" if len(files) == 1 else
+                  f"{len(files)} maps written ({files[0]} ... {files[-1]})")
+        if args.table:
+            from kt_formal.census import atlas
+
+            n = atlas.write_table(store, args.table)
+            _note(args, f"{n} rows written to {args.table}")
+        if args.findings:
+            from kt_formal.census import atlas
+
+            atlas.write_findings(store, args.findings, board=board)
+            _note(args, f"findings written to {args.findings}")
+        if args.html:
+            from kt_formal.census import atlas
+
+            size = atlas.write_html(store, args.html, board=board)
+            _note(args, f"page written to {args.html} ({size / 1e6:.1f} MB)")
     if getattr(args, "json", False):
         return _json_census(args, "census-report", None, None)
     return 0
+
+
+def _board_option(text):
+    """``--board 8x10`` as (8, 10), or None."""
+    import re
+
+    if text is None:
+        return None
+    mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not mt:
+        raise InvalidInput(f"--board must look like 8x10, got {text!r}")
+    return int(mt.group(1)), int(mt.group(2))
 
 
 def _run_verify_db(args) -> int:
