@@ -37,7 +37,7 @@ from kt_formal.exceptions import InvalidInput
 from kt_formal.theorems import ringboard_tour, three_row_minus_one_tour
 
 __all__ = ["TABLE_COLUMNS", "atlas_rows", "write_table", "read_table", "theorem_checks", "Check",
-           "findings_markdown", "write_findings", "write_html", "live_colours", "square_name"]
+           "findings_markdown", "write_findings", "write_html", "page_data", "pack_tour", "CELL_CODES", "live_colours", "square_name"]
 
 #: Columns of the verdict table.
 TABLE_COLUMNS = ("rows", "cols", "tour", "top", "left", "height", "width", "answer", "method")
@@ -390,7 +390,6 @@ def write_findings(source, out, *, board=None, command: str = "", seconds: str =
 
 def write_html(store: Store, out, *, board=None) -> int:
     """Write the atlas page (see :mod:`kt_formal.io.atlas_page`); return its size in bytes."""
-    from kt_formal.census.page_data import page_data
     from kt_formal.io.atlas_page import atlas_html
 
     data = page_data(store, board)
@@ -400,3 +399,112 @@ def write_html(store: Store, out, *, board=None) -> int:
     except OSError as exc:
         raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
     return len(text.encode())
+
+
+# ---------------------------------------------------------------------- the page's data
+#: One character per question on the page: its answer and, for a no, the proof method.
+CELL_CODES = {"yes": "y", "colour": "c", "degree": "d", "separator": "s", "alternation": "a", "ends": "e",
+              "drup": "D", "exhaustive": "X", "unknown": "u"}
+
+_MOVES = [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)]
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def pack_tour(cols: int, squares) -> str:
+    """A tour as ``START:MOVES``: the first square's index ``r * cols + c`` and its moves,
+    two to a character (each move one of eight, :data:`_MOVES`), for the page to unpack.
+
+    >>> pack_tour(3, [(0, 0), (1, 2), (2, 0), (0, 1), (2, 2), (1, 0), (0, 2), (2, 1)])
+    '0:sPTw'
+    """
+    idx = {d: i for i, d in enumerate(_MOVES)}
+    codes = [idx[(b[0] - a[0], b[1] - a[1])] for a, b in zip(squares, squares[1:])]
+    if len(codes) % 2:
+        codes.append(0)
+    packed = "".join(_ALPHABET[codes[i] * 8 + codes[i + 1]] for i in range(0, len(codes), 2))
+    r, c = squares[0]
+    return f"{r * cols + c}:{packed}"
+
+
+def _drup_reason(d: dict) -> str:
+    kind = "closed" if d.get("closed") else "open"
+    proof = d.get("proof") or {}
+    cuts = len(d.get("cuts") or [])
+    return (f"No {kind} tour: a SAT solver refuted the tour encoding ({d.get('encoding', '?')}"
+            f"{f', {cuts} cut clauses the kernel checks are cuts' if cuts else ''}); its DRUP proof "
+            f"({proof.get('lemmas', '?')} lemmas) was checked by the kernel's DRUP checker.")
+
+
+def page_data(store: Store, board=None) -> dict:
+    """Everything the atlas page shows, as plain data (see :mod:`kt_formal.io.atlas_page`)."""
+    from kt_formal.census import report
+    from kt_formal.proofs.explain import explain
+
+    sql = "SELECT rows, cols, holes, tour, start, \"end\", answer, certificate FROM verdicts"
+    params: tuple = ()
+    if board is not None:
+        sql += " WHERE rows = ? AND cols = ?"
+        params = tuple(board)
+    reasons: list[str] = []
+    reason_ix: dict = {}
+    cache: dict = {}
+    boards: dict = {}
+    for m, n, holes, tour, start, end, answer, cert in store.con.execute(sql, params):
+        rect = _rect(json.loads(holes))
+        if rect is None or start != "null" or end != "null":
+            raise InvalidInput("the page is for families of one rectangular hole without fixed ends "
+                               f"(--atlas, --rect-holes, --hole-size, --remove-squares 1); {m}x{n} holes "
+                               f"{holes} is not one")
+        top, left, h, w = rect
+        card = boards.setdefault((m, n, tour), {})
+        panel = card.setdefault((h, w), {})
+        extra = None
+        if answer == "yes":
+            code = "y"
+            d = json.loads(cert)
+            extra = pack_tour(n, d["squares"])
+        elif answer == "no":
+            d = json.loads(cert)
+            method = d.get("method") or d.get("kind")
+            code = CELL_CODES.get(method, "X")
+            if d.get("kind") == "drup":
+                text = _drup_reason(d)
+            else:
+                key = (m, n, json.dumps({k: v for k, v in d.items() if k != "board"}, sort_keys=True))
+                text = cache.get(key)
+                if text is None:
+                    text = cache[key] = explain(d)
+            if text not in reason_ix:
+                reason_ix[text] = len(reasons)
+                reasons.append(text)
+            extra = reason_ix[text]
+        else:
+            code = "u"
+        panel[(top, left)] = (code, extra)
+    if not boards:
+        raise InvalidInput("the census database is empty: nothing to show" if board is None else
+                           f"the census database has no {board[0]}x{board[1]} board")
+    out_boards = []
+    for (m, n, tour), card in sorted(boards.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2] != "closed")):
+        panels = []
+        for (h, w), cells in sorted(card.items()):
+            nr, nc = m - h + 1, n - w + 1
+            codes = []
+            extras = []
+            for i in range(nr):
+                for j in range(nc):
+                    code, extra = cells.get((i, j), (".", None))
+                    codes.append(code)
+                    extras.append(extra)
+            panels.append({"h": h, "w": w, "cells": "".join(codes), "extra": extras})
+        out_boards.append({"m": m, "n": n, "kind": tour, "panels": panels})
+    summary = report.summary_dict(store)
+    legend = {code: [words, "#%02x%02x%02x" % report.COLOURS[report.METHOD_KEYS.get(method, "yes" if code == "y" else
+                                                                                   "unknown")]]
+              for method, code, words in (("yes", "y", "yes: a tour"), ("colour", "c", "no: colour count"),
+                                          ("degree", "d", "no: a square of degree < 2"),
+                                          ("separator", "s", "no: separator"),
+                                          ("alternation", "a", "no: 4-row alternation"),
+                                          ("drup", "D", "no: DRUP proof (SAT)"), ("unknown", "u", "unknown"))}
+    return {"title": "Knight's tours on holed boards: the atlas", "summary": summary, "boards": out_boards,
+            "reasons": reasons, "legend": legend, "moves": _MOVES, "alphabet": _ALPHABET}
