@@ -1027,8 +1027,14 @@ examples:
   kt-formal census-report one.sqlite --csv one.csv         one line per question
   kt-formal census-report hole.sqlite --map hole.svg       one board: answer at each hole position
   kt-formal census-report one.sqlite --map sizes.png       several sizes: a rows x columns grid
+  kt-formal census-report atlas.sqlite --board 8x8 --map 8x8.png      one board of many
+  kt-formal census-report atlas.sqlite --map 'maps/{board}.svg'       one map per board size
+  kt-formal census-report atlas.sqlite --table atlas.csv.gz --findings findings.md --html atlas.html
 
-Map colours: green all yes, red all no, amber a mix, grey some unknown.
+Map colours: green yes; for a no, by its proof: pink colour count, orange a square of
+degree < 2, dark red separator or alternation, purple DRUP proof; amber a mix of yes and
+no, grey unknown. --findings checks the table against published theorems and exits 1
+(naming each case on stderr) when a row disagrees.
 """
 
 
@@ -1068,6 +1074,7 @@ def _run_census_report(args) -> int:
         from kt_formal.io.render import check_picture_path
 
         check_picture_path(args.map)
+    status = 0
     with Store.open(args.db, readonly=True) as store:
         if not getattr(args, "json", False):
             print("\n".join(report.summary_lines(store)))
@@ -1087,16 +1094,23 @@ def _run_census_report(args) -> int:
         if args.findings:
             from kt_formal.census import atlas
 
-            atlas.write_findings(store, args.findings, board=board)
-            _note(args, f"findings written to {args.findings}")
+            checks = atlas.write_findings(store, args.findings, board=board)
+            disagree = sum(len(c.disagreements) for c in checks)
+            _note(args, f"findings written to {args.findings}; theorem checks: {len(checks)} theorems, "
+                        f"{sum(c.checked for c in checks)} rows they speak of, {disagree} disagreements")
+            for c in checks:
+                for d in c.disagreements:
+                    print(f"DISAGREEMENT with {c.name}: {d}", file=sys.stderr)
+            status = 1 if disagree else status
         if args.html:
             from kt_formal.census import atlas
 
             size = atlas.write_html(store, args.html, board=board)
-            _note(args, f"page written to {args.html} ({size / 1e6:.1f} MB)")
+            _note(args, f"page written to {args.html} ({size / 1e6:.1f} MB)" if size >= 1e6 else
+                  f"page written to {args.html} ({size / 1e3:.0f} kB)")
     if getattr(args, "json", False):
-        return _json_census(args, "census-report", None, None)
-    return 0
+        return max(status, _json_census(args, "census-report", None, None))
+    return status
 
 
 def _board_option(text):

@@ -369,8 +369,9 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
     return "\n".join(out)
 
 
-def write_findings(source, out, *, board=None, command: str = "", seconds: str = "") -> None:
-    """Write :func:`findings_markdown` of a store (or a table file) to ``out``."""
+def write_findings(source, out, *, board=None, command: str = "", seconds: str = "") -> list[Check]:
+    """Write :func:`findings_markdown` of a store (or a table file) to ``out``; return the
+    theorem checks (:func:`theorem_checks`) it reports."""
     if isinstance(source, Store):
         rows = atlas_rows(source, board)
         name = ""
@@ -386,6 +387,7 @@ def write_findings(source, out, *, board=None, command: str = "", seconds: str =
         Path(out).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    return theorem_checks(rows)
 
 
 def write_html(store: Store, out, *, board=None) -> int:
