@@ -1075,6 +1075,20 @@ def _run_census_report(args) -> int:
 
         check_picture_path(args.map)
     status = 0
+    if str(args.db).endswith((".csv", ".csv.gz")):  # a verdict table: only its findings
+        from kt_formal.census import atlas
+
+        if not args.findings or any((args.csv, args.map, args.table, args.html, getattr(args, "json", False))):
+            raise InvalidInput(f"{args.db} is a verdict table: it gives --findings only (the rest needs the "
+                               "census database)")
+        checks = atlas.write_findings(args.db, args.findings, board=_board_option(args.board))
+        disagree = sum(len(c.disagreements) for c in checks)
+        _note(args, f"findings written to {args.findings}; theorem checks: {len(checks)} theorems, "
+                    f"{sum(c.checked for c in checks)} rows they speak of, {disagree} disagreements")
+        for c in checks:
+            for d in c.disagreements:
+                print(f"DISAGREEMENT with {c.name}: {d}", file=sys.stderr)
+        return 1 if disagree else 0
     with Store.open(args.db, readonly=True) as store:
         if not getattr(args, "json", False):
             print("\n".join(report.summary_lines(store)))
