@@ -121,8 +121,14 @@ function draw(card) {
     }
     ctx.globalAlpha = 1;
   }
+  if (SEL && SEL.card === card) {
+    const pl = g.place.find(q => q.p === SEL.hit.p);
+    if (pl) { ctx.strokeStyle = '#000'; ctx.lineWidth = 2;
+      ctx.strokeRect(pl.x + SEL.hit.j * pl.s - 1, pl.y + SEL.hit.i * pl.s - 1, pl.s + 1, pl.s + 1); }
+  }
   card.drawn = true;
 }
+let SEL = null;
 function cellAt(card, px, py) {
   const g = card.geo, b = card.board;
   for (const {p, x, y, s} of g.place) {
@@ -154,6 +160,9 @@ function unpack(b, text) {
   return out;
 }
 function show(card, hit) {
+  const before = SEL && SEL.card; SEL = {card, hit};
+  if (before && before !== card) draw(before);
+  draw(card);
   const b = card.board, p = hit.p, k = hit.i * (b.n - p.w + 1) + hit.j, code = p.cells[k], extra = p.extra[k];
   const name = sq(b.m, b.n, hit.i, hit.j);
   $('question').textContent = `${b.m}x${b.n} board, ${b.kind} tour, hole ${p.h}x${p.w} with its top-left square at ${name} ` +
