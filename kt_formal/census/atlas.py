@@ -300,6 +300,11 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
     add("The *margin* of a hole is the least number of rows or columns between it and an edge of "
         "the board. Among closed questions whose hole leaves both colours equal:")
     add("")
+    left_out = [r for r in closed if r[7] == "unknown"]
+    if left_out:
+        add(f"({len(left_out)} unknown positions are left out; their margins: "
+            + ", ".join(sorted({str(_margins(r[0], r[1], *r[3:7])) for r in left_out})) + ".)")
+        add("")
     add("| margin at least | positions | with a tour | without |")
     add("| ---: | ---: | ---: | ---: |")
     balanced = [r for r in closed if r[7] in ("yes", "no") and (lambda e: e[0] == e[1])(live_colours(*r[:2], *r[3:7]))]
@@ -325,12 +330,12 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
     add("By board height: the least margin from which every balanced position of every board with that "
         "many rows has a tour (boards m x n, m <= n).")
     add("")
-    add("| rows | least margin that always works | balanced positions | without a tour |")
+    add("| rows | least margin that always works (- none) | balanced positions | without a tour |")
     add("| ---: | ---: | ---: | ---: |")
     for m in sorted({r[0] for r in balanced}):
         sel = [r for r in balanced if r[0] == m]
-        best = next((k for k in range(0, m) if not any(r[7] == "no" and _margins(r[0], r[1], *r[3:7]) >= k
-                                                       for r in sel)), None)
+        best = next((k for k in range(0, m) if any(_margins(r[0], r[1], *r[3:7]) >= k for r in sel)
+                     and not any(r[7] == "no" and _margins(r[0], r[1], *r[3:7]) >= k for r in sel)), None)
         add(f"| {m} | {best if best is not None else '-'} | {len(sel):,} | {sum(r[7] == 'no' for r in sel):,} |")
     add("")
 
