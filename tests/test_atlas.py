@@ -386,3 +386,28 @@ def test_page_in_headless_chromium(small, tmp_path):
         assert shot.stat().st_size > 10_000
     finally:
         d.quit()
+
+
+# ---------------------------------------------------------------------- symmetry moves DRUP proofs
+@pytest.mark.parametrize("closed", [True, False])
+def test_a_drup_proof_moves_to_every_image_and_the_kernel_accepts_it(closed):
+    from kt_formal.census.families import shape_symmetries, transform_certificate, transform_question
+    from kt_formal.census.runners import check_row_certificate
+    from kt_formal.engines import sat
+    from kt_formal.engines.base import TourRequest
+    from kt_formal.exceptions import CertificateRejected
+
+    holes = ((0, 1), (1, 1), (2, 1))  # no symmetry of the 5x5 board keeps this hole
+    r = sat.solve(TourRequest(Board(5, 5, holes=list(holes)), closed=closed), time_limit=60)
+    assert r.proof is not None and r.proof["kind"] == "drup"
+    q = (5, 5, holes, closed, None, None)
+    images = set()
+    for s in shape_symmetries(5, 5):
+        moved = transform_certificate(r.proof, 5, 5, s)
+        image = transform_question(q, s)
+        images.add(image)
+        assert check_row_certificate(image, "no", moved).startswith(f"no {'closed' if closed else 'open'} tour")
+        if s != "identity":  # the moved proof is about its image, not about the original board
+            with pytest.raises(CertificateRejected):
+                check_row_certificate(q, "no", moved)
+    assert len(images) == 8

@@ -321,8 +321,9 @@ def group_by_symmetry(questions) -> list[tuple[Question, list[tuple[Question, st
 
 # ---------------------------------------------------------------------- certificates
 #: Proof methods whose certificate moves with the board: the fields that hold squares.
-#: Colour counts are recomputed on the image (a symmetry may swap the colours); any
-#: other method (an exhaustive record, a DRUP proof) is solved on its own board.
+#: Colour counts are recomputed on the image (a symmetry may swap the colours). A DRUP
+#: proof moves too, its variables renamed (:func:`transform_certificate`); any other
+#: method (an exhaustive record) is solved on its own board.
 TRANSFORMABLE_PROOFS = {
     "ends": (),
     "colour": (),
@@ -338,7 +339,8 @@ def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | 
     Nothing here is trusted: the caller re-checks the result with the kernel's
     checker before storing it. A tour is moved square by square; a proof of a
     method in :data:`TRANSFORMABLE_PROOFS` has its board, ends and square lists
-    moved (colour counts recomputed on the image).
+    moved (colour counts recomputed on the image); a DRUP proof (without fixed ends,
+    forced or forbidden moves) has its variables renamed and its cuts moved.
     """
     if sym == "identity":
         return cert
@@ -358,6 +360,8 @@ def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | 
         meta["symmetry"] = sym
         out["meta"] = meta
         return out
+    if kind == "drup":
+        return _transform_drup(cert, rows, cols, sym)
     if kind != "proof":
         return None
     method = cert.get("method")
@@ -373,6 +377,68 @@ def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | 
     if method == "colour":
         image = Board(rows, cols, holes=[tuple(h) for h in out["board"]["holes"]])
         out["dark"], out["light"] = image.dark_light_counts()
+    return out
+
+
+def _transform_drup(cert: dict, rows: int, cols: int, sym: str) -> dict | None:
+    """A DRUP certificate of the image board: its variables renamed, its cuts moved.
+
+    The arc encoding (:mod:`kt_formal.kernel.cnf`) is built from the board alone, and a
+    symmetry of the board maps the knight graph onto the image's: arc ``u -> v`` onto arc
+    ``s(u) -> s(v)``, so every clause of the encoding (exactly one arc out of and into each
+    node, no 2-cycle) onto a clause of the image's, and a cut "some arc leaves S" onto the
+    cut of ``s(S)``. Unit propagation does not depend on the names of variables, so the
+    renamed proof refutes the image's formula. The kernel checks the result anyway.
+    Certificates with fixed ends, forced or forbidden moves are not moved (None).
+    """
+    import base64
+    import zlib
+
+    from kt_formal.engines.sat import encode_cut, encode_proof
+    from kt_formal.kernel.cnf import ENCODING, arc_cnf
+    from kt_formal.kernel.rup import decode_cut, decode_proof
+
+    if (cert.get("encoding") != ENCODING or cert.get("start") is not None or cert.get("end") is not None
+            or cert.get("forced") or cert.get("forbidden")):
+        return None
+    proof = cert.get("proof") or {}
+    if proof.get("format") != "drat-binary" or proof.get("compression") != "zlib":
+        return None
+    try:
+        closed = bool(cert["closed"])
+        holes = [tuple(h) for h in cert["board"].get("holes", [])]
+        moved_holes = [_map(h, rows, cols, sym) for h in holes]
+        f = arc_cnf(rows, cols, holes, closed)
+        g = arc_cnf(rows, cols, moved_holes, closed)
+        node = [g.node_of(*_map(q, rows, cols, sym)) for q in f.squares]
+        if not closed:
+            node.append(g.virtual)
+        var = [0] * (f.n_vars + 1)
+        for u, row in enumerate(f.out_arcs):
+            for v, x in row:
+                y = g.arc(node[u], node[v])
+                if not y:
+                    return None
+                var[x] = y
+        raw = zlib.decompress(base64.b64decode(proof["data"]))
+        steps = []
+        for add, codes in decode_proof(raw, f.n_vars):
+            steps.append((add, [var[c >> 1] * (-1 if c & 1 else 1) for c in codes]))
+        cuts = [encode_cut(sorted(node[u] for u in decode_cut(c, f.n_nodes)), g.n_nodes)
+                for c in cert.get("cuts", [])]
+    except (KeyError, TypeError, ValueError, IndexError, zlib.error):
+        return None
+    except Exception:  # a malformed proof (the kernel's rejection): solve the image instead
+        return None
+    data = encode_proof(steps)
+    out = dict(cert)
+    out["board"] = {"rows": rows, "cols": cols, "holes": sorted([list(h) for h in moved_holes])}
+    out["cuts"] = cuts
+    out["proof"] = dict(proof, size=len(data),
+                        data=base64.b64encode(zlib.compress(data, 9)).decode("ascii"))
+    meta = dict(cert.get("meta") or {})
+    meta["symmetry"] = sym
+    out["meta"] = meta
     return out
 
 

@@ -5,7 +5,7 @@ it pickles for a process pool and for Dask. Around it :func:`solve_orbit` answer
 one symmetry orbit: it solves the representative, re-checks the certificate with
 the kernel's checker, moves it to every other member of the orbit
 (:func:`~kt_formal.census.families.transform_certificate`) and re-checks each image;
-a member whose certificate cannot be moved (an exhaustive record, a DRUP proof) or
+a member whose certificate cannot be moved (an exhaustive record) or
 whose image is rejected is solved on its own board. Orbits travel in chunks, so
 trivial questions do not pay the per-task overhead.
 
