@@ -379,7 +379,7 @@ def test_page_in_headless_chromium(small, tmp_path):
         # the filter by answer keeps the cards; the filter by board keeps one card
         d.execute_script("const s = document.getElementById('f-board'); s.value = '5x6'; "
                          "s.dispatchEvent(new Event('change'))")
-        assert d.find_element(By.ID, "count").text == "2 maps"
+        assert d.find_element(By.ID, "count").text == "2 maps"  # closed and open
         shot = tmp_path / "atlas-page.png"
         d.save_screenshot(str(shot))
         print(f"screenshot of the atlas page: {shot}")

@@ -506,8 +506,9 @@ def page_data(store: Store, board=None) -> dict:
             panels.append({"h": h, "w": w, "cells": "".join(codes), "extra": extras})
         out_boards.append({"m": m, "n": n, "kind": tour, "panels": panels})
     summary = report.summary_dict(store)
-    legend = {code: [words, "#%02x%02x%02x" % report.COLOURS[report.METHOD_KEYS.get(method, "yes" if code == "y" else
-                                                                                   "unknown")]]
+    legend = {code: [words, "#8c5a2b" if method == "alternation" else
+                     "#%02x%02x%02x" % report.COLOURS[report.METHOD_KEYS.get(method, "yes" if code == "y" else
+                                                                            "unknown")]]
               for method, code, words in (("yes", "y", "yes: a tour"), ("colour", "c", "no: colour count"),
                                           ("degree", "d", "no: a square of degree < 2"),
                                           ("separator", "s", "no: separator"),

@@ -224,7 +224,7 @@ function build() {
     });
     io.observe(cv);
   });
-  $('count').textContent = CARDS.length + ' maps';
+  $('count').textContent = CARDS.length + (CARDS.length === 1 ? ' map' : ' maps');
 }
 fill(); build();
 for (const id of ['f-board', 'f-kind', 'f-hole']) $(id).addEventListener('change', build);
