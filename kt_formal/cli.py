@@ -1023,6 +1023,7 @@ examples:
   kt-formal census 30 30 --hole-size 6x6 --db hole.sqlite --workers 2
   kt-formal census 8 8 --random-holes 4 --samples 500 --seed 1 --db r.sqlite --dask local
   kt-formal census 8 8 --mask-dir masks/ --db m.sqlite --dask tcp://HOST:8786
+  kt-formal census 3..16 3..16 --atlas --db atlas.sqlite --workers 2           the atlas (docs/atlas)
   kt-formal census-report one.sqlite --csv one.csv --map one.svg
   kt-formal verify --db one.sqlite
 
@@ -1052,6 +1053,11 @@ def _add_census(sub) -> None:
     fam.add_argument("--random-holes", type=int, metavar="K",
                      help="random sets of K removed squares (with --samples and --seed)")
     fam.add_argument("--mask-dir", metavar="DIR", help="every ASCII mask file in DIR ('.' square, '#' hole)")
+    fam.add_argument("--rect-holes", action="store_true",
+                     help="every position of every H x W hole, 1 <= H <= ROWS-2, 1 <= W <= COLS-2")
+    fam.add_argument("--atlas", action="store_true",
+                     help="the atlas of holed boards: closed tours with every rectangular hole "
+                          "(--rect-holes) and open tours with every single square removed")
     p.add_argument("--samples", type=int, default=100, metavar="S", help="random sets per board size (default 100)")
     p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
                    help="random seed of the random sets (default 0); runs repeat")
@@ -1131,8 +1137,14 @@ examples:
   kt-formal census-report one.sqlite --csv one.csv         one line per question
   kt-formal census-report hole.sqlite --map hole.svg       one board: answer at each hole position
   kt-formal census-report one.sqlite --map sizes.png       several sizes: a rows x columns grid
+  kt-formal census-report atlas.sqlite --board 8x8 --map 8x8.png      one board of many
+  kt-formal census-report atlas.sqlite --map 'maps/{board}.svg'       one map per board size
+  kt-formal census-report atlas.sqlite --table atlas.csv.gz --findings findings.md --html atlas.html
 
-Map colours: green all yes, red all no, amber a mix, grey some unknown.
+Map colours: green yes; for a no, by its proof: pink colour count, orange a square of
+degree < 2, dark red separator or alternation, purple DRUP proof; amber a mix of yes and
+no, grey unknown. --findings checks the table against published theorems and exits 1
+(naming each case on stderr) when a row disagrees.
 """
 
 
@@ -1145,8 +1157,21 @@ def _add_census_report(sub) -> None:
     p.add_argument("--csv", metavar="OUT", help="write one line per question to OUT")
     p.add_argument("--certificates", action="store_true", help="include the certificates in the CSV")
     p.add_argument("--map", metavar="OUT",
-                   help="draw the answers (.svg or .png): one board size: the board coloured by the "
-                        "answer at each hole position; several sizes: a rows x columns grid")
+                   help="draw the answers (.svg or .png): one board size: a panel per kind of tour and "
+                        "hole size, each hole position coloured by its answer; several sizes: a rows x "
+                        "columns grid; OUT with {board} (maps/{board}.png): one map per board size")
+    p.add_argument("--board", metavar="RxC", help="the map and the findings of this board size only")
+    p.add_argument("--axes", choices=("chess", "rc"), default="chess",
+                   help="map labels: chess files and ranks (default, up to 26 columns) or row/column numbers")
+    p.add_argument("--table", metavar="OUT.csv.gz",
+                   help="write the verdict table (board, tour, hole, answer, proof method; no certificates), "
+                        "gzip-compressed when OUT ends in .gz")
+    p.add_argument("--findings", metavar="OUT.md",
+                   help="write what the census says (no-positions and their reasons per hole size, the "
+                        "DRUP boards, agreement with published theorems, margins) as Markdown")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="write one self-contained page: every board's map, filters, and on a click the tour "
+                        "or the proof's reason")
     add_script_arguments(p, "census-report", squares=False)
     p.set_defaults(run=_run_census_report)
 
@@ -1159,18 +1184,69 @@ def _run_census_report(args) -> int:
         from kt_formal.io.render import check_picture_path
 
         check_picture_path(args.map)
+    status = 0
+    if str(args.db).endswith((".csv", ".csv.gz")):  # a verdict table: only its findings
+        from kt_formal.census import atlas
+
+        if not args.findings or any((args.csv, args.map, args.table, args.html, getattr(args, "json", False))):
+            raise InvalidInput(f"{args.db} is a verdict table: it gives --findings only (the rest needs the "
+                               "census database)")
+        checks = atlas.write_findings(args.db, args.findings, board=_board_option(args.board))
+        disagree = sum(len(c.disagreements) for c in checks)
+        _note(args, f"findings written to {args.findings}; theorem checks: {len(checks)} theorems, "
+                    f"{sum(c.checked for c in checks)} rows they speak of, {disagree} disagreements")
+        for c in checks:
+            for d in c.disagreements:
+                print(f"DISAGREEMENT with {c.name}: {d}", file=sys.stderr)
+        return 1 if disagree else 0
     with Store.open(args.db, readonly=True) as store:
         if not getattr(args, "json", False):
             print("\n".join(report.summary_lines(store)))
         if args.csv:
             n = report.write_csv(store, args.csv, certificates=args.certificates)
             _note(args, f"{n} rows written to {args.csv}")
+        board = _board_option(args.board)
         if args.map:
-            report.write_map(store, args.map)
-            _note(args, f"map written to {args.map}")
+            files = report.write_map(store, args.map, board=board, squares=args.axes)
+            _note(args, f"map written to {files[0]}" if len(files) == 1 else
+                  f"{len(files)} maps written ({files[0]} ... {files[-1]})")
+        if args.table:
+            from kt_formal.census import atlas
+
+            n = atlas.write_table(store, args.table)
+            _note(args, f"{n} rows written to {args.table}")
+        if args.findings:
+            from kt_formal.census import atlas
+
+            checks = atlas.write_findings(store, args.findings, board=board)
+            disagree = sum(len(c.disagreements) for c in checks)
+            _note(args, f"findings written to {args.findings}; theorem checks: {len(checks)} theorems, "
+                        f"{sum(c.checked for c in checks)} rows they speak of, {disagree} disagreements")
+            for c in checks:
+                for d in c.disagreements:
+                    print(f"DISAGREEMENT with {c.name}: {d}", file=sys.stderr)
+            status = 1 if disagree else status
+        if args.html:
+            from kt_formal.census import atlas
+
+            size = atlas.write_html(store, args.html, board=board)
+            _note(args, f"page written to {args.html} ({size / 1e6:.1f} MB)" if size >= 1e6 else
+                  f"page written to {args.html} ({size / 1e3:.0f} kB)")
     if getattr(args, "json", False):
-        return _json_census(args, "census-report", None, None)
-    return 0
+        return max(status, _json_census(args, "census-report", None, None))
+    return status
+
+
+def _board_option(text):
+    """``--board 8x10`` as (8, 10), or None."""
+    import re
+
+    if text is None:
+        return None
+    mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not mt:
+        raise InvalidInput(f"--board must look like 8x10, got {text!r}")
+    return int(mt.group(1)), int(mt.group(2))
 
 
 def _run_verify_db(args) -> int:

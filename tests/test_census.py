@@ -23,6 +23,7 @@ from kt_formal.census.store import APPLICATION_ID, SCHEMA_VERSION, Store, questi
 from kt_formal.certificate import verify_certificate
 from kt_formal.decide import decide
 from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.theorems import three_row_minus_one_tour
 
 from conftest import ROOT
 
@@ -218,30 +219,9 @@ def test_killed_census_resumes_with_every_question_once(tmp_path):
 
 # ---------------------------------------------------------------------- a published result
 def miller_farnsworth_closed(n: int, i: int, j: int) -> bool:
-    """Whether 3 x n minus square (i, j) (1-based row i, column j) has a closed tour.
-
-    A. Miller and D. Farnsworth, "Knight's tours on 3 x n chessboards with a single
-    square removed", Open Journal of Discrete Mathematics 3 (2013) 56-59. Their
-    theorem is about closed tours ("any mention of knight's tours will refer to closed
-    knight's tours"): a closed tour exists unless n is even; or i + j is odd; or n = 3
-    and the square is not the centre; or n = 5; or n = 7 and the square is not (2, 2)
-    or (2, 6); or n = 9 and the square is one of (1, 3), (3, 3), (1, 7), (3, 7),
-    (2, 4), (2, 6), (2, 2), (2, 8); or n >= 11 and the square is one of (1, 3),
-    (2, 4), (3, 3), (1, n - 2), (2, n - 3), (3, n - 2).
-
-    Copies of the abstract differ in the last clause ("n = 11" in one repository copy,
-    "n >= 11" in others, and the journal page drops the condition); this predicate
-    takes "n >= 11", and the census's checked proofs on 3 x 13 agree with that reading.
-    """
-    if n % 2 == 0 or (i + j) % 2 == 1 or n == 5:
-        return False
-    if n == 3:
-        return (i, j) == (2, 2)
-    if n == 7:
-        return (i, j) in {(2, 2), (2, 6)}
-    if n == 9:
-        return (i, j) not in {(1, 3), (3, 3), (1, 7), (3, 7), (2, 4), (2, 6), (2, 2), (2, 8)}
-    return (i, j) not in {(1, 3), (2, 4), (3, 3), (1, n - 2), (2, n - 3), (3, n - 2)}
+    """Whether 3 x n minus square (i, j) (1-based) has a closed tour: Miller and Farnsworth's
+    theorem as :func:`kt_formal.theorems.three_row_minus_one_tour` states it (read it there)."""
+    return three_row_minus_one_tour(n, i, j)
 
 
 def test_census_agrees_with_miller_farnsworth(tmp_path):
@@ -277,8 +257,11 @@ def test_cli_census_report_and_verify(cli, tmp_path):
     lines = (tmp_path / "c.csv").read_text().splitlines()
     assert len(lines) == 38 and lines[0].startswith("rows,cols,holes,tour,start,end,answer")
     svg = (tmp_path / "c.svg").read_text()
-    # several sizes: one cell per (rows, cols) of 3..4 x 3..4; 4x3 was not asked (rows <= cols)
-    assert svg.startswith("<svg") and svg.count("<rect class=") == 4 and svg.count('class="none"') == 1
+    # several sizes: one cell per (rows, cols) of 3..4 x 3..4; 4x3 was not asked (rows <= cols);
+    # the legend adds one square per colour it names ("not asked" among them)
+    legend = svg.count("<rect class=") - 4
+    assert svg.startswith("<svg") and legend >= 2 and svg.count('class="none"') == 2
+    assert "open tours" in svg and ">rows<" in svg and ">columns<" in svg
     r = cli("census-report", db, "--map", tmp_path / "c.png")
     assert r.code == 0 and (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -288,9 +271,13 @@ def test_cli_map_of_one_board_colours_each_hole_position(cli, tmp_path):
     assert cli("census", "5", "6", "--hole-size", "2x2", "--db", db).code in (0, 3)
     assert cli("census-report", db, "--map", tmp_path / "h.svg").code == 0
     svg = (tmp_path / "h.svg").read_text()
-    # one cell per square of the 5x6 board; hole positions (4 x 5 corners) coloured by answer
-    assert svg.count("<rect class=") == 30
-    assert svg.count('class="none"') == 30 - 20
+    # one panel, closed tours with the 2x2 hole: a cell per position of the hole (4 x 5 top-left
+    # corners) coloured by its answer, and a legend square per colour used
+    assert "closed, hole 2x2" in svg and "5x6 board" in svg
+    keys = ("yes", "no-colour", "no-degree", "no-separator", "no-drup", "no", "mixed", "unknown", "none")
+    used = [k for k in keys if f'class="{k}"' in svg]
+    # every rect is a cell or a legend square (one per colour used); no position is missing
+    assert svg.count("<rect class=") == 20 + len(used) and "none" not in used
 
 
 def test_verify_db_rejects_a_tampered_certificate(cli, tmp_path):

@@ -42,6 +42,8 @@ __all__ = [
     "family_questions",
     "remove_squares",
     "hole_positions",
+    "rect_holes",
+    "atlas_questions",
     "random_holes",
     "mask_dir",
     "shape_symmetries",
@@ -152,6 +154,51 @@ def hole_positions(rows: int, cols: int, h: int, w: int, closed: bool = True, st
             holes = tuple((r, c) for r in range(r0, r0 + h) for c in range(c0, c0 + w))
             if _ends_ok(holes, start, end):
                 yield (rows, cols, holes, closed, start, end)
+
+
+def rect_holes(rows: int, cols: int, closed: bool = True, start=None, end=None):
+    """Every position of every ``h x w`` hole with ``1 <= h <= rows - 2``, ``1 <= w <= cols - 2``.
+
+    The hole never reaches across the board (a margin of at least two rows or two
+    columns stays), so what is left is always one ring-like region around it. Holes
+    come by size (``h``, then ``w``), then by position, row by row.
+
+    >>> qs = list(rect_holes(4, 5))
+    >>> len(qs), qs[0][2], qs[-1][2]
+    (84, ((0, 0),), ((2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4)))
+    """
+    for h in range(1, rows - 1):
+        for w in range(1, cols - 1):
+            yield from hole_positions(rows, cols, h, w, closed, start, end)
+
+
+def rect_holes_count(rows: int, cols: int) -> int:
+    """How many questions :func:`rect_holes` asks of one board (without fixed ends).
+
+    >>> rect_holes_count(4, 5), rect_holes_count(16, 16)
+    (84, 17689)
+    """
+    def positions(side):  # sum over hole sides s = 1..side-2 of (side - s + 1)
+        return sum(side - s + 1 for s in range(1, side - 1))
+    return positions(rows) * positions(cols)
+
+
+def atlas_questions(sizes):
+    """The atlas of holed boards over ``sizes`` (a list of (rows, cols)).
+
+    Closed tours on every board with one rectangular hole (:func:`rect_holes`), and
+    open tours on every board minus one square (:func:`remove_squares` with ``k = 1``).
+
+    >>> qs = atlas_questions([(4, 5)])
+    >>> len(qs), sum(q[3] for q in qs), sum(not q[3] for q in qs)
+    (104, 84, 20)
+    """
+    questions: list = []
+    for m, n in sizes:
+        questions += rect_holes(m, n, True)
+    for m, n in sizes:
+        questions += remove_squares(m, n, 1, False)
+    return questions
 
 
 def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
@@ -274,8 +321,9 @@ def group_by_symmetry(questions) -> list[tuple[Question, list[tuple[Question, st
 
 # ---------------------------------------------------------------------- certificates
 #: Proof methods whose certificate moves with the board: the fields that hold squares.
-#: Colour counts are recomputed on the image (a symmetry may swap the colours); any
-#: other method (an exhaustive record, a DRUP proof) is solved on its own board.
+#: Colour counts are recomputed on the image (a symmetry may swap the colours). A DRUP
+#: proof moves too, its variables renamed (:func:`transform_certificate`); any other
+#: method (an exhaustive record) is solved on its own board.
 TRANSFORMABLE_PROOFS = {
     "ends": (),
     "colour": (),
@@ -291,7 +339,8 @@ def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | 
     Nothing here is trusted: the caller re-checks the result with the kernel's
     checker before storing it. A tour is moved square by square; a proof of a
     method in :data:`TRANSFORMABLE_PROOFS` has its board, ends and square lists
-    moved (colour counts recomputed on the image).
+    moved (colour counts recomputed on the image); a DRUP proof (without fixed ends,
+    forced or forbidden moves) has its variables renamed and its cuts moved.
     """
     if sym == "identity":
         return cert
@@ -311,6 +360,8 @@ def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | 
         meta["symmetry"] = sym
         out["meta"] = meta
         return out
+    if kind == "drup":
+        return _transform_drup(cert, rows, cols, sym)
     if kind != "proof":
         return None
     method = cert.get("method")
@@ -329,10 +380,72 @@ def transform_certificate(cert: dict, rows: int, cols: int, sym: str) -> dict | 
     return out
 
 
+def _transform_drup(cert: dict, rows: int, cols: int, sym: str) -> dict | None:
+    """A DRUP certificate of the image board: its variables renamed, its cuts moved.
+
+    The arc encoding (:mod:`kt_formal.kernel.cnf`) is built from the board alone, and a
+    symmetry of the board maps the knight graph onto the image's: arc ``u -> v`` onto arc
+    ``s(u) -> s(v)``, so every clause of the encoding (exactly one arc out of and into each
+    node, no 2-cycle) onto a clause of the image's, and a cut "some arc leaves S" onto the
+    cut of ``s(S)``. Unit propagation does not depend on the names of variables, so the
+    renamed proof refutes the image's formula. The kernel checks the result anyway.
+    Certificates with fixed ends, forced or forbidden moves are not moved (None).
+    """
+    import base64
+    import zlib
+
+    from kt_formal.engines.sat import encode_cut, encode_proof
+    from kt_formal.kernel.cnf import ENCODING, arc_cnf
+    from kt_formal.kernel.rup import decode_cut, decode_proof
+
+    if (cert.get("encoding") != ENCODING or cert.get("start") is not None or cert.get("end") is not None
+            or cert.get("forced") or cert.get("forbidden")):
+        return None
+    proof = cert.get("proof") or {}
+    if proof.get("format") != "drat-binary" or proof.get("compression") != "zlib":
+        return None
+    try:
+        closed = bool(cert["closed"])
+        holes = [tuple(h) for h in cert["board"].get("holes", [])]
+        moved_holes = [_map(h, rows, cols, sym) for h in holes]
+        f = arc_cnf(rows, cols, holes, closed)
+        g = arc_cnf(rows, cols, moved_holes, closed)
+        node = [g.node_of(*_map(q, rows, cols, sym)) for q in f.squares]
+        if not closed:
+            node.append(g.virtual)
+        var = [0] * (f.n_vars + 1)
+        for u, row in enumerate(f.out_arcs):
+            for v, x in row:
+                y = g.arc(node[u], node[v])
+                if not y:
+                    return None
+                var[x] = y
+        raw = zlib.decompress(base64.b64decode(proof["data"]))
+        steps = []
+        for add, codes in decode_proof(raw, f.n_vars):
+            steps.append((add, [var[c >> 1] * (-1 if c & 1 else 1) for c in codes]))
+        cuts = [encode_cut(sorted(node[u] for u in decode_cut(c, f.n_nodes)), g.n_nodes)
+                for c in cert.get("cuts", [])]
+    except (KeyError, TypeError, ValueError, IndexError, zlib.error):
+        return None
+    except Exception:  # a malformed proof (the kernel's rejection): solve the image instead
+        return None
+    data = encode_proof(steps)
+    out = dict(cert)
+    out["board"] = {"rows": rows, "cols": cols, "holes": sorted([list(h) for h in moved_holes])}
+    out["cuts"] = cuts
+    out["proof"] = dict(proof, size=len(data),
+                        data=base64.b64encode(zlib.compress(data, 9)).decode("ascii"))
+    meta = dict(cert.get("meta") or {})
+    meta["symmetry"] = sym
+    out["meta"] = meta
+    return out
+
+
 def family_questions(args) -> list:
     """The questions of the family the ``census`` options describe (``args``: rows, cols,
-    remove_squares, hole, random_holes, mask_dir, samples, seed, open, start, end), each once;
-    bad input raises InvalidInput."""
+    remove_squares, hole, random_holes, mask_dir, samples, seed, open, start, end, and
+    optionally rect_holes and atlas), each once; bad input raises InvalidInput."""
     sizes = board_sizes(args.rows, args.cols)
     closed = not args.open
 
@@ -345,6 +458,25 @@ def family_questions(args) -> list:
     if args.random_holes is None and (args.samples != 100 or args.seed != 0):
         raise InvalidInput("--samples and --seed go with --random-holes")
     questions: list = []
+    if getattr(args, "atlas", False) or getattr(args, "rect_holes", False):
+        atlas = getattr(args, "atlas", False)
+        if atlas and (args.open or args.start is not None or args.end is not None):
+            raise InvalidInput("--atlas asks closed tours (every rectangular hole) and open tours (every "
+                               "single square removed) by itself: --open, --start and --end do not go with it")
+        if args.start is not None or args.end is not None:
+            raise InvalidInput("--rect-holes asks tours without fixed ends: --start and --end do not go with it")
+        sizes = [(m, n) for m, n in sizes if m >= 3 and n >= 3]
+        if not sizes:
+            raise InvalidInput("--rect-holes and --atlas need boards of at least 3x3 (a hole with a margin "
+                               "of two rows and two columns)")
+        total = sum(rect_holes_count(m, n) + (m * n if atlas else 0) for m, n in sizes)
+        if total > MAX_QUESTIONS:
+            raise InvalidInput(f"the family has {total:,} questions; a census takes at most {MAX_QUESTIONS:,}")
+        if atlas:
+            return atlas_questions(sizes)
+        for m, n in sizes:
+            questions += rect_holes(m, n, closed)
+        return questions
     if args.mask_dir is not None:
         for m, n, holes, _, _, _ in mask_dir(args.mask_dir, sizes, closed):
             s, e = ends(m, n)  # chess names depend on the board's size

@@ -40,15 +40,20 @@ import numpy as np
 from kt_formal.census.store import COLUMNS, Store, row_question
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 
-__all__ = ["census_table", "summary_lines", "summary_dict", "write_csv", "write_map", "verify_store", "COLOURS"]
+__all__ = ["census_table", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
+           "cell_key", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
 
 #: Map colours (RGB) by summary of the answers in one cell.
 COLOURS = {
     "yes": (60, 170, 90),
+    "no-colour": (240, 160, 150),
+    "no-degree": (225, 100, 60),
+    "no-separator": (165, 35, 45),
+    "no-drup": (110, 60, 170),
     "no": (200, 60, 50),
     "mixed": (235, 170, 40),
     "unknown": (150, 150, 150),
-    "none": (245, 245, 245),
+    "none": (232, 232, 232),
 }
 
 #: The proof method of a "no": a proof's ``method``, else the certificate's ``kind`` (a SAT
@@ -131,120 +136,185 @@ def write_csv(store: Store, out, certificates: bool = False) -> int:
 
 
 # ---------------------------------------------------------------------- maps
-def _summarise(answers: set) -> str:
+#: The colour key of a "no" by its proof method (the rest fall under "no: DRUP / search").
+METHOD_KEYS = {"colour": "no-colour", "degree": "no-degree", "separator": "no-separator",
+               "alternation": "no-separator", "ends": "no-separator", "drup": "no-drup",
+               "exhaustive": "no-drup"}
+
+#: Words of the legend, in its order.
+LEGEND = {
+    "yes": "yes: a tour",
+    "no-colour": "no: colour count",
+    "no-degree": "no: a square of degree < 2",
+    "no-separator": "no: separator or alternation",
+    "no-drup": "no: DRUP proof (SAT)",
+    "no": "no (several reasons)",
+    "mixed": "yes and no",
+    "unknown": "unknown",
+    "none": "not asked",
+}
+
+
+def cell_key(answers) -> str:
+    """The colour key of a cell from its ``(answer, method)`` pairs.
+
+    >>> cell_key({("no", "degree")}), cell_key({("yes", None), ("no", "colour")}), cell_key(set())
+    ('no-degree', 'mixed', 'none')
+    """
+    answers = set(answers)
     if not answers:
         return "none"
-    if "unknown" in answers:
+    kinds = {a for a, _ in answers}
+    if "unknown" in kinds:
         return "unknown"
-    if answers == {"yes"}:
+    if kinds == {"yes"}:
         return "yes"
-    if answers == {"no"}:
-        return "no"
+    if kinds == {"no"}:
+        keys = {METHOD_KEYS.get(m or "", "no-drup") for _, m in answers}
+        return keys.pop() if len(keys) == 1 else "no"
     return "mixed"
 
 
-def _map_panels(store: Store):
-    """Panels ``(title, grid of summaries, row labels, col labels)``, one per kind of tour."""
-    rows_ = list(store.con.execute('SELECT rows, cols, holes, tour, answer FROM verdicts'))
+def _rect_of(holes) -> tuple | None:
+    """``(top, left, height, width)`` when the holes fill one rectangle exactly, else None."""
+    if not holes:
+        return None
+    rs = [h[0] for h in holes]
+    cs = [h[1] for h in holes]
+    top, left = min(rs), min(cs)
+    hh, ww = max(rs) - top + 1, max(cs) - left + 1
+    return (top, left, hh, ww) if hh * ww == len({tuple(h) for h in holes}) else None
+
+
+def _file_name(c: int) -> str:
+    return chr(ord("a") + c)
+
+
+def _board_panels(rows_, m: int, n: int, squares: str):
+    """Panels of one board: per kind of tour and hole size, the answer at each hole position."""
+    from kt_formal.io.maps import Panel
+
+    chess = squares != "rc" and n <= 26
+    groups: dict = {}
+    for _, _, holes, tour, answer, method in rows_:
+        hs = json.loads(holes)
+        rect = _rect_of(hs)
+        if rect is None:
+            key = (tour, f"{len(hs)} squares removed", None)
+            top, left = min(tuple(h) for h in hs) if hs else (0, 0)
+            h = w = 1
+        else:
+            top, left, h, w = rect
+            key = (tour, f"hole {h}x{w}", (h, w))
+        groups.setdefault(key, {}).setdefault((top, left), set()).add((answer, method))
+    panels = []
+    order = sorted(groups, key=lambda k: (k[0] != "closed", k[2] is None, k[2] or (0, 0), k[1]))
+    for tour, label, hw in order:
+        cells = groups[(tour, label, hw)]
+        h, w = hw if hw is not None else (1, 1)
+        nr, nc = m - h + 1, n - w + 1
+        grid = [[cell_key(cells.get((i, j), set())) for j in range(nc)] for i in range(nr)]
+        if chess:
+            rl = [str(m - i) for i in range(nr)]
+            cl = [_file_name(j) for j in range(nc)]
+        else:
+            rl = [str(i) for i in range(nr)]
+            cl = [str(j) if j % 2 == 0 or nc <= 12 else "" for j in range(nc)]
+        panels.append(Panel(f"{tour}, {label}", grid, rl, cl))
+    return panels, chess
+
+
+def map_figures(store: Store, board=None, squares: str = "chess"):
+    """The figures of a census's map: ``[(name, Figure)]``.
+
+    With one board size (or ``board=(rows, cols)``), one figure of that board: a panel
+    per kind of tour and hole size, each cell a position of the hole (its top-left
+    square), coloured by the answer there. With several sizes and no ``board``, one
+    figure with a panel per kind of tour: a cell per board size, coloured by the answers
+    on that size.
+    """
+    from kt_formal.io.maps import Figure, Panel
+
+    sql = (f"SELECT rows, cols, holes, tour, answer, CASE WHEN answer = 'no' THEN {_METHOD} END "
+           "FROM verdicts")
+    params: tuple = ()
+    if board is not None:
+        sql += " WHERE rows = ? AND cols = ?"
+        params = tuple(board)
+    rows_ = list(store.con.execute(sql, params))
     if not rows_:
+        if board is not None:
+            raise InvalidInput(f"the census database has no {board[0]}x{board[1]} board")
         raise InvalidInput("the census database is empty: nothing to draw")
     sizes = sorted({(r[0], r[1]) for r in rows_})
-    kinds = [k for k in ("closed", "open") if any(r[3] == k for r in rows_)]
-    panels = []
+    legend_keys = set()
     if len(sizes) == 1:
         m, n = sizes[0]
-        for kind in kinds:
-            cells: dict = {}
-            for r, c, holes, tour, answer in rows_:
-                if tour != kind:
-                    continue
-                hs = json.loads(holes)
-                key = tuple(min(hs)) if hs else None
-                if key is not None:
-                    cells.setdefault(key, set()).add(answer)
-            grid = [[_summarise(cells.get((i, j), set())) for j in range(n)] for i in range(m)]
-            panels.append((f"{m}x{n} {kind}: answer by hole position", grid, None, None))
-        return panels
+        panels, chess = _board_panels(rows_, m, n, squares)
+        note = ("each cell is a position of the hole, drawn at its top-left square: "
+                + ("files a.. across, ranks down (a1 bottom left)" if chess
+                   else "row down, column across, from 0 at the top left"))
+        for p in panels:
+            legend_keys |= {k for line in p.cells for k in line}
+        fig = Figure(f"{m}x{n} board: is there a knight's tour with the hole here?", panels, note,
+                     {k: v for k, v in LEGEND.items() if k in legend_keys})
+        return [(f"{m}x{n}", fig)]
     ms = sorted({s[0] for s in sizes})
     ns = sorted({s[1] for s in sizes})
+    kinds = [k for k in ("closed", "open") if any(r[3] == k for r in rows_)]
+    panels = []
     for kind in kinds:
-        cells = {}
-        for r, c, holes, tour, answer in rows_:
+        cells: dict = {}
+        for r, c, _, tour, answer, method in rows_:
             if tour == kind:
-                cells.setdefault((r, c), set()).add(answer)
-        grid = [[_summarise(cells.get((m, n), set())) for n in ns] for m in ms]
-        panels.append((f"{kind}: answers by board size (rows down, columns across)", grid, ms, ns))
-    return panels
+                cells.setdefault((r, c), set()).add((answer, method))
+        grid = [[cell_key(cells.get((m, n), set())) for n in ns] for m in ms]
+        legend_keys |= {k for line in grid for k in line}
+        panels.append(Panel(f"{kind} tours", grid, [str(m) for m in ms], [str(n) for n in ns],
+                            row_axis="rows", col_axis="columns"))
+    fig = Figure("Census: answers by board size", panels,
+                 "one cell per board size, coloured by all the answers on it (--board RxC draws one board)",
+                 {k: v for k, v in LEGEND.items() if k in legend_keys})
+    return [("sizes", fig)]
 
 
-def _svg(panels, cell: int = 24) -> str:
-    gap = cell
-    label = cell if panels[0][2] is not None else 0
-    widths = [label + len(p[1][0]) * cell for p in panels]
-    height = 20 + label + max(len(p[1]) for p in panels) * cell
-    width = sum(widths) + gap * (len(panels) - 1)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 40}" '
-           f'viewBox="0 0 {width} {height + 40}" font-family="sans-serif">',
-           "<title>census map</title>"]
-    x0 = 0
-    for (title, grid, ms, ns), w in zip(panels, widths):
-        out.append(f'<text x="{x0}" y="14" font-size="12">{title}</text>')
-        y0 = 20 + label
-        if ms is not None:
-            for i, m in enumerate(ms):
-                out.append(f'<text x="{x0 + 2}" y="{y0 + i * cell + cell * 0.7:g}" font-size="{cell // 2}">{m}</text>')
-            for j, n in enumerate(ns):
-                out.append(f'<text x="{x0 + label + j * cell + 2}" y="{y0 - 4}" font-size="{cell // 2}">{n}</text>')
-        for i, line in enumerate(grid):
-            for j, s in enumerate(line):
-                r, g, b = COLOURS[s]
-                out.append(f'<rect class="{s}" x="{x0 + label + j * cell}" y="{y0 + i * cell}" width="{cell}" '
-                           f'height="{cell}" fill="#{r:02x}{g:02x}{b:02x}" stroke="#ffffff" stroke-width="1"/>')
-        x0 += w + gap
-    keys = ["yes", "no", "mixed", "unknown"]
-    for k, name in enumerate(keys):
-        r, g, b = COLOURS[name]
-        out.append(f'<rect x="{k * 90}" y="{height + 14}" width="14" height="14" fill="#{r:02x}{g:02x}{b:02x}"/>'
-                   f'<text x="{k * 90 + 18}" y="{height + 26}" font-size="12">{name}</text>')
-    out.append("</svg>\n")
-    return "".join(out)
+def board_list(store: Store) -> list[tuple[int, int]]:
+    """The board sizes stored."""
+    return [tuple(r) for r in store.con.execute("SELECT DISTINCT rows, cols FROM verdicts ORDER BY 1, 2")]
 
 
-def _png(panels, cell: int = 16) -> bytes:
-    from kt_formal.io.render import encode_png
+def write_map(store: Store, out, board=None, squares: str = "chess") -> list[Path]:
+    """Draw the map of the store's answers as SVG or PNG (by the suffix of ``out``).
 
-    gap = cell
-    height = max(len(p[1]) for p in panels) * cell
-    width = sum(len(p[1][0]) * cell for p in panels) + gap * (len(panels) - 1)
-    img = np.full((height, width, 3), 255, dtype=np.uint8)
-    x0 = 0
-    for _, grid, _, _ in panels:
-        for i, line in enumerate(grid):
-            for j, s in enumerate(line):
-                img[i * cell:(i + 1) * cell - 1, x0 + j * cell:x0 + (j + 1) * cell - 1] = COLOURS[s]
-        x0 += len(grid[0]) * cell + gap
-    return encode_png(img)
+    ``out`` may hold ``{board}``: then one map per board size is written, the
+    placeholder replaced by ``RxC``. Returns the files written.
+    """
+    from kt_formal.io.maps import map_png, map_svg
+    from kt_formal.io.render import MAX_SVG_SIDE, check_picture_path
 
-
-def write_map(store: Store, out) -> Path:
-    """Draw the map of the store's answers as SVG or PNG (by the suffix of ``out``)."""
-    from kt_formal.io.render import MAX_PNG_SIDE, MAX_SVG_SIDE, check_picture_path
-
+    out = str(out)
     fmt = check_picture_path(out)
-    panels = _map_panels(store)
-    side = max(max(len(p[1]), len(p[1][0])) for p in panels)
-    cap = MAX_SVG_SIDE if fmt == "svg" else MAX_PNG_SIDE // 16
-    if side > cap:
-        raise InvalidInput(f"a census map of {side} cells a side is too large for {fmt.upper()} (at most {cap})")
-    p = Path(out)
-    try:
-        if fmt == "svg":
-            p.write_text(_svg(panels), encoding="utf-8")
-        else:
-            p.write_bytes(_png(panels))
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
-    return p
+    if "{board}" in out:
+        boards = [board] if board is not None else board_list(store)
+        figures = [f for b in boards for f in map_figures(store, b, squares)]
+    else:
+        figures = map_figures(store, board, squares)
+    written = []
+    for name, fig in figures:
+        side = max(max(len(p.cells), max((len(r) for r in p.cells), default=0)) for p in fig.panels)
+        if side > MAX_SVG_SIDE // 4:
+            raise InvalidInput(f"a census map of {side} cells a side is too large to draw "
+                               f"(at most {MAX_SVG_SIDE // 4})")
+        p = Path(out.replace("{board}", name))
+        try:
+            if fmt == "svg":
+                p.write_text(map_svg(fig, COLOURS), encoding="utf-8")
+            else:
+                p.write_bytes(map_png(fig, COLOURS))
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
+        written.append(p)
+    return written
 
 
 # ---------------------------------------------------------------------- re-checking

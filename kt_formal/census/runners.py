@@ -5,7 +5,7 @@ it pickles for a process pool and for Dask. Around it :func:`solve_orbit` answer
 one symmetry orbit: it solves the representative, re-checks the certificate with
 the kernel's checker, moves it to every other member of the orbit
 (:func:`~kt_formal.census.families.transform_certificate`) and re-checks each image;
-a member whose certificate cannot be moved (an exhaustive record, a DRUP proof) or
+a member whose certificate cannot be moved (an exhaustive record) or
 whose image is rejected is solved on its own board. Orbits travel in chunks, so
 trivial questions do not pay the per-task overhead.
 
@@ -45,6 +45,9 @@ __all__ = [
     "DaskConnection",
     "RETRY_FACTOR",
     "EXPENSIVE_CHECKS",
+    "hard_limit",
+    "HARD_LIMIT_FACTOR",
+    "HARD_LIMIT_MIN",
 ]
 
 #: ``--retry-unknown`` asks stored unknowns again with this many times the time limit.
@@ -63,8 +66,36 @@ def _board(rows: int, cols: int, holes) -> Board:
     return Board(rows, cols, holes=[tuple(h) for h in holes]) if holes else Board(rows, cols)
 
 
+#: A question is stopped (stored as unknown) after this many times its time limit, at least
+#: :data:`HARD_LIMIT_MIN` seconds: some work after a search (reading and trimming a solver's
+#: proof) is not bounded by the limit, and one board must not hold a census for hours.
+HARD_LIMIT_FACTOR = 12.0
+HARD_LIMIT_MIN = 120.0
+
+
+class _Overrun(BaseException):
+    """Raised by the alarm in the middle of a question that ran past the hard limit."""
+
+
+def hard_limit(time_limit: float | None) -> float | None:
+    """Seconds after which a question is stopped (see :data:`HARD_LIMIT_FACTOR`).
+
+    >>> hard_limit(10.0), hard_limit(40.0), hard_limit(None)
+    (120.0, 480.0, None)
+    """
+    return None if time_limit is None else max(HARD_LIMIT_MIN, HARD_LIMIT_FACTOR * time_limit)
+
+
+def _alarm(signum, frame):
+    raise _Overrun()
+
+
 def solve_question(task: tuple) -> tuple:
     """Answer one question: the census's single call into the decision pipeline.
+
+    In the main thread of a process (a local pool's worker, or a single-process census)
+    the question is stopped at :func:`hard_limit` seconds by an alarm and stored as
+    unknown; Dask runs tasks in threads, where no alarm can be set.
 
     Parameters
     ----------
@@ -76,12 +107,30 @@ def solve_question(task: tuple) -> tuple:
     (answer, certificate JSON text or None, seconds, route)
     """
     rows, cols, holes, closed, start, end, time_limit = task
+    import signal
+    import threading
+
     from kt_formal.decide import decide
 
     t = time.perf_counter()
+    cap = hard_limit(time_limit)
+    alarm = (cap is not None and hasattr(signal, "setitimer")
+             and threading.current_thread() is threading.main_thread())
+    old = None
     try:
-        v = decide(_board(rows, cols, holes), closed=closed, start=start, end=end,
-                   time_limit=time_limit, workers=1)
+        if alarm:
+            old = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, cap)
+        try:
+            v = decide(_board(rows, cols, holes), closed=closed, start=start, end=end,
+                       time_limit=time_limit, workers=1)
+        finally:
+            if alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, old)
+    except _Overrun:
+        return ("unknown", None, time.perf_counter() - t,
+                f"hard-limit:stopped after {cap:g} s ({HARD_LIMIT_FACTOR:g} x the time limit)")
     except KtFormalError as exc:
         return ("unknown", None, time.perf_counter() - t, f"error:{type(exc).__name__}:{exc}"[:200])
     except Exception as exc:  # a failure of one board must not stop a census; never a "no"
