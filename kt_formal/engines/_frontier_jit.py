@@ -123,6 +123,15 @@ def _popcount(x):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
+def _lowest_bit(x):  # pragma: no cover - compiled
+    """The index of the lowest set bit of ``x`` (> 0)."""
+    n = 0
+    while not (x >> n) & 1:
+        n += 1
+    return n
+
+
+@cached_njit(inline="always")
 def _decode(key, W, b16, new_live, base):  # pragma: no cover - compiled
     """The frontier values of ``key`` into ``base[:W]``, the new square's into ``base[W]``; returns tn."""
     if b16:
@@ -194,7 +203,8 @@ def _with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # prag
 # The step's parameters travel in one int64 array (``prm``), at these places.
 _P_W, _P_B16, _P_CLOSED, _P_FREE, _P_NEW_LIVE, _P_OUT_LIVE, _P_OUT_FIXED, _P_MAY_FINISH = range(8)
 _P_B0, _P_Z_DEAD, _P_L_DEAD, _P_Z_REQ, _P_L_REQ, _P_Z_FORB, _P_ONE_ROOM, _P_NO_ROOM = range(8, 16)
-_N_PRM = 16
+_P_SHUT, _P_MERGE = 16, 17
+_N_PRM = 18
 
 _ONES = np.uint64(0x1111111111111111)
 _SEVENS = np.uint64(0x7777777777777777)
@@ -234,10 +244,14 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
     # (0 with room 1, a path end with room 0; fixed ends aside), as base positions q + 1
     one_room = 0
     no_room = 0
+    shut = 0  # a path end here takes no more moves: no room left, or a fixed end
     if not closed:
         for q in range(W):
             if (fixed_pos >> q) & 1:
+                shut |= np.int64(1) << (q + 1)
                 continue
+            if room[q] == 0:
+                shut |= np.int64(1) << (q + 1)
             if room[q] == 1:
                 one_room |= np.int64(1) << (q + 1)
             elif room[q] == 0:
@@ -312,6 +326,8 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
     prm[_P_Z_FORB] = z_forb
     prm[_P_ONE_ROOM] = one_room
     prm[_P_NO_ROOM] = no_room
+    prm[_P_SHUT] = shut
+    prm[_P_MERGE] = (not closed) and free_terminals == 2
     return prm, pw, mstart, mlist
 
 
@@ -449,8 +465,8 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
         elif bv == 0:
             w[W] = a
             w[p] = 1
-        elif a == bv:  # closes a cycle
-            if not closed:
+        elif a == bv:  # closes a cycle (open tours: joins the two ends of the tour)
+            if not closed and not (prm[_P_MERGE] and tn == 2):
                 return -1
             w[p] = 1
             w[W] = 1
@@ -489,6 +505,26 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
             finished = True
     elif prm[_P_OUT_FIXED] and v != 1:
         return -1
+    if prm[_P_MERGE] and tn2 == 2 and tn < 2 and not finished:
+        # both ends of the tour are placed: the two path ends joined to them (the only
+        # ends without a partner) become one pair, as if joined through the tour's ends,
+        # and the state is a closed tour's from now on
+        s1 = -1
+        for t in range(1, W + 1):
+            x = w[t]
+            if x < 2:
+                continue
+            alone = True
+            for u in range(1, W + 1):
+                if u != t and w[u] == x:
+                    alone = False
+                    break
+            if alone:
+                if s1 < 0:
+                    s1 = t
+                else:
+                    w[t] = w[s1]
+                    break
     if finished:
         if not prm[_P_MAY_FINISH]:
             return -1
@@ -512,6 +548,26 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
                 lpost |= np.int64(1) << W
         if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) > prm[_P_FREE]:
             return -1
+        # a path whose two ends take no more moves (shut, or gone from the frontier as an
+        # end of the tour) is the whole tour: dead while any other square waits for moves
+        shut = lpost & prm[_P_SHUT]
+        while shut:
+            p = _lowest_bit(shut)
+            shut &= shut - 1
+            x = w[p]
+            p2 = -1
+            for t in range(1, W + 1):
+                if t != p and w[t] == x:
+                    p2 = t
+                    break
+            if p2 < 0 or (prm[_P_SHUT] >> p2) & 1:
+                if not prm[_P_MAY_FINISH]:
+                    return -1
+                rest = (zpost | lpost) & ~(np.int64(1) << p)
+                if p2 >= 0:
+                    rest &= ~(np.int64(1) << p2)
+                if rest:
+                    return -1
     # relabel the path ends in frontier order, and encode
     # (branch-free: lab[0] = 0, lab[1] = 1, lab[label] = 0 until it is numbered)
     nxt = 2

@@ -280,8 +280,8 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                     elif b_val == 0:
                         w[W] = a_val
                         w[p] = 1
-                    elif a_val == b_val:  # closes a cycle
-                        if not closed:
+                    elif a_val == b_val:  # closes a cycle (open: joins the tour's two ends)
+                        if not closed and not (free_terminals == 2 and tn == 2):
                             ok = False
                             break
                         w[p] = w[W] = 1
@@ -312,6 +312,13 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                         finished = True
                 elif out_fixed and v != 1:
                     continue
+                if free_terminals == 2 and tn2 == 2 and tn < 2 and not finished:
+                    # both ends of the tour are placed: the two path ends joined to them
+                    # (the only labels without a partner) become one pair, as if joined
+                    # through the tour's ends; the state is a closed tour's from now on
+                    alone = [q for q in range(W) if w[q] >= 2 and w.count(w[q]) == 1]
+                    if len(alone) == 2:
+                        w[alone[1]] = w[alone[0]]
                 if finished:
                     # the tour is whole: nothing else may be pending or still to come
                     if rest_after or any(x != 1 for x in w):
@@ -338,6 +345,19 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                                       if ((w[q] == 0 and room[q] == 1) or (w[q] >= 2 and room[q] == 0))
                                       and i + 1 - W + q not in ends)
                     if tn2 + forced_ends > free_terminals:
+                        continue
+                    # a path whose two ends take no more moves (no room, a fixed end, or
+                    # gone as an end of the tour) is the whole tour: dead while any other
+                    # square waits for moves
+                    shut = [q for q in range(W) if w[q] >= 2 and (room[q] == 0 or i + 1 - W + q in ends)]
+                    whole = False
+                    for q in shut:
+                        mate = [u for u in range(W) if u != q and w[u] == w[q]]
+                        if not mate or mate[0] in shut:
+                            if rest_after or any(w[u] != 1 for u in range(W) if u != q and u not in mate):
+                                whole = True
+                                break
+                    if whole:
                         continue
                 key = (_normalise(w), tn2)
                 new_states[key] = new_states.get(key, 0) + cnt
