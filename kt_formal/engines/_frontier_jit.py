@@ -1004,6 +1004,7 @@ class _Sweep:
         self.passes = 1  # the most passes a step took
         self.spilled = 0  # the most states a step wrote to files
         self.per_column = []
+        self.work = 0  # states stepped by this process
 
     def _table(self, est, T, Lo, grow=False):
         """A table of ``T`` parts for ``est`` keys: the front of the pool, which is all zero
@@ -1143,17 +1144,58 @@ class _Sweep:
         if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
             raise LimitReached(f"the frontier count stopped at its time limit ({self.time_limit:g} s) "
                                f"in column {min(c, self.n_cols - 1) + 1} of {self.n_cols}, with {n:,} states")
+        self.work += S
         if i % self.k == self.k - 1 and c < self.n_cols:
             self.per_column.append(n)
             if self.progress is not None:
-                self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states")
+                self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states" + self._pace(c))
         return done, comp
+
+    def _pace(self, c) -> str:
+        """``, R states/s, about T left``: the states stepped a second in this process, and
+        the time left at that rate, the columns to come taken as holding the states of
+        the columns as far from the other end (a board's sweep rises and falls alike)."""
+        spent = time.perf_counter() - self.t0
+        if spent < 0.5 or self.work < 1000:
+            return ""
+        rate = self.work / spent
+        known = self.per_column
+        ahead = 0
+        for cc in range(c + 1, self.n_cols):
+            mirror = self.n_cols - 1 - cc
+            ahead += known[mirror] if mirror < len(known) else known[-1]
+        left = ahead * self.k / rate
+        return f", {rate:,.0f} states/s, about {_duration(left)} left"
+
+    def snapshot(self) -> dict:
+        """The bookkeeping a checkpoint keeps besides the states."""
+        return {"peak": self.peak, "passes": self.passes, "spilled": self.spilled,
+                "per_column": list(self.per_column), "ratio": {str(a): b for a, b in self.ratio.items()}}
+
+    def restore(self, chunks, meta) -> None:
+        """Go on from a checkpoint's states and bookkeeping."""
+        self.chunks = list(chunks)
+        self.cur = self.spare = None
+        self.peak = max(self.peak, int(meta.get("peak", 1)))
+        self.passes = max(self.passes, int(meta.get("passes", 1)))
+        self.spilled = max(self.spilled, int(meta.get("spilled", 0)))
+        self.per_column = [int(x) for x in meta.get("per_column", [])]
+        self.ratio = {int(a): float(b) for a, b in meta.get("ratio", {}).items()}
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def count_request_jit(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
                       progress=None, max_states: int = DEFAULT_MAX_STATES,
                       time_limit: float | None = None, table_bytes: int | None = None,
-                      spill_dir: str | None = None, threads: int | None = None) -> FrontierCount:
+                      spill_dir: str | None = None, threads: int | None = None, checkpoint: str | None = None,
+                      resume: bool = False, checkpoint_every: float | None = None) -> FrontierCount:
     """:func:`kt_formal.engines.frontier.count_request`, compiled (same arguments and result).
 
     ``table_bytes`` bounds the hash table of one step (default :data:`TABLE_BYTES`): a
@@ -1162,28 +1204,63 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     ``threads``: the threads of a large step (default: ``KT_FORMAL_THREADS``, else the
     cores free at that step); a small step takes one. Compiling or loading the kernels
     (:func:`prepare_kernels`) is not counted in ``time_limit`` nor in the wall time.
+
+    ``checkpoint``: a directory where the states are written at a column boundary once
+    ``checkpoint_every`` seconds (default 60) have passed since the last
+    (:mod:`kt_formal.engines._frontier_checkpoint`); with ``resume`` the count goes on
+    from the last checkpoint there (or starts afresh when there is none).
     """
     threads = _threads.requested_threads(threads)
     t0 = time.perf_counter()
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
+    ckpt = _board_checkpointer(lay, closed, checkpoint, checkpoint_every) if checkpoint else None
+    if resume and ckpt is None:
+        raise InvalidInput("resuming a count needs its checkpoint directory")
+    if resume and (old := ckpt.result()) is not None:  # counted to the end already
+        return FrontierCount(int(old["count"]), closed, lay.rows, lay.cols, old.get("per_column", []),
+                             int(old.get("peak", 0)), 0.0, start=None if closed else start,
+                             end=None if closed else end, resumed=lay.n)
     t0 += prepare_kernels()
     sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
                    table_bytes, spill_dir, threads)
+    first, done = 0, 0
+    if resume and (got := ckpt.latest()) is not None:
+        step, chunks, meta = got
+        sweep.restore(chunks, meta)
+        first, done = step + 1, int(meta["done"])
     with _threads_restored():
-        done = _sweep_board(sweep, lay)
-    return FrontierCount(done, closed, lay.rows, lay.cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
-                         sweep.passes, sweep.spilled, sweep.used)
+        for i, args in _board_steps(lay, first):
+            d, _ = sweep.step(i, *args)
+            done += d
+            if ckpt is not None and i % lay.k == lay.k - 1 and i + 1 < lay.N + lay.W and ckpt.due():
+                ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), done=str(done)))
+    res = FrontierCount(done, closed, lay.rows, lay.cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
+                        sweep.passes, sweep.spilled, sweep.used, None if closed else start, None if closed else end,
+                        resumed=first // lay.k)
+    if ckpt is not None:
+        ckpt.finish({"count": str(done), "peak": sweep.peak, "per_column": sweep.per_column})
+    return res
 
 
-def _sweep_board(sweep, lay) -> int:
-    """The tours of a board's sweep (:func:`count_request_jit`)."""
-    k, n, N, W = lay.k, lay.n, lay.N, lay.W
+def _board_checkpointer(lay, closed, directory, every):
+    from kt_formal.engines._frontier_checkpoint import Checkpointer, question_key
+
+    key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), live=lay.live,
+                       ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set),
+                       forbidden=sorted(sorted(e) for e in lay.forbidden_set), limb=_LIMB)
+    what = f"{'closed' if closed else 'open'} tours of a {lay.rows}x{lay.cols} board"
+    return Checkpointer(directory, key, what, every)
+
+
+def _board_steps(lay, first: int = 0):
+    """``(i, arguments of _Sweep.step after i)`` for each step of a board's sweep from ``first``
+    (:func:`count_request_jit`; the Dask counter takes the same)."""
+    k, N, W = lay.k, lay.N, lay.W
     live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
     forced_set, forbidden_set = lay.forced_set, lay.forbidden_set
-    done = 0
-    for i in range(N + W):
+    for i in range(first, N + W):
         on_board = i < N
         r, c = i % k, i // k
         is_live = on_board and live[i]
@@ -1205,15 +1282,14 @@ def _sweep_board(sweep, lay) -> int:
             j = i + 1 - W + q
             room.append(sum(1 for t in later[j] if t > i) if 0 <= j < N and live[j] else 9)
         fixed_pos = sum(1 << q for q in range(W) if i + 1 - W + q in ends)
-        d, _ = sweep.step(i, nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
-                          out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
-        done += d
-    return done
+        yield i, (nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
+                  out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
 
 
 def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_states: int = DEFAULT_MAX_STATES,
               time_limit: float | None = None, on_count=None, partial: bool = False,
-              table_bytes: int | None = None, spill_dir: str | None = None, threads: int | None = None) -> dict:
+              table_bytes: int | None = None, spill_dir: str | None = None, threads: int | None = None,
+              checkpoint: str | None = None, resume: bool = False, checkpoint_every: float | None = None) -> dict:
     """The tours of every ``k x n`` board for ``a <= n <= b``, in one sweep over ``k x b``.
 
     ``on_count(n, count)`` is called as each width's count is known (in order of n).
@@ -1227,6 +1303,9 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
     (``j = k``: the whole board) and ``on_count((n, j), count)``.
 
     ``threads`` as for :func:`count_request_jit`; compiling is not counted in ``time_limit``.
+    ``checkpoint``, ``resume``, ``checkpoint_every`` as there: the states of the sweep do
+    not depend on ``a`` nor ``b``, so a row resumed may also go further than it was asked
+    first; the counts already known are given to ``on_count`` again.
     """
     if not 1 <= k <= MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method counts boards with a side of at most {MAX_SHORT_SIDE}, not {k}")
@@ -1242,19 +1321,40 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
             if on_count is not None:
                 on_count(key, out[key])
         return out
+    ckpt = None
+    if checkpoint:
+        from kt_formal.engines._frontier_checkpoint import Checkpointer, question_key
+
+        ckpt = Checkpointer(checkpoint, question_key(kind="row", k=k, closed=bool(closed), partial=bool(partial),
+                                                     limb=_LIMB),
+                            f"the {'closed' if closed else 'open'} tours of {k} x n boards"
+                            + (" with partly filled last columns" if partial else ""), checkpoint_every)
+    elif resume:
+        raise InvalidInput("resuming a count needs its checkpoint directory")
     t0 += prepare_kernels()
     sweep = _Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
                    spill_dir, threads)
+    first = 0
+    if resume and (got := ckpt.latest()) is not None:
+        step, chunks, meta = got
+        sweep.restore(chunks, meta)
+        first = step + 1
+        for key, count in meta.get("out", []):
+            key = tuple(key) if partial else int(key)
+            if a <= (key[0] if partial else key) <= b:
+                out[key] = int(count)
+                if on_count is not None:
+                    on_count(key, out[key])
     with _threads_restored():
-        _sweep_row(sweep, k, a, b, closed, on_count, partial, out)
+        _sweep_row(sweep, k, a, b, closed, on_count, partial, out, first, ckpt)
     return out
 
 
-def _sweep_row(sweep, k, a, b, closed, on_count, partial, out) -> None:
+def _sweep_row(sweep, k, a, b, closed, on_count, partial, out, first=0, ckpt=None) -> None:
     """The sweep of :func:`count_row`: fills ``out``."""
     W = 2 * k + 1
     N = k * b
-    for i in range(N):
+    for i in range(first, N):
         r, c = i % k, i // k
         nbr = []
         for dr, dc, p in ((-1, -2, 0), (1, -2, 2), (-2, -1, k - 1), (2, -1, k + 3)):
@@ -1277,3 +1377,6 @@ def _sweep_row(sweep, k, a, b, closed, on_count, partial, out) -> None:
             out[key] = d + comp
             if on_count is not None:
                 on_count(key, out[key])
+        if ckpt is not None and r == k - 1 and i + 1 < N and ckpt.due():
+            known = [[list(key) if partial else key, str(v)] for key, v in out.items()]
+            ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), out=known))

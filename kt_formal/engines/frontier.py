@@ -60,6 +60,21 @@ class FrontierCount:
     passes: int = 1  # the most passes one step took (compiled counter: a table over its budget)
     spilled: int = 0  # the most states one step kept in files (compiled counter)
     threads: list = field(default_factory=list)  # (states, threads) of each step (compiled counter)
+    start: tuple | None = None  # the fixed ends of an open count, as asked
+    end: tuple | None = None
+    single: bool = False  # the board has one live square (its one open tour has no direction)
+    resumed: int = 0  # the columns a checkpoint had counted already (compiled counter, resume)
+
+    @property
+    def directed(self) -> int | None:
+        """Open tours with a direction: each path twice when both ends are free (a single
+        square once), once when an end is fixed (it runs from its start, or to its end);
+        None for closed tours (each counted once as an undirected cycle)."""
+        if self.closed:
+            return None
+        if self.start is None and self.end is None and not self.single:
+            return 2 * self.count
+        return self.count
 
 
 #: The most states one step held, measured with the compiled counter on closed tours of
@@ -150,9 +165,11 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
             if q is not None:
                 ends.add(idx(q))
         if start is not None and end is not None and idx(start) == idx(end):
-            return FrontierCount(1 if n_live == 1 else 0, closed, rows, cols, wall_time=time.perf_counter() - t0)
+            return FrontierCount(1 if n_live == 1 else 0, closed, rows, cols, wall_time=time.perf_counter() - t0,
+                                 start=start, end=end, single=n_live == 1)
     if n_live == 1:
-        return FrontierCount(0 if closed else 1, closed, rows, cols, wall_time=time.perf_counter() - t0)
+        return FrontierCount(0 if closed else 1, closed, rows, cols, wall_time=time.perf_counter() - t0,
+                             start=None if closed else start, end=None if closed else end, single=True)
     if closed and n_live < 3:
         return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0)
     free_terminals = 0 if closed else 2 - len(ends)
@@ -374,7 +391,8 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
             per_column.append(len(states))
             if progress is not None:
                 progress(c + 1, n, f"column {c + 1} of {n}, {len(states):,} states")
-    return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0)
+    return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0,
+                         start=None if closed else start, end=None if closed else end)
 
 
 def count_tours(rows: int, cols: int, closed: bool = True, holes=None, start=None, end=None) -> int:
