@@ -1153,17 +1153,31 @@ class _Sweep:
 
     def _pace(self, c) -> str:
         """``, R states/s, about T left``: the states stepped a second in this process, and
-        the time left at that rate, the columns to come taken as holding the states of
-        the columns as far from the other end (a board's sweep rises and falls alike)."""
+        the time left at that rate: while the states grow, the columns to come grow as the
+        last did, up to the fullest step measured on a board as wide; then the columns to
+        come are taken as holding the states of the columns as far from the other end.
+        A rough guide: the states of a step are not known before it is made."""
         spent = time.perf_counter() - self.t0
         if spent < 0.5 or self.work < 1000:
             return ""
         rate = self.work / spent
         known = self.per_column
         ahead = 0
-        for cc in range(c + 1, self.n_cols):
-            mirror = self.n_cols - 1 - cc
-            ahead += known[mirror] if mirror < len(known) else known[-1]
+        if len(known) >= 2 and known[-1] > known[-2] > 0:
+            # still growing: at the last column's rate, up to the fullest step measured on a
+            # board as wide, until the last column (where the tours close and few are left)
+            from kt_formal.engines.frontier import estimate_states
+
+            g = known[-1] / known[-2]
+            cap = max(estimate_states(self.k), known[-1])
+            x = known[-1]
+            for _cc in range(c + 1, self.n_cols - 1):
+                x = min(cap, x * g)
+                ahead += x
+        else:  # falling: the columns to come as far from the other end
+            for cc in range(c + 1, self.n_cols):
+                mirror = self.n_cols - 1 - cc
+                ahead += known[mirror] if mirror < len(known) else known[-1]
         left = ahead * self.k / rate
         return f", {rate:,.0f} states/s, about {_duration(left)} left"
 
