@@ -42,9 +42,8 @@ class DaskCluster:
         if address == "local":
             import os
 
-            import kt_formal
-
-            parent = os.path.dirname(os.path.dirname(os.path.abspath(kt_formal.__file__)))
+            # the directory holding the kt_formal package (this file is kt_formal/engines/...)
+            parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
             path = os.environ.get("PYTHONPATH", "")
             if parent not in path.split(os.pathsep):  # the workers import this kt_formal
                 os.environ["PYTHONPATH"] = parent + (os.pathsep + path if path else "")
