@@ -693,11 +693,11 @@ def _add_count(sub) -> None:
                    help="frontier: step the states on a Dask cluster, parted by a hash of their keys: a "
                         "scheduler's address (tcp://HOST:8786) or 'local' for a cluster of --workers "
                         "processes here")
-    p.add_argument("--workers", type=_bounded(int, 1, 4096, "--workers"), default=2, metavar="N",
-                   help="with --dask: the parts of each step (default 2; with 'local', the processes)")
+    p.add_argument("--workers", type=_bounded(int, 1, 4096, "--workers"), default=2, metavar="P",
+                   help="with --dask: the parts of each step (default 2; with 'local', as many processes)")
     p.add_argument("--table-memory", type=_bounded(float, 0.001, 2**20, "--table-memory"), metavar="GIB",
-                   help="frontier: the most memory the hash table of one step takes, in GiB (default 60 %% "
-                        "of the machine's); a larger step runs in passes, its states in --spill-dir")
+                   help="frontier: the most memory the hash table of one step takes, in GiB (default: "
+                        "six tenths of the machine's); a larger step runs in passes, its states in --spill-dir")
     p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
     p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
                    default=60.0, metavar="S",

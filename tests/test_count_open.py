@@ -107,3 +107,33 @@ def test_published_open_counts(n, directed):
     got = count_request_jit(Board(n, n), closed=False)
     assert got.directed == directed
     assert 2 * got.count == directed
+
+
+def test_count_command_names_directed_and_undirected_open_counts(cli):
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    from kt_formal.io.jsonout import load_schema
+
+    validator = jsonschema.Draft202012Validator(load_schema())
+
+    r = cli("count", "5", "8", "--open", "--method", "frontier")
+    n = count_request_jit(Board(5, 8), closed=False).count
+    assert r.code == 0 and r.out.startswith(f"{n} open tours of the 5x8 board ({2 * n} directed)")
+    r = cli("count", "5", "8", "--open", "--start", "0,0", "--method", "frontier", "--json")
+    d = json.loads(r.out)
+    validator.validate(d)
+    want = count_request_jit(Board(5, 8), closed=False, start=(0, 0)).count
+    assert d["count"] == d["directed_count"] == want > 0 and d["method"] == "frontier"
+
+
+def test_python_api_counts_open_tours_with_fixed_ends():
+    import kt_formal as kt
+
+    free = kt.count(5, 6, closed=False, method="frontier")
+    assert free.directed_count == 2 * free.count == 2 * _search(Board(5, 6)).count
+    one = kt.count(5, 6, closed=False, start=(0, 0), method="frontier")
+    both = kt.count(5, 6, closed=False, start=(0, 0), end=(4, 5), method="frontier")
+    assert one.count == _search(Board(5, 6), (0, 0)).count == one.directed_count > 0
+    assert both.count == _search(Board(5, 6), (0, 0), (4, 5)).count
+    assert one.to_json()["directed_count"] == one.count
