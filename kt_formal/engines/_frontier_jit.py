@@ -353,9 +353,9 @@ def _spread_bits(bits):  # pragma: no cover - compiled
 
 @cached_njit(inline="always")
 def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0,
-             low_w):  # pragma: no cover - compiled
-    """:func:`_combo` of a closed tour's packed state ``X`` (nibble q: position q; the
-    masks are spread, bit 4q for position q)."""
+             low_w, closed):  # pragma: no cover - compiled
+    """:func:`_combo` of a packed state ``X`` (nibble q: position q; the masks are spread,
+    bit 4q for position q)."""
     one = np.uint64(1)
     zm = _nibbles_equal(X, np.uint64(0)) & low_w
     om = _nibbles_equal(X, one) & low_w
@@ -373,7 +373,7 @@ def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z
         allowed |= ok << b
         required |= np.int64((reqpos >> pb4) & one) << b
     v0 = X & np.uint64(15)
-    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), True, out_live, b0, allowed, required)
+    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), closed, out_live, b0, allowed, required)
 
 
 @cached_njit(inline="always")
@@ -434,6 +434,127 @@ def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, lo
         t &= ~e
         nxt += one
     return np.int64(out << np.uint64(2))
+
+
+@cached_njit(inline="always")
+def _singles(Y, low_w):  # pragma: no cover - compiled
+    """Spread bits of the places of ``Y`` holding a label found at no other place."""
+    one = np.uint64(1)
+    F = np.uint64(15)
+    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w  # places holding a label
+    out = np.uint64(0)
+    while t:
+        lb = t & (~t + one)
+        q4 = np.uint64(0)
+        while not (lb >> q4) & one:
+            q4 += np.uint64(4)
+        e = _nibbles_equal(Y, (Y >> q4) & F) & t
+        if e == lb:
+            out |= lb
+        t &= ~e
+    return out
+
+
+@cached_njit(inline="always")
+def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, may_finish, free, merge,
+                      one_room, no_room, shut, low_w, low_a, db_index):  # pragma: no cover - compiled
+    """:func:`_successor` of an open tour's packed state ``X`` (the new square's value in
+    nibble W; ``tn`` the ends of the tour gone from the frontier): the moves, the leaving
+    square, the pairing of the two unpartnered ends once both ends are placed, the end
+    and whole-path pruning and the relabelling, on nibbles of one word. ``one_room``,
+    ``no_room`` and ``shut`` are spread masks of the frontier after the step."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    F = np.uint64(15)
+    W4 = np.uint64(4 * W)
+    w = X
+    finished = False
+    for b in range(m):
+        if not (mask >> b) & 1:
+            continue
+        p4 = nbr_p4[b]
+        a = (w >> p4) & F
+        bv = (w >> W4) & F
+        if a == one or (nbr_end[b] and a >= two):
+            return -1
+        if a == zero:
+            if bv == zero:  # a new path: a label no state holds (15)
+                w |= (F << p4) | (F << W4)
+            else:
+                w = (w | (bv << p4)) & ~(F << W4) | (one << W4)
+        elif bv == zero:
+            w = (w & ~(F << p4)) | (one << p4) | (a << W4)
+        else:
+            w = (w & ~((F << p4) | (F << W4))) | (one << p4) | (one << W4)
+            if a == bv:  # the tour's two ends joined (only once both are placed)
+                if not (merge and tn == 2):
+                    return -1
+                finished = True
+            else:  # joins two paths: bv's other end takes label a
+                eb = _nibbles_equal(w, bv) & low_a
+                if eb | (_nibbles_equal(w, a) & low_a):
+                    w = (w & ~(eb * F)) | (eb * a)
+                else:  # both far ends are ends of the tour: a whole path
+                    finished = True
+    v = w & F
+    tn2 = tn
+    Y = w >> np.uint64(4)
+    if v == zero and out_live:
+        return -1
+    if v >= two:
+        if not out_fixed:
+            if tn2 >= free:
+                return -1
+            tn2 += 1
+        if not (_nibbles_equal(Y, v) & low_w):  # its other end gone before it: a whole path
+            finished = True
+    elif out_fixed and v != one:
+        return -1
+    if merge and tn2 == 2 and tn < 2 and not finished:
+        alone = _singles(Y, low_w)
+        if alone:
+            lb = alone & (~alone + one)
+            rest = alone & ~lb
+            if rest:
+                q4 = np.uint64(0)
+                while not (lb >> q4) & one:
+                    q4 += np.uint64(4)
+                x = (Y >> q4) & F
+                lb2 = rest & (~rest + one)
+                Y = (Y & ~(lb2 * F)) | (lb2 * x)
+    if finished:
+        if not may_finish or Y != low_w:
+            return -1
+        return -2
+    zpost = _nibbles_equal(Y, zero) & low_w
+    lpost = low_w & ~(zpost | (_nibbles_equal(Y, one) & low_w))
+    if tn2 + _popcount(np.int64(zpost & one_room)) + _popcount(np.int64(lpost & no_room)) > free:
+        return -1
+    sh = lpost & shut
+    while sh:
+        lb = sh & (~sh + one)
+        sh &= ~lb
+        q4 = np.uint64(0)
+        while not (lb >> q4) & one:
+            q4 += np.uint64(4)
+        e = _nibbles_equal(Y, (Y >> q4) & F) & low_w
+        mate = e & ~lb
+        if mate == zero or (mate & shut):
+            if not may_finish or ((zpost | lpost) & ~e):
+                return -1
+    # relabel: the first label met gets 2, the next 3, ...
+    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w
+    out = Y & ~(t * F)
+    nxt = two
+    while t:
+        lb = t & (~t + one)
+        q = db_index[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
+        e = _nibbles_equal(Y, (Y >> np.uint64(q)) & F) & t
+        out |= e * nxt
+        t &= ~e
+        nxt += one
+    return np.int64((out << two) | np.uint64(tn2))
 
 
 @cached_njit(inline="always")
@@ -662,7 +783,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     R = 1 + Lo
     used = np.zeros((T, T), np.int64)  # successors of thread t for part p
     # the packed form (closed tours, 4-bit digits): nibble q is frontier position q
-    swar = b16 and closed
+    swar = b16
     nbr_p4 = np.empty(m, np.uint64)
     for b in range(m):
         nbr_p4[b] = np.uint64(4 * nbr_p[b])
@@ -678,6 +799,13 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     z_req = _spread_bits(prm[_P_Z_REQ])
     l_req = _spread_bits(prm[_P_L_REQ])
     z_forb = _spread_bits(prm[_P_Z_FORB])
+    # open tours, after the step (frontier position q at nibble q: the masks' bit q + 1)
+    one_room = _spread_bits(prm[_P_ONE_ROOM] >> 1)
+    no_room = _spread_bits(prm[_P_NO_ROOM] >> 1)
+    shut = _spread_bits(prm[_P_SHUT] >> 1)
+    out_fixed = prm[_P_OUT_FIXED] != 0
+    free = prm[_P_FREE]
+    merge = prm[_P_MERGE] != 0
     s = s0
     while s < S:
         top = 0
@@ -695,17 +823,25 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
             lab[1] = 1
             acc_d = np.zeros(L + 1, np.int64)
             cnt = np.zeros(T, np.int64)
-            if swar:  # a closed tour of packed digits: on the word itself
+            if swar:  # packed digits: on the word itself
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                     X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
                     c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
-                                 prm[_P_B0], low_w)
+                                 prm[_P_B0], low_w, closed)
                     if c < 0:
                         continue
-                    for mi in range(mstart[c], mstart[c + 1]):
-                        nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
-                                          low_w, low_a, _DB_INDEX)
-                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+                    if closed:
+                        for mi in range(mstart[c], mstart[c + 1]):
+                            nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
+                                              low_w, low_a, _DB_INDEX)
+                            _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+                    else:
+                        tn = keys[x] & 3
+                        for mi in range(mstart[c], mstart[c + 1]):
+                            nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
+                                                   may_finish, free, merge, one_room, no_room, shut, low_w,
+                                                   low_a, _DB_INDEX)
+                            _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
             else:
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                     tn = _decode(keys[x], W, b16, new_live, base)
