@@ -198,8 +198,10 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
             stepped = [client.submit(_step_part, part, spec, i, args, pure=False) for part in state]
             state = [client.submit(merge_parts, *[client.submit(_piece, s, p, pure=False) for s in stepped],
                                    pure=False) for p in range(parts)]
-            sizes = client.gather([client.submit(_size, s, pure=False) for s in state])
-            done += sum(int(d) for d in client.gather([client.submit(_finished, s, pure=False) for s in stepped]))
+            got = client.gather([client.submit(_size, s, pure=False) for s in state]
+                                + [client.submit(_finished, s, pure=False) for s in stepped])  # one round trip
+            sizes = got[:parts]
+            done += sum(int(d) for d in got[parts:])
             del stepped
             n = sum(sizes)
             peak = max(peak, n)
