@@ -125,6 +125,7 @@ def test_count_killed_half_way_resumes_with_the_same_number(tmp_path):
     (["5", "8", "--checkpoint-every", "5"], "--checkpoint-every goes with --checkpoint"),
     (["5", "8", "--checkpoint-every", "nan", "--checkpoint", "x"], "number"),
     (["5", "8", "--checkpoint-every", "-1", "--checkpoint", "x"], "number"),
+    (["5", "5", "--open", "--method", "search", "--checkpoint", "x"], "go with the frontier method"),
 ])
 def test_checkpoint_options_bad_input(cli, args, match):
     r = cli("count", *args)
@@ -139,3 +140,9 @@ def test_a_damaged_checkpoint_is_a_one_line_error(cli, tmp_path):
     (step / "keys-0.npy").write_bytes(b"not an array")
     r = cli("count", "5", "8", "--checkpoint", str(d), "--resume")
     assert r.code == 2 and "damaged" in r.err and "Traceback" not in r.err
+
+
+def test_a_checkpoint_asks_for_the_frontier_on_a_small_board(cli, tmp_path):
+    r = cli("count", "5", "6", "--checkpoint", tmp_path / "ck")
+    assert r.code == 0 and r.out.startswith("8 closed tours of the 5x6 board;") and "frontier method" in r.out
+    assert (tmp_path / "ck" / "result.json").exists()
