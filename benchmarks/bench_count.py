@@ -15,6 +15,11 @@ this kind of machine are printed from ../shared/reference.md (6x6 9.7 s, 6x7 52 
                                                 #   (about 9 min) and 7x8
     python benchmarks/bench_count.py --eight    # 8x8 closed (McKay's count), its large
                                                 #   steps in files: about an hour
+    python benchmarks/bench_count.py --open     # open tours: 6x6, 5x10, 6x8 (directed and
+                                                #   undirected), the fullest step beside the
+                                                #   closed count of the same board
+    python benchmarks/bench_count.py --dask     # the Dask counter on a LocalCluster of 2
+                                                #   workers beside the single-machine one
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = """
 import json, resource, sys, threading, time
+if __name__ != "__main__":
+    raise SystemExit  # a Dask worker process re-importing the main module: nothing to do
 from kt_formal.board import Board
 from kt_formal.engines.base import TourRequest
 from kt_formal.exceptions import LimitReached, ResourceLimit
@@ -82,6 +89,17 @@ try:
             else:
                 r = count_request_jit(b, closed, time_limit=limit)
             out.update(count=str(r.count), states=r.max_states, passes=r.passes, spilled=r.spilled)
+            if r.directed is not None:
+                out["count"] += f" ({r.directed} directed)"
+        elif method == "dask":
+            from kt_formal.engines._frontier_dask import DaskCluster, count_request_dask
+            with DaskCluster("local", 2) as cl:
+                w = time.perf_counter()
+                count_request_dask(Board(3, 4), closed, parts=2, cluster=cl)  # the workers load the kernels
+                out["load"] = time.perf_counter() - w
+                t = time.perf_counter()
+                r = count_request_dask(b, closed, parts=2, cluster=cl, time_limit=limit)
+                out.update(count=str(r.count), states=r.max_states, steps=len(r.states_per_column))
         else:
             from kt_formal.engines.exhaustive import count
             r = count(TourRequest(b, closed=closed), time_limit=limit)
@@ -165,6 +183,26 @@ def graphillion_note():
                 "6x7 52.5 s and 1.5 GB, 6x8 out of 20 GB")
 
 
+def open_and_dask(args):
+    if args.open:
+        print("open tours | compiled frontier, open | the same board's closed tours (fullest step beside)")
+        for m, n in [(5, 6), (6, 6), (5, 8), (5, 10), (6, 8)]:
+            board_row(f"{m}x{n} open", m, n, False, ("jit",), limit=900.0)
+            board_row(f"{m}x{n} closed", m, n, True, ("jit",), limit=900.0)
+    if args.dask:
+        print("Dask LocalCluster of 2 workers (processes) | single machine; overhead = time difference / steps")
+        for m, n, cl in [(5, 6, True), (6, 6, True), (5, 8, False), (6, 7, True)]:
+            label = f"{m}x{n} {'closed' if cl else 'open'}"
+            rd = measure({"method": "dask", "rows": m, "cols": n, "closed": cl, "holes": [], "limit": 900.0,
+                          "label": label}, timeout=1200)
+            rj = measure({"method": "jit", "rows": m, "cols": n, "closed": cl, "holes": [], "limit": 900.0,
+                          "label": label})
+            steps = m * n + 2 * min(m, n) + 1
+            over = (rd["seconds"] - rj["seconds"]) / steps
+            print(f"{label} | dask {cell(rd)} | one machine {cell(rj)} | {over * 1000:.0f} ms a step more",
+                  flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--full", action="store_true")
@@ -172,8 +210,15 @@ def main(argv=None):
                     help="8x8 closed (McKay's count), its large steps in passes with their states in "
                          "files of the temporary directory: about an hour, some 30 GB of disk")
     ap.add_argument("--max-seconds", type=float, default=7200.0, help="--eight: time limit of the 8x8 count")
+    ap.add_argument("--open", action="store_true", help="open tours beside closed ones")
+    ap.add_argument("--dask", action="store_true", help="the Dask counter's overhead on a LocalCluster")
+    ap.add_argument("--only", action="store_true", help="only the sections asked for (--open, --dask)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
+    if args.only:
+        open_and_dask(args)
+        print(f"benchmark run: {time.perf_counter() - t0:.0f} s")
+        return
     print(graphillion_note())
     print("each cell: count, time, peak memory of the process (MB), peak states of a step "
           "(a stopped count says where it stopped)")
@@ -208,6 +253,7 @@ def main(argv=None):
     if args.eight:
         board_row("8x8 closed (McKay 1997: 13,267,364,410,532)", 8, 8, True, ("jit",), limit=args.max_seconds,
                   spill=True)
+    open_and_dask(args)
     print(f"largest count made: {LARGEST[0]} ({LARGEST[1]}, {len(str(LARGEST[0]))} digits)")
     print(f"benchmark run: {time.perf_counter() - t0:.0f} s")
 

@@ -145,13 +145,25 @@ class CountResult:
 
 def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(), remove=(), mask=None,
           method: str = "auto", time_limit: float | None = DEFAULT_TIME_LIMIT, node_limit: int | None = None,
-          progress=None) -> CountResult:
+          progress=None, checkpoint: str | None = None, resume: bool = False,
+          checkpoint_every: float | None = None, dask: str | None = None, parts: int = 2,
+          spill_dir: str | None = None, table_bytes: int | None = None) -> CountResult:
     """Count the tours of a board, each undirected tour once: ``kt-formal count`` in Python.
+
+    ``closed=False`` counts open tours (Hamiltonian paths); ``start`` and ``end`` fix their
+    ends. ``result.count`` is undirected; ``result.directed_count`` counts open tours with a
+    direction (twice the count with free ends, the count itself with a fixed end; None for
+    closed tours).
 
     ``method``: ``frontier`` (a side of at most 8), ``search`` (exhaustive) or ``auto`` (the
     frontier for boards of more than 36 squares with a side of at most 8, as the command).
     A frontier count that reaches ``time_limit`` raises
     :class:`~kt_formal.exceptions.LimitReached`; a search returns a lower bound instead.
+
+    Frontier only: ``checkpoint`` (a directory: the states written at column boundaries
+    every ``checkpoint_every`` seconds, default 60) and ``resume`` (go on from there);
+    ``dask`` (a scheduler's address or ``"local"``) steps the states in ``parts`` parts on a
+    Dask cluster; ``spill_dir`` and ``table_bytes`` as for the compiled counter.
     """
     from kt_formal.engines.base import TourRequest
     from kt_formal.engines.frontier import MAX_SHORT_SIDE
@@ -160,22 +172,35 @@ def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(
     b = _board(board, cols, hole, remove, mask)
     request = TourRequest(b, closed=closed, start=start, end=end)
     short = min(b.rows, b.cols)
+    frontier_only = checkpoint is not None or resume or dask is not None
     if method == "auto":
-        method = ("frontier" if short <= MAX_SHORT_SIDE and b.n_squares > 36 and node_limit is None
-                  else "search")
+        method = ("frontier" if short <= MAX_SHORT_SIDE and (b.n_squares > 36 or frontier_only)
+                  and node_limit is None else "search")
     if method == "frontier":
-        try:
-            from kt_formal.engines._frontier_jit import count_request_jit as count_request
-        except ImportError:  # pragma: no cover - numba is a dependency
-            from kt_formal.engines.frontier import count_request
         if short > MAX_SHORT_SIDE:
             raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}")
-        res = count_request(b, request.closed, request.start, request.end, progress=progress,
-                            time_limit=time_limit)
+        extra = {k: v for k, v in (("spill_dir", spill_dir), ("table_bytes", table_bytes)) if v is not None}
+        if dask is not None:
+            from kt_formal.engines._frontier_dask import count_request_dask
+
+            res = count_request_dask(b, request.closed, request.start, request.end, address=dask, parts=parts,
+                                     progress=progress, time_limit=time_limit, checkpoint=checkpoint,
+                                     resume=resume, **extra)
+        else:
+            try:
+                from kt_formal.engines._frontier_jit import count_request_jit as count_request
+            except ImportError:  # pragma: no cover - numba is a dependency
+                from kt_formal.engines.frontier import count_request
+            if checkpoint is not None or resume:
+                extra.update(checkpoint=checkpoint, resume=resume, checkpoint_every=checkpoint_every)
+            res = count_request(b, request.closed, request.start, request.end, progress=progress,
+                                time_limit=time_limit, **extra)
         return CountResult(b, closed, request.start, request.end, int(res.count), True, "frontier",
-                           res.wall_time, max_states=int(res.max_states))
+                           res.wall_time, directed_count=res.directed, max_states=int(res.max_states))
     if method != "search":
         raise InvalidInput(f"method must be auto, frontier or search, not {method!r}")
+    if frontier_only:
+        raise InvalidInput("checkpoint, resume and dask go with the frontier method")
     from kt_formal.engines.exhaustive import count as exhaustive_count
 
     res = exhaustive_count(request, node_limit=node_limit, time_limit=time_limit, progress=progress)

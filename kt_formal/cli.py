@@ -684,6 +684,22 @@ def _add_count(sub) -> None:
     p.add_argument("--spill-dir", metavar="DIR",
                    help="frontier: where a step too large for memory keeps its states (files deleted "
                         "as they are made, so nothing is left behind; default: the temporary directory)")
+    p.add_argument("--checkpoint", metavar="DIR",
+                   help="frontier: write the states to DIR at a column boundary every minute (see "
+                        "--checkpoint-every), so that a stopped count can go on with --resume")
+    p.add_argument("--resume", action="store_true",
+                   help="frontier: go on from the last checkpoint in the --checkpoint DIR (afresh if none)")
+    p.add_argument("--checkpoint-every", type=_bounded(float, 0.0, MAX_SECONDS, "--checkpoint-every"),
+                   metavar="S", help="seconds between checkpoints (default 60)")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="frontier: step the states on a Dask cluster, parted by a hash of their keys: a "
+                        "scheduler's address (tcp://HOST:8786) or 'local' for a cluster of --workers "
+                        "processes here")
+    p.add_argument("--workers", type=_bounded(int, 1, 4096, "--workers"), default=2, metavar="P",
+                   help="with --dask: the parts of each step (default 2; with 'local', as many processes)")
+    p.add_argument("--table-memory", type=_bounded(float, 0.001, 2**20, "--table-memory"), metavar="GIB",
+                   help="frontier: the most memory the hash table of one step takes, in GiB (default: "
+                        "six tenths of the machine's); a larger step runs in passes, its states in --spill-dir")
     p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
     p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
                    default=60.0, metavar="S",
@@ -744,12 +760,9 @@ def _count_frontier(args, board, request) -> int:
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
         from kt_formal.engines._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
-        spill_dir = args.spill_dir or tempfile.gettempdir()
-        if not os.path.isdir(spill_dir):
-            raise InvalidInput(f"--spill-dir {spill_dir!r} is not a directory")
+        kwargs = _spill_kwargs(args)
+        spill_dir, max_states = kwargs["spill_dir"], kwargs["max_states"]
         free = shutil.disk_usage(spill_dir).free
-        max_states = max(DEFAULT_MAX_STATES, free // SPILL_BYTES_PER_STATE)
-        kwargs = {"max_states": max_states, "spill_dir": spill_dir}
         est = estimate_states(short)
         if not board.has_holes and est > max_states:
             raise ResourceLimit(
@@ -764,15 +777,33 @@ def _count_frontier(args, board, request) -> int:
                         f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); 8x8 took {EIGHT_BY_EIGHT_MINUTES} minutes "
                         f"on 2 cores; --time-limit (now {args.time_limit:g} s) bounds the run")
         kwargs["threads"] = _count_threads(args)
+        kwargs.update(_checkpoint_kwargs(args))
         _prepare_frontier(args)
+    elif args.checkpoint or args.resume or args.dask:
+        raise InvalidInput("--checkpoint, --resume and --dask need the compiled counter (numba)")
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
-        res = count_request(board, request.closed, request.start, request.end,
-                            progress=progress if progress.active else None, time_limit=args.time_limit,
-                            **kwargs)
+        if args.dask:
+            from kt_formal.engines._frontier_dask import count_request_dask
+
+            kwargs.pop("threads", None)
+            res = count_request_dask(board, request.closed, request.start, request.end, address=args.dask,
+                                     parts=args.workers, progress=progress if progress.active else None,
+                                     time_limit=args.time_limit, **kwargs)
+        else:
+            res = count_request(board, request.closed, request.start, request.end,
+                                progress=progress if progress.active else None, time_limit=args.time_limit,
+                                **kwargs)
+    if res.resumed:
+        _note(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {max(board.rows, board.cols)} "
+                    "columns were counted already" + (" (the count was finished)" if res.resumed ==
+                                                       max(board.rows, board.cols) else ""))
     if getattr(args, "json", False):
-        return _json_count(args, request, "frontier", res.count, True, res.wall_time, max_states=res.max_states)
+        return _json_count(args, request, "frontier", res.count, True, res.wall_time, max_states=res.max_states,
+                           directed_count=res.directed)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
-    print(_styled(args, board, f"{res.count} {what}; frontier method, at most {res.max_states:,} states, {res.wall_time:.2f} s"))
+    extra = f" ({res.directed} directed)" if res.directed is not None else ""
+    print(_styled(args, board, f"{res.count} {what}{extra}; frontier method, at most {res.max_states:,} states, "
+                               f"{res.wall_time:.2f} s"))
     if args.verbose:
         for c, n in enumerate(res.states_per_column, 1):
             print(f"  column {c}: {n:,} states", file=sys.stderr)
@@ -780,6 +811,32 @@ def _count_frontier(args, board, request) -> int:
             print(f"  the largest step ran in {res.passes} passes; up to {res.spilled:,} states in files",
                   file=sys.stderr)
     return 0
+
+
+def _spill_kwargs(args) -> dict:
+    """``spill_dir``, ``max_states`` and ``table_bytes`` of the compiled frontier counter: the
+    states a step may hold are what memory or the spill directory's free space holds."""
+    from kt_formal.engines._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+
+    spill_dir = args.spill_dir or tempfile.gettempdir()
+    if not os.path.isdir(spill_dir):
+        raise InvalidInput(f"--spill-dir {spill_dir!r} is not a directory")
+    free = shutil.disk_usage(spill_dir).free
+    kwargs = {"max_states": max(DEFAULT_MAX_STATES, free // SPILL_BYTES_PER_STATE), "spill_dir": spill_dir}
+    if args.table_memory is not None:
+        kwargs["table_bytes"] = int(args.table_memory * 2**30)
+    return kwargs
+
+
+def _checkpoint_kwargs(args) -> dict:
+    """``checkpoint``, ``resume``, ``checkpoint_every`` of the frontier counters from ``count``'s options."""
+    if args.resume and not args.checkpoint:
+        raise InvalidInput("--resume goes with --checkpoint DIR (the directory of the stopped count)")
+    if args.checkpoint_every is not None and not args.checkpoint:
+        raise InvalidInput("--checkpoint-every goes with --checkpoint DIR")
+    if not args.checkpoint:
+        return {}
+    return {"checkpoint": args.checkpoint, "resume": args.resume, "checkpoint_every": args.checkpoint_every}
 
 
 def _count_sequence(args) -> int:
@@ -810,7 +867,11 @@ def _count_sequence(args) -> int:
         else:
             print(f"{k}x{key} {count}", flush=True)
 
+    if args.dask:
+        raise InvalidInput("--dask counts one board at a time, not a --sequence")
     if count_row is None:  # the pure-Python counter: one board at a time
+        if args.checkpoint or args.resume:
+            raise InvalidInput("--checkpoint and --resume need the compiled counter (numba)")
         for n in range(a, b + 1):
             for j in range(1, k + 1) if args.partial else (k,):
                 board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
@@ -822,7 +883,8 @@ def _count_sequence(args) -> int:
     _prepare_frontier(args)
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
-                  time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads)
+                  time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads,
+                  **_checkpoint_kwargs(args), **_spill_kwargs(args))
     return 0
 
 
@@ -862,9 +924,12 @@ def _run_count(args) -> int:
         # the exhaustive search is quick on the smallest boards (6x6: 0.2 s); the frontier
         # method takes any board with a side of at most 8 (compiled: 6x8 in under a second,
         # 7x8 in half a minute and 1.5 GB); a node limit or a list of tours asks for the search
-        small = board.n_squares <= 36
+        small = board.n_squares <= 36 and not (args.checkpoint or args.resume or args.dask)
         method = ("frontier" if short <= MAX_SHORT_SIDE and not args.out and not small
                   and args.node_limit is None else "search")
+    if method == "search" and (args.checkpoint or args.resume or args.dask):
+        raise InvalidInput("--checkpoint, --resume and --dask go with the frontier method (a side of at most "
+                           f"{MAX_SHORT_SIDE}, no --out or --node-limit)")
     if method == "frontier":
         if args.out:
             raise InvalidInput("--out lists every tour: use --method search")

@@ -123,6 +123,15 @@ def _popcount(x):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
+def _lowest_bit(x):  # pragma: no cover - compiled
+    """The index of the lowest set bit of ``x`` (> 0)."""
+    n = 0
+    while not (x >> n) & 1:
+        n += 1
+    return n
+
+
+@cached_njit(inline="always")
 def _decode(key, W, b16, new_live, base):  # pragma: no cover - compiled
     """The frontier values of ``key`` into ``base[:W]``, the new square's into ``base[W]``; returns tn."""
     if b16:
@@ -194,7 +203,8 @@ def _with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # prag
 # The step's parameters travel in one int64 array (``prm``), at these places.
 _P_W, _P_B16, _P_CLOSED, _P_FREE, _P_NEW_LIVE, _P_OUT_LIVE, _P_OUT_FIXED, _P_MAY_FINISH = range(8)
 _P_B0, _P_Z_DEAD, _P_L_DEAD, _P_Z_REQ, _P_L_REQ, _P_Z_FORB, _P_ONE_ROOM, _P_NO_ROOM = range(8, 16)
-_N_PRM = 16
+_P_SHUT, _P_MERGE = 16, 17
+_N_PRM = 18
 
 _ONES = np.uint64(0x1111111111111111)
 _SEVENS = np.uint64(0x7777777777777777)
@@ -234,10 +244,14 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
     # (0 with room 1, a path end with room 0; fixed ends aside), as base positions q + 1
     one_room = 0
     no_room = 0
+    shut = 0  # a path end here takes no more moves: no room left, or a fixed end
     if not closed:
         for q in range(W):
             if (fixed_pos >> q) & 1:
+                shut |= np.int64(1) << (q + 1)
                 continue
+            if room[q] == 0:
+                shut |= np.int64(1) << (q + 1)
             if room[q] == 1:
                 one_room |= np.int64(1) << (q + 1)
             elif room[q] == 0:
@@ -312,6 +326,8 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
     prm[_P_Z_FORB] = z_forb
     prm[_P_ONE_ROOM] = one_room
     prm[_P_NO_ROOM] = no_room
+    prm[_P_SHUT] = shut
+    prm[_P_MERGE] = (not closed) and free_terminals == 2
     return prm, pw, mstart, mlist
 
 
@@ -337,9 +353,9 @@ def _spread_bits(bits):  # pragma: no cover - compiled
 
 @cached_njit(inline="always")
 def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0,
-             low_w):  # pragma: no cover - compiled
-    """:func:`_combo` of a closed tour's packed state ``X`` (nibble q: position q; the
-    masks are spread, bit 4q for position q)."""
+             low_w, closed):  # pragma: no cover - compiled
+    """:func:`_combo` of a packed state ``X`` (nibble q: position q; the masks are spread,
+    bit 4q for position q)."""
     one = np.uint64(1)
     zm = _nibbles_equal(X, np.uint64(0)) & low_w
     om = _nibbles_equal(X, one) & low_w
@@ -357,7 +373,7 @@ def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z
         allowed |= ok << b
         required |= np.int64((reqpos >> pb4) & one) << b
     v0 = X & np.uint64(15)
-    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), True, out_live, b0, allowed, required)
+    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), closed, out_live, b0, allowed, required)
 
 
 @cached_njit(inline="always")
@@ -421,6 +437,127 @@ def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, lo
 
 
 @cached_njit(inline="always")
+def _singles(Y, low_w):  # pragma: no cover - compiled
+    """Spread bits of the places of ``Y`` holding a label found at no other place."""
+    one = np.uint64(1)
+    F = np.uint64(15)
+    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w  # places holding a label
+    out = np.uint64(0)
+    while t:
+        lb = t & (~t + one)
+        q4 = np.uint64(0)
+        while not (lb >> q4) & one:
+            q4 += np.uint64(4)
+        e = _nibbles_equal(Y, (Y >> q4) & F) & t
+        if e == lb:
+            out |= lb
+        t &= ~e
+    return out
+
+
+@cached_njit(inline="always")
+def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, may_finish, free, merge,
+                      one_room, no_room, shut, low_w, low_a, db_index):  # pragma: no cover - compiled
+    """:func:`_successor` of an open tour's packed state ``X`` (the new square's value in
+    nibble W; ``tn`` the ends of the tour gone from the frontier): the moves, the leaving
+    square, the pairing of the two unpartnered ends once both ends are placed, the end
+    and whole-path pruning and the relabelling, on nibbles of one word. ``one_room``,
+    ``no_room`` and ``shut`` are spread masks of the frontier after the step."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    F = np.uint64(15)
+    W4 = np.uint64(4 * W)
+    w = X
+    finished = False
+    for b in range(m):
+        if not (mask >> b) & 1:
+            continue
+        p4 = nbr_p4[b]
+        a = (w >> p4) & F
+        bv = (w >> W4) & F
+        if a == one or (nbr_end[b] and a >= two):
+            return -1
+        if a == zero:
+            if bv == zero:  # a new path: a label no state holds (15)
+                w |= (F << p4) | (F << W4)
+            else:
+                w = (w | (bv << p4)) & ~(F << W4) | (one << W4)
+        elif bv == zero:
+            w = (w & ~(F << p4)) | (one << p4) | (a << W4)
+        else:
+            w = (w & ~((F << p4) | (F << W4))) | (one << p4) | (one << W4)
+            if a == bv:  # the tour's two ends joined (only once both are placed)
+                if not (merge and tn == 2):
+                    return -1
+                finished = True
+            else:  # joins two paths: bv's other end takes label a
+                eb = _nibbles_equal(w, bv) & low_a
+                if eb | (_nibbles_equal(w, a) & low_a):
+                    w = (w & ~(eb * F)) | (eb * a)
+                else:  # both far ends are ends of the tour: a whole path
+                    finished = True
+    v = w & F
+    tn2 = tn
+    Y = w >> np.uint64(4)
+    if v == zero and out_live:
+        return -1
+    if v >= two:
+        if not out_fixed:
+            if tn2 >= free:
+                return -1
+            tn2 += 1
+        if not (_nibbles_equal(Y, v) & low_w):  # its other end gone before it: a whole path
+            finished = True
+    elif out_fixed and v != one:
+        return -1
+    if merge and tn2 == 2 and tn < 2 and not finished:
+        alone = _singles(Y, low_w)
+        if alone:
+            lb = alone & (~alone + one)
+            rest = alone & ~lb
+            if rest:
+                q4 = np.uint64(0)
+                while not (lb >> q4) & one:
+                    q4 += np.uint64(4)
+                x = (Y >> q4) & F
+                lb2 = rest & (~rest + one)
+                Y = (Y & ~(lb2 * F)) | (lb2 * x)
+    if finished:
+        if not may_finish or Y != low_w:
+            return -1
+        return -2
+    zpost = _nibbles_equal(Y, zero) & low_w
+    lpost = low_w & ~(zpost | (_nibbles_equal(Y, one) & low_w))
+    if tn2 + _popcount(np.int64(zpost & one_room)) + _popcount(np.int64(lpost & no_room)) > free:
+        return -1
+    sh = lpost & shut
+    while sh:
+        lb = sh & (~sh + one)
+        sh &= ~lb
+        q4 = np.uint64(0)
+        while not (lb >> q4) & one:
+            q4 += np.uint64(4)
+        e = _nibbles_equal(Y, (Y >> q4) & F) & low_w
+        mate = e & ~lb
+        if mate == zero or (mate & shut):
+            if not may_finish or ((zpost | lpost) & ~e):
+                return -1
+    # relabel: the first label met gets 2, the next 3, ...
+    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w
+    out = Y & ~(t * F)
+    nxt = two
+    while t:
+        lb = t & (~t + one)
+        q = db_index[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
+        e = _nibbles_equal(Y, (Y >> np.uint64(q)) & F) & t
+        out |= e * nxt
+        t &= ~e
+        nxt += one
+    return np.int64((out << two) | np.uint64(tn2))
+
+
+@cached_njit(inline="always")
 def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # pragma: no cover - compiled
     """The key of the state that ``mask`` (the new square's moves back into the frontier)
     makes of the decoded state ``base``; -1 when it makes none, -2 when it finishes the tour."""
@@ -449,8 +586,8 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
         elif bv == 0:
             w[W] = a
             w[p] = 1
-        elif a == bv:  # closes a cycle
-            if not closed:
+        elif a == bv:  # closes a cycle (open tours: joins the two ends of the tour)
+            if not closed and not (prm[_P_MERGE] and tn == 2):
                 return -1
             w[p] = 1
             w[W] = 1
@@ -489,6 +626,26 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
             finished = True
     elif prm[_P_OUT_FIXED] and v != 1:
         return -1
+    if prm[_P_MERGE] and tn2 == 2 and tn < 2 and not finished:
+        # both ends of the tour are placed: the two path ends joined to them (the only
+        # ends without a partner) become one pair, as if joined through the tour's ends,
+        # and the state is a closed tour's from now on
+        s1 = -1
+        for t in range(1, W + 1):
+            x = w[t]
+            if x < 2:
+                continue
+            alone = True
+            for u in range(1, W + 1):
+                if u != t and w[u] == x:
+                    alone = False
+                    break
+            if alone:
+                if s1 < 0:
+                    s1 = t
+                else:
+                    w[t] = w[s1]
+                    break
     if finished:
         if not prm[_P_MAY_FINISH]:
             return -1
@@ -512,6 +669,26 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
                 lpost |= np.int64(1) << W
         if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) > prm[_P_FREE]:
             return -1
+        # a path whose two ends take no more moves (shut, or gone from the frontier as an
+        # end of the tour) is the whole tour: dead while any other square waits for moves
+        shut = lpost & prm[_P_SHUT]
+        while shut:
+            p = _lowest_bit(shut)
+            shut &= shut - 1
+            x = w[p]
+            p2 = -1
+            for t in range(1, W + 1):
+                if t != p and w[t] == x:
+                    p2 = t
+                    break
+            if p2 < 0 or (prm[_P_SHUT] >> p2) & 1:
+                if not prm[_P_MAY_FINISH]:
+                    return -1
+                rest = (zpost | lpost) & ~(np.int64(1) << p)
+                if p2 >= 0:
+                    rest &= ~(np.int64(1) << p2)
+                if rest:
+                    return -1
     # relabel the path ends in frontier order, and encode
     # (branch-free: lab[0] = 0, lab[1] = 1, lab[label] = 0 until it is numbered)
     nxt = 2
@@ -606,7 +783,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     R = 1 + Lo
     used = np.zeros((T, T), np.int64)  # successors of thread t for part p
     # the packed form (closed tours, 4-bit digits): nibble q is frontier position q
-    swar = b16 and closed
+    swar = b16
     nbr_p4 = np.empty(m, np.uint64)
     for b in range(m):
         nbr_p4[b] = np.uint64(4 * nbr_p[b])
@@ -622,6 +799,13 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     z_req = _spread_bits(prm[_P_Z_REQ])
     l_req = _spread_bits(prm[_P_L_REQ])
     z_forb = _spread_bits(prm[_P_Z_FORB])
+    # open tours, after the step (frontier position q at nibble q: the masks' bit q + 1)
+    one_room = _spread_bits(prm[_P_ONE_ROOM] >> 1)
+    no_room = _spread_bits(prm[_P_NO_ROOM] >> 1)
+    shut = _spread_bits(prm[_P_SHUT] >> 1)
+    out_fixed = prm[_P_OUT_FIXED] != 0
+    free = prm[_P_FREE]
+    merge = prm[_P_MERGE] != 0
     s = s0
     while s < S:
         top = 0
@@ -639,17 +823,25 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
             lab[1] = 1
             acc_d = np.zeros(L + 1, np.int64)
             cnt = np.zeros(T, np.int64)
-            if swar:  # a closed tour of packed digits: on the word itself
+            if swar:  # packed digits: on the word itself
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                     X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
                     c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
-                                 prm[_P_B0], low_w)
+                                 prm[_P_B0], low_w, closed)
                     if c < 0:
                         continue
-                    for mi in range(mstart[c], mstart[c + 1]):
-                        nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
-                                          low_w, low_a, _DB_INDEX)
-                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+                    if closed:
+                        for mi in range(mstart[c], mstart[c + 1]):
+                            nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
+                                              low_w, low_a, _DB_INDEX)
+                            _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+                    else:
+                        tn = keys[x] & 3
+                        for mi in range(mstart[c], mstart[c + 1]):
+                            nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
+                                                   may_finish, free, merge, one_room, no_room, shut, low_w,
+                                                   low_a, _DB_INDEX)
+                            _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
             else:
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                     tn = _decode(keys[x], W, b16, new_live, base)
@@ -948,6 +1140,7 @@ class _Sweep:
         self.passes = 1  # the most passes a step took
         self.spilled = 0  # the most states a step wrote to files
         self.per_column = []
+        self.work = 0  # states stepped by this process
 
     def _table(self, est, T, Lo, grow=False):
         """A table of ``T`` parts for ``est`` keys: the front of the pool, which is all zero
@@ -1087,17 +1280,73 @@ class _Sweep:
         if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
             raise LimitReached(f"the frontier count stopped at its time limit ({self.time_limit:g} s) "
                                f"in column {min(c, self.n_cols - 1) + 1} of {self.n_cols}, with {n:,} states")
+        self.work += S
         if i % self.k == self.k - 1 and c < self.n_cols:
             self.per_column.append(n)
             if self.progress is not None:
-                self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states")
+                self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states" + self._pace(c))
         return done, comp
+
+    def _pace(self, c) -> str:
+        """``, R states/s, about T left``: the states stepped a second in this process, and
+        the time left at that rate: while the states grow, the columns to come grow as the
+        last did, up to the fullest step measured on a board as wide; then the columns to
+        come are taken as holding the states of the columns as far from the other end.
+        A rough guide: the states of a step are not known before it is made."""
+        spent = time.perf_counter() - self.t0
+        if spent < 0.5 or self.work < 1000:
+            return ""
+        rate = self.work / spent
+        known = self.per_column
+        ahead = 0
+        if len(known) >= 2 and known[-1] > known[-2] > 0:
+            # still growing: at the last column's rate, up to the fullest step measured on a
+            # board as wide, until the last column (where the tours close and few are left)
+            from kt_formal.engines.frontier import estimate_states
+
+            g = known[-1] / known[-2]
+            # (closed tours measured; open ones hold up to some 30 times more: 6x6 28, 6x8 16)
+            cap = max(estimate_states(self.k) * (1 if self.closed else 30), known[-1])
+            x = known[-1]
+            for _cc in range(c + 1, self.n_cols - 1):
+                x = min(cap, x * g)
+                ahead += x
+        else:  # falling: the columns to come as far from the other end
+            for cc in range(c + 1, self.n_cols):
+                mirror = self.n_cols - 1 - cc
+                ahead += known[mirror] if mirror < len(known) else known[-1]
+        left = ahead * self.k / rate
+        return f", {rate:,.0f} states/s, about {_duration(left)} left"
+
+    def snapshot(self) -> dict:
+        """The bookkeeping a checkpoint keeps besides the states."""
+        return {"peak": self.peak, "passes": self.passes, "spilled": self.spilled,
+                "per_column": list(self.per_column), "ratio": {str(a): b for a, b in self.ratio.items()}}
+
+    def restore(self, chunks, meta) -> None:
+        """Go on from a checkpoint's states and bookkeeping."""
+        self.chunks = list(chunks)
+        self.cur = self.spare = None
+        self.peak = max(self.peak, int(meta.get("peak", 1)))
+        self.passes = max(self.passes, int(meta.get("passes", 1)))
+        self.spilled = max(self.spilled, int(meta.get("spilled", 0)))
+        self.per_column = [int(x) for x in meta.get("per_column", [])]
+        self.ratio = {int(a): float(b) for a, b in meta.get("ratio", {}).items()}
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def count_request_jit(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
                       progress=None, max_states: int = DEFAULT_MAX_STATES,
                       time_limit: float | None = None, table_bytes: int | None = None,
-                      spill_dir: str | None = None, threads: int | None = None) -> FrontierCount:
+                      spill_dir: str | None = None, threads: int | None = None, checkpoint: str | None = None,
+                      resume: bool = False, checkpoint_every: float | None = None) -> FrontierCount:
     """:func:`kt_formal.engines.frontier.count_request`, compiled (same arguments and result).
 
     ``table_bytes`` bounds the hash table of one step (default :data:`TABLE_BYTES`): a
@@ -1106,28 +1355,63 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     ``threads``: the threads of a large step (default: ``KT_FORMAL_THREADS``, else the
     cores free at that step); a small step takes one. Compiling or loading the kernels
     (:func:`prepare_kernels`) is not counted in ``time_limit`` nor in the wall time.
+
+    ``checkpoint``: a directory where the states are written at a column boundary once
+    ``checkpoint_every`` seconds (default 60) have passed since the last
+    (:mod:`kt_formal.engines._frontier_checkpoint`); with ``resume`` the count goes on
+    from the last checkpoint there (or starts afresh when there is none).
     """
     threads = _threads.requested_threads(threads)
     t0 = time.perf_counter()
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
+    ckpt = _board_checkpointer(lay, closed, checkpoint, checkpoint_every) if checkpoint else None
+    if resume and ckpt is None:
+        raise InvalidInput("resuming a count needs its checkpoint directory")
+    if resume and (old := ckpt.result()) is not None:  # counted to the end already
+        return FrontierCount(int(old["count"]), closed, lay.rows, lay.cols, old.get("per_column", []),
+                             int(old.get("peak", 0)), 0.0, start=None if closed else start,
+                             end=None if closed else end, resumed=lay.n)
     t0 += prepare_kernels()
     sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
                    table_bytes, spill_dir, threads)
+    first, done = 0, 0
+    if resume and (got := ckpt.latest()) is not None:
+        step, chunks, meta = got
+        sweep.restore(chunks, meta)
+        first, done = step + 1, int(meta["done"])
     with _threads_restored():
-        done = _sweep_board(sweep, lay)
-    return FrontierCount(done, closed, lay.rows, lay.cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
-                         sweep.passes, sweep.spilled, sweep.used)
+        for i, args in _board_steps(lay, first):
+            d, _ = sweep.step(i, *args)
+            done += d
+            if ckpt is not None and i % lay.k == lay.k - 1 and i + 1 < lay.N + lay.W and ckpt.due():
+                ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), done=str(done)))
+    res = FrontierCount(done, closed, lay.rows, lay.cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
+                        sweep.passes, sweep.spilled, sweep.used, None if closed else start, None if closed else end,
+                        resumed=first // lay.k)
+    if ckpt is not None:
+        ckpt.finish({"count": str(done), "peak": sweep.peak, "per_column": sweep.per_column})
+    return res
 
 
-def _sweep_board(sweep, lay) -> int:
-    """The tours of a board's sweep (:func:`count_request_jit`)."""
-    k, n, N, W = lay.k, lay.n, lay.N, lay.W
+def _board_checkpointer(lay, closed, directory, every):
+    from kt_formal.engines._frontier_checkpoint import Checkpointer, question_key
+
+    key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), live=lay.live,
+                       ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set),
+                       forbidden=sorted(sorted(e) for e in lay.forbidden_set), limb=_LIMB)
+    what = f"{'closed' if closed else 'open'} tours of a {lay.rows}x{lay.cols} board"
+    return Checkpointer(directory, key, what, every)
+
+
+def _board_steps(lay, first: int = 0):
+    """``(i, arguments of _Sweep.step after i)`` for each step of a board's sweep from ``first``
+    (:func:`count_request_jit`; the Dask counter takes the same)."""
+    k, N, W = lay.k, lay.N, lay.W
     live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
     forced_set, forbidden_set = lay.forced_set, lay.forbidden_set
-    done = 0
-    for i in range(N + W):
+    for i in range(first, N + W):
         on_board = i < N
         r, c = i % k, i // k
         is_live = on_board and live[i]
@@ -1149,15 +1433,14 @@ def _sweep_board(sweep, lay) -> int:
             j = i + 1 - W + q
             room.append(sum(1 for t in later[j] if t > i) if 0 <= j < N and live[j] else 9)
         fixed_pos = sum(1 << q for q in range(W) if i + 1 - W + q in ends)
-        d, _ = sweep.step(i, nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
-                          out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
-        done += d
-    return done
+        yield i, (nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
+                  out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
 
 
 def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_states: int = DEFAULT_MAX_STATES,
               time_limit: float | None = None, on_count=None, partial: bool = False,
-              table_bytes: int | None = None, spill_dir: str | None = None, threads: int | None = None) -> dict:
+              table_bytes: int | None = None, spill_dir: str | None = None, threads: int | None = None,
+              checkpoint: str | None = None, resume: bool = False, checkpoint_every: float | None = None) -> dict:
     """The tours of every ``k x n`` board for ``a <= n <= b``, in one sweep over ``k x b``.
 
     ``on_count(n, count)`` is called as each width's count is known (in order of n).
@@ -1171,6 +1454,9 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
     (``j = k``: the whole board) and ``on_count((n, j), count)``.
 
     ``threads`` as for :func:`count_request_jit`; compiling is not counted in ``time_limit``.
+    ``checkpoint``, ``resume``, ``checkpoint_every`` as there: the states of the sweep do
+    not depend on ``a`` nor ``b``, so a row resumed may also go further than it was asked
+    first; the counts already known are given to ``on_count`` again.
     """
     if not 1 <= k <= MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method counts boards with a side of at most {MAX_SHORT_SIDE}, not {k}")
@@ -1186,19 +1472,40 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
             if on_count is not None:
                 on_count(key, out[key])
         return out
+    ckpt = None
+    if checkpoint:
+        from kt_formal.engines._frontier_checkpoint import Checkpointer, question_key
+
+        ckpt = Checkpointer(checkpoint, question_key(kind="row", k=k, closed=bool(closed), partial=bool(partial),
+                                                     limb=_LIMB),
+                            f"the {'closed' if closed else 'open'} tours of {k} x n boards"
+                            + (" with partly filled last columns" if partial else ""), checkpoint_every)
+    elif resume:
+        raise InvalidInput("resuming a count needs its checkpoint directory")
     t0 += prepare_kernels()
     sweep = _Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
                    spill_dir, threads)
+    first = 0
+    if resume and (got := ckpt.latest()) is not None:
+        step, chunks, meta = got
+        sweep.restore(chunks, meta)
+        first = step + 1
+        for key, count in meta.get("out", []):
+            key = tuple(key) if partial else int(key)
+            if a <= (key[0] if partial else key) <= b:
+                out[key] = int(count)
+                if on_count is not None:
+                    on_count(key, out[key])
     with _threads_restored():
-        _sweep_row(sweep, k, a, b, closed, on_count, partial, out)
+        _sweep_row(sweep, k, a, b, closed, on_count, partial, out, first, ckpt)
     return out
 
 
-def _sweep_row(sweep, k, a, b, closed, on_count, partial, out) -> None:
+def _sweep_row(sweep, k, a, b, closed, on_count, partial, out, first=0, ckpt=None) -> None:
     """The sweep of :func:`count_row`: fills ``out``."""
     W = 2 * k + 1
     N = k * b
-    for i in range(N):
+    for i in range(first, N):
         r, c = i % k, i // k
         nbr = []
         for dr, dc, p in ((-1, -2, 0), (1, -2, 2), (-2, -1, k - 1), (2, -1, k + 3)):
@@ -1221,3 +1528,6 @@ def _sweep_row(sweep, k, a, b, closed, on_count, partial, out) -> None:
             out[key] = d + comp
             if on_count is not None:
                 on_count(key, out[key])
+        if ckpt is not None and r == k - 1 and i + 1 < N and ckpt.due():
+            known = [[list(key) if partial else key, str(v)] for key, v in out.items()]
+            ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), out=known))

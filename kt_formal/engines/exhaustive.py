@@ -186,6 +186,8 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
         directed = 0 if free_ends else None
     elif res.status == "limit":
         directed = 2 * res.count if free_ends else None
+    if not request.closed and not free_ends:  # a fixed end: each path runs from its start (or to its end)
+        directed = res.count
     return CountResult(res.count, directed, res.nodes, res.status != "limit", clock())
 
 

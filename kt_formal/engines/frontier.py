@@ -60,6 +60,21 @@ class FrontierCount:
     passes: int = 1  # the most passes one step took (compiled counter: a table over its budget)
     spilled: int = 0  # the most states one step kept in files (compiled counter)
     threads: list = field(default_factory=list)  # (states, threads) of each step (compiled counter)
+    start: tuple | None = None  # the fixed ends of an open count, as asked
+    end: tuple | None = None
+    single: bool = False  # the board has one live square (its one open tour has no direction)
+    resumed: int = 0  # the columns a checkpoint had counted already (compiled counter, resume)
+
+    @property
+    def directed(self) -> int | None:
+        """Open tours with a direction: each path twice when both ends are free (a single
+        square once), once when an end is fixed (it runs from its start, or to its end);
+        None for closed tours (each counted once as an undirected cycle)."""
+        if self.closed:
+            return None
+        if self.start is None and self.end is None and not self.single:
+            return 2 * self.count
+        return self.count
 
 
 #: The most states one step held, measured with the compiled counter on closed tours of
@@ -150,9 +165,11 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
             if q is not None:
                 ends.add(idx(q))
         if start is not None and end is not None and idx(start) == idx(end):
-            return FrontierCount(1 if n_live == 1 else 0, closed, rows, cols, wall_time=time.perf_counter() - t0)
+            return FrontierCount(1 if n_live == 1 else 0, closed, rows, cols, wall_time=time.perf_counter() - t0,
+                                 start=start, end=end, single=n_live == 1)
     if n_live == 1:
-        return FrontierCount(0 if closed else 1, closed, rows, cols, wall_time=time.perf_counter() - t0)
+        return FrontierCount(0 if closed else 1, closed, rows, cols, wall_time=time.perf_counter() - t0,
+                             start=None if closed else start, end=None if closed else end, single=True)
     if closed and n_live < 3:
         return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0)
     free_terminals = 0 if closed else 2 - len(ends)
@@ -280,8 +297,8 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                     elif b_val == 0:
                         w[W] = a_val
                         w[p] = 1
-                    elif a_val == b_val:  # closes a cycle
-                        if not closed:
+                    elif a_val == b_val:  # closes a cycle (open: joins the tour's two ends)
+                        if not closed and not (free_terminals == 2 and tn == 2):
                             ok = False
                             break
                         w[p] = w[W] = 1
@@ -312,6 +329,13 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                         finished = True
                 elif out_fixed and v != 1:
                     continue
+                if free_terminals == 2 and tn2 == 2 and tn < 2 and not finished:
+                    # both ends of the tour are placed: the two path ends joined to them
+                    # (the only labels without a partner) become one pair, as if joined
+                    # through the tour's ends; the state is a closed tour's from now on
+                    alone = [q for q in range(W) if w[q] >= 2 and w.count(w[q]) == 1]
+                    if len(alone) == 2:
+                        w[alone[1]] = w[alone[0]]
                 if finished:
                     # the tour is whole: nothing else may be pending or still to come
                     if rest_after or any(x != 1 for x in w):
@@ -339,6 +363,19 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
                                       and i + 1 - W + q not in ends)
                     if tn2 + forced_ends > free_terminals:
                         continue
+                    # a path whose two ends take no more moves (no room, a fixed end, or
+                    # gone as an end of the tour) is the whole tour: dead while any other
+                    # square waits for moves
+                    shut = [q for q in range(W) if w[q] >= 2 and (room[q] == 0 or i + 1 - W + q in ends)]
+                    whole = False
+                    for q in shut:
+                        mate = [u for u in range(W) if u != q and w[u] == w[q]]
+                        if not mate or mate[0] in shut:
+                            if rest_after or any(w[u] != 1 for u in range(W) if u != q and u not in mate):
+                                whole = True
+                                break
+                    if whole:
+                        continue
                 key = (_normalise(w), tn2)
                 new_states[key] = new_states.get(key, 0) + cnt
         states = new_states
@@ -354,7 +391,8 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
             per_column.append(len(states))
             if progress is not None:
                 progress(c + 1, n, f"column {c + 1} of {n}, {len(states):,} states")
-    return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0)
+    return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0,
+                         start=None if closed else start, end=None if closed else end)
 
 
 def count_tours(rows: int, cols: int, closed: bool = True, holes=None, start=None, end=None) -> int:

@@ -1,0 +1,139 @@
+"""Open tours counted by the compiled frontier counter against exhaustive search: every board of
+at most 30 squares, with and without fixed ends, and 200 random holed boards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.engines._frontier_jit import count_request_jit
+from kt_formal.engines.base import TourRequest
+from kt_formal.engines.exhaustive import count as exhaustive_count
+
+BOARDS = [(r, c) for r in range(1, 7) for c in range(r, 31) if r * c <= 30]
+
+
+def _search(board, start=None, end=None):
+    return exhaustive_count(TourRequest(board, closed=False, start=start, end=end))
+
+
+@pytest.mark.parametrize("rows, cols", BOARDS)
+def test_open_count_equals_the_search_on_every_small_board(rows, cols):
+    b = Board(rows, cols)
+    want = _search(b)
+    got = count_request_jit(b, closed=False)
+    assert got.count == want.count
+    assert got.directed == want.directed_count  # free ends: each path both ways
+
+
+@pytest.mark.parametrize("rows, cols", [bc for bc in BOARDS if bc[0] >= 3])
+def test_open_count_from_every_start_square_equals_the_search(rows, cols):
+    b = Board(rows, cols)
+    squares = [(r, c) for r in range(rows) for c in range(cols)]
+    total = 0
+    for s in squares:
+        got = count_request_jit(b, closed=False, start=s)
+        assert got.count == _search(b, start=s).count, s
+        assert got.directed == got.count  # every such tour runs from its start
+        total += got.count
+    # every path has two ends: summed over its start squares, each is counted twice
+    assert total == 2 * count_request_jit(b, closed=False).count
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 4), (3, 7), (4, 5), (3, 8), (4, 6), (5, 5),
+                                        pytest.param(5, 6, marks=pytest.mark.slow),
+                                        pytest.param(4, 7, marks=pytest.mark.slow)])
+def test_open_count_between_every_pair_of_ends_equals_the_search(rows, cols):
+    b = Board(rows, cols)
+    squares = [(r, c) for r in range(rows) for c in range(cols)]
+    total = 0
+    for i, s in enumerate(squares):
+        for e in squares[i + 1:]:
+            got = count_request_jit(b, closed=False, start=s, end=e).count
+            assert got == _search(b, s, e).count, (s, e)
+            total += got
+    assert total == count_request_jit(b, closed=False).count > 0
+
+
+def _random_holed(rng: random.Random):
+    """A board of 12 to 32 squares less one to four holes, its colours balanced to within one
+    (else it has no open tour and both counters agree on a quick 0), random fixed ends."""
+    while True:
+        rows = rng.randint(3, 5)
+        cols = rng.randint(4, 8)
+        if not 12 <= rows * cols <= 32:
+            continue
+        squares = [(r, c) for r in range(rows) for c in range(cols)]
+        holes = rng.sample(squares, rng.randint(1, 4))
+        live = [q for q in squares if q not in holes]
+        if abs(sum((r + c) % 2 for r, c in live) * 2 - len(live)) > 1:
+            continue
+        # ends of a colour a path can have: both of the larger colour when the number of
+        # squares is odd, one of each when it is even (a few of any colour, to test 0 too)
+        odd = sum((r + c) % 2 for r, c in live)
+        big = int(2 * odd > len(live))
+        start = end = None
+        u = rng.random()
+        if u < 0.6:
+            fair = rng.random() < 0.85
+            start = rng.choice([q for q in live if not fair or len(live) % 2 == 0 or sum(q) % 2 == big])
+            if u < 0.3:
+                want = big if len(live) % 2 else 1 - sum(start) % 2
+                end = rng.choice([q for q in live if q != start and (not fair or sum(q) % 2 == want)])
+        return Board(rows, cols, holes=holes), start, end
+
+
+@pytest.mark.parametrize("i", range(200))
+def test_open_count_equals_the_search_on_random_holed_boards(i):
+    board, start, end = _random_holed(random.Random(24_000 + i))
+    want = _search(board, start, end)
+    got = count_request_jit(board, closed=False, start=start, end=end)
+    assert got.count == want.count, (board, start, end)
+
+
+def test_the_random_holed_boards_reach_tours():
+    """The random cases are not all empty: a good part of them (68 of 200) have open tours."""
+    with_tours = sum(bool(count_request_jit(b, False, s, e).count)
+                     for b, s, e in (_random_holed(random.Random(24_000 + i)) for i in range(200)))
+    assert with_tours >= 50
+
+
+# Published values (../shared/reference.md): open tours of 5x5, 864 undirected and 1728
+# directed; of 6x6, 6,637,920 directed (OEIS A165134), so 3,318,960 undirected.
+@pytest.mark.parametrize("n, directed", [(5, 1728), pytest.param(6, 6_637_920, marks=pytest.mark.slow)])
+def test_published_open_counts(n, directed):
+    got = count_request_jit(Board(n, n), closed=False)
+    assert got.directed == directed
+    assert 2 * got.count == directed
+
+
+def test_count_command_names_directed_and_undirected_open_counts(cli):
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    from kt_formal.io.jsonout import load_schema
+
+    validator = jsonschema.Draft202012Validator(load_schema())
+
+    r = cli("count", "5", "8", "--open", "--method", "frontier")
+    n = count_request_jit(Board(5, 8), closed=False).count
+    assert r.code == 0 and r.out.startswith(f"{n} open tours of the 5x8 board ({2 * n} directed)")
+    r = cli("count", "5", "8", "--open", "--start", "0,0", "--method", "frontier", "--json")
+    d = json.loads(r.out)
+    validator.validate(d)
+    want = count_request_jit(Board(5, 8), closed=False, start=(0, 0)).count
+    assert d["count"] == d["directed_count"] == want > 0 and d["method"] == "frontier"
+
+
+def test_python_api_counts_open_tours_with_fixed_ends():
+    import kt_formal as kt
+
+    free = kt.count(5, 6, closed=False, method="frontier")
+    assert free.directed_count == 2 * free.count == 2 * _search(Board(5, 6)).count
+    one = kt.count(5, 6, closed=False, start=(0, 0), method="frontier")
+    both = kt.count(5, 6, closed=False, start=(0, 0), end=(4, 5), method="frontier")
+    assert one.count == _search(Board(5, 6), (0, 0)).count == one.directed_count > 0
+    assert both.count == _search(Board(5, 6), (0, 0), (4, 5)).count
+    assert one.to_json()["directed_count"] == one.count
