@@ -25,7 +25,9 @@ reference the tests compare against. What changes is the bookkeeping:
   memory, go to files (mapped, and unlinked as soon as they are made), read back
   block by block by the next step. 8 x 8 (741 million states at its fullest step)
   runs so in 17 GB of memory and 24 GB of files;
-* closed tours with 4-bit digits (``k <= 7``) are stepped on the packed word itself:
+* states of 4-bit digits (``k <= 7``) are stepped on the packed word itself (open tours
+  too: the ends of the tour leaving, the pairing of the two unpartnered path ends once
+  both are placed, and the end and whole-path pruning, on masks of nibbles):
   the moves set nibbles, a join renames a label at all its places with one mask
   (nibbles equal to a value, found without a loop), and the labels are renumbered in
   frontier order one label at a time, not one place at a time;
