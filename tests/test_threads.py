@@ -271,7 +271,7 @@ def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
     load (here made slow) is not the search's."""
     from kt_formal.engines import _search
 
-    monkeypatch.setattr(_search, "_READY", False)
+    monkeypatch.setattr(_search.prepare_kernels, "ready", False)
     real = _search.PathSearch.run
 
     def slow_run(self, limits=None):
@@ -281,5 +281,5 @@ def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
     monkeypatch.setattr(_search.PathSearch, "run", slow_run)  # the preparation's own searches
     limits = _search.Limits(time_limit=0.2)
     monkeypatch.setattr(_search.PathSearch, "run", real)
-    assert _search._READY and limits.elapsed() < 0.2
+    assert _search.prepare_kernels.ready and limits.elapsed() < 0.2
     assert limits.next_chunk(0) > 0  # the limit is not used up

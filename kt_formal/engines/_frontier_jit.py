@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import threading
 import time
 
 import numba
@@ -67,7 +66,7 @@ from numba import prange
 
 from kt_formal.board import Board
 from kt_formal.engines import _threads
-from kt_formal.engines._jit import announce_compile, cached_njit
+from kt_formal.engines._jit import Preparation, cached_njit
 from kt_formal.engines.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
@@ -1038,38 +1037,20 @@ KERNELS = (step_tables, fill_step, regrow, shrink, compact, complete_tours)
 #: start-up and count 0.7 s of it; on a busy machine the wall time is longer).
 COMPILE_SECONDS = 25
 
-_READY = False
-_LOCK = threading.Lock()
-_OWNER = None  # the thread preparing the kernels
+def _warm_up() -> None:
+    count_request_jit(Board(3, 4), threads=1)  # closed tours: step_tables, fill_step, compact
+    count_row(3, 3, 4, closed=False, threads=1)  # open tours: complete_tours
+    capp, lo = 64, 1
+    tab = np.zeros(capp * (1 + lo), np.int64)
+    regrow(tab, lo, 0, capp, np.zeros(2 * capp * (1 + lo), np.int64), 2 * capp)
+    shrink(tab, lo, 0, capp, 1, np.zeros(1, np.int64))
 
 
-def prepare_kernels(note: bool = True) -> float:
-    """Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note
-    on standard error, once a process), before a count starts its clock; returns the
-    seconds it took, waiting included (0 when they are loaded already). Each kernel runs
-    once on a small case with the argument types of a real count, so a count never stops
-    to compile; other threads wait until that is done.
-    """
-    global _READY, _OWNER
-    if _READY or _OWNER == threading.get_ident():
-        return 0.0
-    t = time.perf_counter()
-    with _LOCK:
-        if not _READY:
-            _OWNER = threading.get_ident()
-            try:
-                if note:
-                    announce_compile(list(KERNELS), "the frontier counter's kernels", COMPILE_SECONDS)
-                count_request_jit(Board(3, 4), threads=1)  # closed tours: step_tables, fill_step, compact
-                count_row(3, 3, 4, closed=False, threads=1)  # open tours: complete_tours
-                capp, lo = 64, 1
-                tab = np.zeros(capp * (1 + lo), np.int64)
-                regrow(tab, lo, 0, capp, np.zeros(2 * capp * (1 + lo), np.int64), 2 * capp)
-                shrink(tab, lo, 0, capp, 1, np.zeros(1, np.int64))
-                _READY = True
-            finally:
-                _OWNER = None
-    return time.perf_counter() - t
+#: Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note on
+#: standard error, once a process), before a count starts its clock; returns the seconds it
+#: took (0 when they are loaded already). Each kernel runs once on a small case with the
+#: argument types of a real count, so a count never stops to compile.
+prepare_kernels = Preparation(KERNELS, "the frontier counter's kernels", COMPILE_SECONDS, _warm_up)
 
 
 class _threads_restored:

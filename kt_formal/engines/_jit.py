@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
 
 from numba import njit as _numba_njit
 
 from kt_formal.engines import _threads
 
-__all__ = ["cached_njit", "kernels_compiled", "announce_compile", "start_compiler_without_blas", "KERNELS"]
+__all__ = ["Preparation", "cached_njit", "kernels_compiled", "announce_compile", "start_compiler_without_blas", "KERNELS"]
 
 _threads.prepare()
 
@@ -121,3 +123,36 @@ def announce_compile(kernels, what: str = "the search kernels", seconds: float =
     print(f"kt-formal: compiling {what} once, about {seconds:g} s, longer on a busy machine (cached on "
           "disk for later runs; not counted in a time limit)", file=sys.stderr, flush=True)
     return True
+
+
+class Preparation:
+    """A group's kernels loaded (or compiled, with the note) once a process, before a clock.
+
+    Calling it runs ``warm_up`` (each kernel once on a small case with the argument types of
+    real work) the first time, announcing the compile when any of ``kernels`` is not
+    cached; other threads wait for it, and the thread running it gets through at once (a
+    warm-up may call what calls it). Returns the seconds it took, waiting included (0 when
+    the kernels are ready). ``ready`` says whether it has run.
+    """
+
+    def __init__(self, kernels, what: str, seconds: float, warm_up):
+        self.kernels, self.what, self.seconds, self.warm_up = kernels, what, seconds, warm_up
+        self.ready = False
+        self._lock = threading.Lock()
+        self._owner = None  # the thread running the warm-up
+
+    def __call__(self, note: bool = True) -> float:
+        if self.ready or self._owner == threading.get_ident():
+            return 0.0
+        t = time.perf_counter()
+        with self._lock:
+            if not self.ready:
+                self._owner = threading.get_ident()
+                try:
+                    if note:
+                        announce_compile(list(self.kernels), self.what, self.seconds)
+                    self.warm_up()
+                    self.ready = True
+                finally:
+                    self._owner = None
+        return time.perf_counter() - t

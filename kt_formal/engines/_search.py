@@ -31,13 +31,12 @@ change with each move (the old head and the new head):
 
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
 
 from kt_formal.board import KNIGHT_MOVES
-from kt_formal.engines._jit import announce_compile, cached_njit as _njit, kernels_compiled
+from kt_formal.engines._jit import Preparation, cached_njit as _njit, kernels_compiled
 from kt_formal.exceptions import InvalidInput
 
 
@@ -503,40 +502,21 @@ KERNELS = (search_kernel, plain_kernel, warnsdorff_kernel)
 #: every kernel; this group's share of its wall time, 10 %, is 3 s).
 COMPILE_SECONDS = 5
 
-_READY = False
-_LOCK = threading.Lock()
-_OWNER = None  # the thread preparing the kernels
+def _warm_up() -> None:
+    from kt_formal.board import Board
+    from kt_formal.graph import neighbour_table
+
+    nt = neighbour_table(Board(3, 4))
+    PathSearch(nt, 0, False, heuristic="fixed", prune=False).run()  # plain_kernel
+    PathSearch(nt, 0, True).run()  # search_kernel
+    warnsdorff_kernel(ordered_table(nt), centre_distance(nt), np.int64(0), np.int64(-1), np.int64(0),
+                      np.int64(0), np.empty(len(nt), np.int32))
 
 
-def prepare_kernels(note: bool = True) -> float:
-    """Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note
-    on standard error, once a process); returns the seconds it took, waiting included (0
-    when they are loaded already). A :class:`Limits` calls it before its clock starts, so
-    compiling never uses up a search's time limit. Each kernel runs once on a small board
-    with the argument types of a real search; other threads wait until that is done.
-    """
-    global _READY, _OWNER
-    if _READY or _OWNER == threading.get_ident():
-        return 0.0
-    t = time.perf_counter()
-    with _LOCK:
-        if not _READY:
-            _OWNER = threading.get_ident()
-            try:
-                if note:
-                    announce_compile(list(KERNELS), "the search kernels", COMPILE_SECONDS)
-                from kt_formal.board import Board
-                from kt_formal.graph import neighbour_table
-
-                nt = neighbour_table(Board(3, 4))
-                PathSearch(nt, 0, False, heuristic="fixed", prune=False).run()  # plain_kernel
-                PathSearch(nt, 0, True).run()  # search_kernel
-                warnsdorff_kernel(ordered_table(nt), centre_distance(nt), np.int64(0), np.int64(-1), np.int64(0),
-                                  np.int64(0), np.empty(len(nt), np.int32))
-                _READY = True
-            finally:
-                _OWNER = None
-    return time.perf_counter() - t
+#: Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note, once
+#: a process); returns the seconds it took (0 when loaded already). A :class:`Limits` calls
+#: it before its clock starts, so compiling never uses up a search's time limit.
+prepare_kernels = Preparation(KERNELS, "the search kernels", COMPILE_SECONDS, _warm_up)
 
 
 class PathSearch:
