@@ -119,6 +119,13 @@ def merge_parts(*pieces):
     return keys[first], np.ascontiguousarray(out)
 
 
+def _prepare_worker() -> None:
+    """Load the kernels in a worker (a module-level function: Dask sends it by reference)."""
+    from kt_formal.engines import _frontier_jit as fj
+
+    fj.prepare_kernels(note=False)
+
+
 def _step_part(part, spec, i, args):
     """A worker's task: step one part's states; ``(pieces for each part, tours finished)``."""
     from kt_formal.engines import _frontier_jit as fj
@@ -188,7 +195,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
                 "n": lay.n, "max_states": max_states or fj.DEFAULT_MAX_STATES, "table_bytes": table_bytes,
                 "spill_dir": spill_dir}
         # the kernels loaded (compiled once) on every worker before the clock starts
-        client.run(fj.prepare_kernels, False)
+        client.run(_prepare_worker)
         t0 = time.perf_counter()
         first = fj._Sweep(lay.k, lay.W, closed, lay.free_terminals, 1, None, None, t0, lay.n)
         keys, counts = first.chunks[0]
