@@ -300,7 +300,10 @@ def cold(monkeypatch):
 
 
 @pytest.mark.parametrize("board,kw", FAST_BOARDS, ids=[f"{b.describe()}-{len(kw)}" for b, kw in FAST_BOARDS])
-def test_small_boards_are_answered_by_the_fast_attempt(cold, board, kw):
+def test_small_boards_are_answered_by_the_fast_attempt(cold, monkeypatch, board, kw):
+    # which route answers, not how fast: on a busy test machine the attempt can need more than
+    # its default cap, FAST_SECONDS, and the pipeline then rightly goes on to the constructions
+    monkeypatch.setattr(decide_module, "FAST_SECONDS", 30.0)
     v = decide(board, time_limit=60, **kw)
     assert v.answer == "yes" and v.route.endswith("fast:extend-rotate") and v.engine == "extend-rotate"
     assert v.tour.check() is None and verify_certificate(v.certificate)[0] is not None
