@@ -534,6 +534,29 @@ def test_trimming_keeps_the_proof_valid_and_not_longer():
     assert len(trimmed["cuts"]) <= len(untrimmed["cuts"])
 
 
+def test_trimming_stops_at_its_deadline_and_the_answer_is_unknown(monkeypatch):
+    """Trimming a proof is bounded by the time limit: past it the engine claims nothing (before,
+    a census question could sit for minutes trimming a large proof)."""
+    import time
+
+    req = request_of(NO_CHEAP_PROOF[28])
+    real = sat.trim_proof
+    seen = []
+    monkeypatch.setattr(sat, "trim_proof", lambda *a, **k: seen.append(a) or real(*a, **k))
+    assert sat.solve(req).status is Status.IMPOSSIBLE
+    clauses, n_vars, steps = seen[0]
+    with pytest.raises(sat.ProofOutOfTime, match="proof steps replayed"):
+        real(clauses, n_vars, steps, deadline=time.perf_counter() - 1)
+    trimmed, _ = real(clauses, n_vars, steps, deadline=time.perf_counter() + 600)
+    assert trimmed[-1] == (True, [])  # with time to spare it ends with the empty clause
+
+    # the deadline handed to the trimming has passed already: as if the solving took it all
+    monkeypatch.setattr(sat, "trim_proof", lambda c, n, st, deadline=None: real(c, n, st, deadline=deadline - 1e9))
+    r = sat.solve(req, time_limit=600)
+    assert r.status is Status.UNKNOWN and r.proof is None
+    assert "ran out while trimming the proof" in r.message and "nothing is claimed" in r.message
+
+
 def test_engine_registry_and_unknown_at_a_tiny_limit():
     r = find_tour(Board(5, 6), engine="sat")
     assert r.status is Status.FOUND and r.tour.check() is None

@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import base64
+import time
 import zlib
 
 from kt_formal.certificate import FORMAT, board_to_dict
@@ -176,7 +177,15 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
     steps = _parse_drup(lines)
     stats["proof_lemmas_raw"] = sum(1 for a, _ in steps if a)
     if trim:
-        steps, used = trim_proof(clauses, f.n_vars, steps)
+        deadline = None if time_limit is None else time.perf_counter() + max(0.0, left())
+        try:
+            steps, used = trim_proof(clauses, f.n_vars, steps, deadline=deadline)
+        except ProofOutOfTime as stop:
+            stats["trim_seconds"] = round(clock() - t_trim, 6)
+            return unknown(request, NAME, clock(),
+                           f"the cut loop proved unsatisfiability after {len(cuts)} cuts, but the "
+                           f"time limit ran out while trimming the proof ({stop}); nothing is claimed",
+                           stats)
         base = len(f.clauses)
         cuts = [c for j, c in enumerate(cuts) if base + j in used]  # unused cuts are dropped
         stats["cuts_used"] = len(cuts)
@@ -219,8 +228,20 @@ def _code(lit: int) -> int:
     return 2 * lit if lit > 0 else -2 * lit + 1
 
 
-def trim_proof(clauses, n_vars: int, steps) -> tuple[list[tuple[bool, list[int]]], set]:
+class ProofOutOfTime(Exception):
+    """Trimming a proof reached its deadline (the message says how far it got)."""
+
+
+#: Lemmas replayed between two looks at the clock while trimming.
+TRIM_CLOCK_EVERY = 64
+
+
+def trim_proof(clauses, n_vars: int, steps, deadline: float | None = None
+               ) -> tuple[list[tuple[bool, list[int]]], set]:
     """Keep the lemmas the empty clause depends on; delete each clause after its last use.
+
+    ``deadline`` (a ``time.perf_counter()`` value, or None for none) bounds the replay, which
+    is the costly part: past it, :class:`ProofOutOfTime` is raised.
 
     A forward replay with :class:`~kt_formal.kernel.rup.RupDB` (tracking on) records for
     each lemma the clauses its unit propagation used; a backward pass from the empty
@@ -242,7 +263,9 @@ def trim_proof(clauses, n_vars: int, steps) -> tuple[list[tuple[bool, list[int]]
         db.add([_code(x) for x in c])
     lemmas: list[tuple[int, list[int], set]] = []  # (clause id or -1 for empty, lits, used)
     if db.conflict is None:
-        for add, lits in steps:
+        for k, (add, lits) in enumerate(steps):
+            if deadline is not None and k % TRIM_CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+                raise ProofOutOfTime(f"{k:,} of {len(steps):,} proof steps replayed")
             if not add:
                 db.delete([_code(x) for x in lits])
                 continue
