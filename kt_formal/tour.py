@@ -215,16 +215,29 @@ class Tour:
         return json.dumps(self.to_dict(**meta), separators=(",", ":")) + "\n"
 
     def format(self, fmt: str = "grid") -> str:
-        """Text of the tour in one of :data:`FORMATS`."""
+        """Text of the tour in one of :data:`FORMATS`.
+
+        ``coords`` and ``chess`` start with the header lines that let a reader rebuild the
+        board (its size, its holes) and know whether the tour is closed
+        (:func:`kt_formal.io.formats.read_order_text`); :meth:`to_coords` and
+        :meth:`to_chess` give the squares alone.
+        """
         if fmt == "grid":
             return self.to_grid()
-        if fmt == "coords":
-            return self.to_coords()
-        if fmt == "chess":
-            return self.to_chess()
+        if fmt in ("coords", "chess"):
+            return self._order_header(fmt) + (self.to_coords() if fmt == "coords" else self.to_chess())
         if fmt == "json":
             return self.to_json()
         raise InvalidInput(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+
+    def _order_header(self, fmt: str) -> str:
+        b = self.board
+        kind = "closed" if self.closed else "open"
+        head = f"# kt-formal {fmt}: {kind} tour, board {b.rows}x{b.cols}\n"
+        if b.has_holes:
+            names = (b.square_name(h) if fmt == "chess" else f"{h[0]},{h[1]}" for h in b.holes())
+            head += "# holes: " + " ".join(names) + "\n"
+        return head
 
     def save(self, path, fmt: str | None = None) -> Path:
         """Write the tour; the format follows the suffix (.json, .npy) unless given."""

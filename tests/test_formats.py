@@ -326,3 +326,18 @@ def test_graph_export_round_trip(fmt, cli, tmp_path):
     assert all(abs(int(a.split(",")[0]) - int(b.split(",")[0])) in (1, 2) for a, b in G.edges())
     assert "3,3" not in G  # a hole
     assert cli("graph", 8, 8, "--format", fmt).code == 2  # --format without --out
+
+
+@pytest.mark.parametrize("fmt", ["coords", "chess", "json"])
+@pytest.mark.parametrize("closed", [True, False])
+@pytest.mark.parametrize("spec", [(5, 6, []), (6, 7, ["2,2,1x2"])], ids=["5x6", "6x7-two-holes"])
+def test_tour_save_keeps_closedness_board_and_holes(tmp_path, fmt, closed, spec):
+    """Tour.save writes the same self-describing files as the command line: a closed tour read
+    back is closed (before, Tour.save's coords and chess files had no header and read back as
+    open tours of a board guessed from the squares)."""
+    rows, cols, holes = spec
+    board = Board.from_spec(rows, cols, holes)
+    tour = find_tour(board, closed=closed).tour
+    path = tour.save(tmp_path / f"t.{fmt}", fmt)
+    back, kind = read_tour_file(path)
+    assert back == tour and back.closed is closed and back.board == board, kind

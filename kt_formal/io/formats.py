@@ -142,14 +142,6 @@ def tour_text(tour, fmt: str) -> str:
     ``coords`` and ``chess`` start with the header lines that let :func:`read_order_text`
     rebuild the board (its size, its holes, open or closed).
     """
-    if fmt in ("coords", "chess"):
-        b = tour.board
-        kind = "closed" if tour.closed else "open"
-        head = f"# kt-formal {fmt}: {kind} tour, board {b.rows}x{b.cols}\n"
-        if b.has_holes:
-            names = (b.square_name(h) if fmt == "chess" else f"{h[0]},{h[1]}" for h in b.holes())
-            head += "# holes: " + " ".join(names) + "\n"
-        return head + (tour.to_coords() if fmt == "coords" else tour.to_chess())
     return tour.format(fmt)
 
 
