@@ -146,3 +146,26 @@ def test_a_checkpoint_asks_for_the_frontier_on_a_small_board(cli, tmp_path):
     r = cli("count", "5", "6", "--checkpoint", tmp_path / "ck")
     assert r.code == 0 and r.out.startswith("8 closed tours of the 5x6 board;") and "frontier method" in r.out
     assert (tmp_path / "ck" / "result.json").exists()
+
+
+def test_a_resumed_count_compiles_nothing(tmp_path):
+    """The states read back from a checkpoint have the types of a running count's states
+    (writable arrays: a read-only memory map is another type to numba, and made a resumed
+    count compile the step kernel again, inside its clock: 25 s with an empty cache)."""
+    from numba.core.registry import CPUDispatcher
+
+    from kt_formal.engines import _frontier_jit as F
+
+    def signatures():
+        return {n: set(map(str, getattr(F, n).signatures)) for n in dir(F)
+                if isinstance(getattr(F, n), CPUDispatcher)}
+
+    b = Board(5, 8)
+    d = str(tmp_path / "ck")
+    with pytest.raises(_Stop):
+        count_request_jit(b, True, progress=_stop_at(5), checkpoint=d, checkpoint_every=0)
+    before = signatures()
+    got = count_request_jit(b, True, checkpoint=d, resume=True)
+    assert got.resumed == 4 and got.count > 0
+    after = signatures()
+    assert {n: after[n] - before[n] for n in after if after[n] - before[n]} == {}

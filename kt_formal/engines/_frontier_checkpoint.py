@@ -130,8 +130,8 @@ class Checkpointer:
         chunks = []
         try:
             for j in range(int(meta["chunks"])):
-                keys = np.load(os.path.join(where, f"keys-{j}.npy"), mmap_mode="r")
-                counts = np.load(os.path.join(where, f"counts-{j}.npy"), mmap_mode="r")
+                keys = np.load(os.path.join(where, f"keys-{j}.npy"), mmap_mode="c")
+                counts = np.load(os.path.join(where, f"counts-{j}.npy"), mmap_mode="c")
                 if keys.dtype != np.int64 or counts.dtype != np.int64 or counts.ndim != 2 \
                         or counts.shape[0] != keys.shape[0]:
                     raise ValueError("arrays of the wrong shape or type")
