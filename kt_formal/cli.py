@@ -1207,7 +1207,7 @@ examples:
   kt-formal census-report atlas.sqlite --table atlas.csv.gz --findings findings.md --html atlas.html
 
 Map colours: green yes; for a no, by its proof: pink colour count, orange a square of
-degree < 2, dark red separator or alternation, purple DRUP proof; amber a mix of yes and
+degree < 2, dark red separator, alternation or Hall's condition, purple DRUP proof; amber a mix of yes and
 no, grey unknown. --findings checks the table against published theorems and exits 1
 (naming each case on stderr) when a row disagrees.
 """

@@ -50,7 +50,8 @@ from dataclasses import dataclass, field
 
 from kt_formal.board import Board
 from kt_formal.engines.base import Status, TourRequest, check_options
-from kt_formal.proofs import explain, find_colour_proof, find_degree_proof, find_ends_proof, find_proof
+from kt_formal.proofs import (explain, find_colour_proof, find_degree_proof, find_ends_proof, find_hall_proof,
+                              find_proof)
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tour import Tour
 
@@ -216,7 +217,8 @@ def _proof_by_search(board: Board, closed: bool, start, end, time_limit: float |
     """Look harder for a checkable proof once a tour is known (or believed) not to exist.
 
     Called when a search engine found no tour, or when a theorem says so on a plain
-    rectangle, and no cheap proof was found. First the SAT route
+    rectangle, and no cheap proof was found. First the ``hall`` proof (one maximum flow,
+    milliseconds: no way to give every square two moves); then the SAT route
     (:mod:`kt_formal.engines.sat`): CaDiCaL with lazily added cut axioms, whose DRUP
     proof the kernel checks (:func:`kt_formal.kernel.rup.check_drup_certificate`). When it
     runs out of time, the thorough finders of :mod:`kt_formal.proofs` (CP-SAT alternation
@@ -229,6 +231,9 @@ def _proof_by_search(board: Board, closed: bool, start, end, time_limit: float |
     """
     from kt_formal.engines import sat
 
+    proof = find_hall_proof(board, closed, start, end)
+    if proof is not None:
+        return proof, "flow"
     limit = time_limit if time_limit is not None else 60.0
     if sat.fits(board, closed):
         result = sat.solve(TourRequest(board, closed=closed, start=start, end=end), time_limit=limit)

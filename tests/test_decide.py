@@ -170,6 +170,19 @@ def test_sat_proof_where_no_cheap_proof_exists(cli_proc, tmp_path):
     assert run.code == 0 and "DRUP proof" in run.out and "to d2" in run.out
 
 
+def test_hall_proof_before_the_sat_route(cli_proc, tmp_path):
+    # CP-SAT finds no tour of 7x16 minus a 3x6 block; CaDiCaL's DRUP proof of it runs to
+    # about 1.5 million steps (minutes to trim), the flow's hall proof lists 26 squares
+    path = tmp_path / "p.json"
+    run = cli_proc("exists", "7", "16", "--hole", "2,5,3x6", "--cert", path, "--time-limit", "120")
+    assert run.code == 1, run.out + run.err
+    assert "flow:hall" in run.err and "Hall's condition" in run.out
+    cert = json.loads(path.read_text())
+    assert cert["method"] == "hall" and len(cert["squares"]) == 26
+    run = cli_proc("verify", path)
+    assert run.code == 0 and "need 52 tour moves" in run.out
+
+
 def exhaustive_record() -> dict:
     """The exhaustive engine's record for no open tour of 3x7 ending at d2 (decide no longer makes these)."""
     from kt_formal.engines import exhaustive

@@ -21,6 +21,7 @@ from kt_formal.proofs import (
     explain,
     find_alternation_proof,
     find_colour_proof,
+    find_hall_proof,
     find_proof,
     find_separator_proof,
     make_proof,
@@ -64,6 +65,8 @@ CASES = [
     (3, 8, [], False, (0, 2), (0, 3), "separator"),       # open, closed through virtual squares
     (8, 3, [(6, 2), (5, 2)], False, None, None, "separator"),
     (4, 8, [(1, 6), (2, 6), (3, 5)], False, None, None, "alternation"),  # open, odd board
+    # a 3x6 hole leaves two-row bridges: balanced, every degree >= 2, no separator; no 2-factor
+    (7, 16, [(r, c) for r in range(2, 5) for c in range(5, 11)], True, None, None, "hall"),
 ]
 
 
@@ -181,6 +184,78 @@ def test_one_colour_set_is_no_proof():
     rejected(make_proof(b, "alternation", True, independent=half[:-1]), "not half")
 
 
+BRIDGED = Board.from_spec(7, 16, ["2,5,3x6"])
+
+
+def test_hall_proof_is_checked_by_recounting():
+    p = find_hall_proof(BRIDGED)
+    x = p["squares"]
+    assert len({(r + c) % 2 for r, c in x}) == 1
+    _, summary = verify_certificate(json.loads(json.dumps(p)))
+    assert "need 52 tour moves" in summary and "at most 50" in summary
+    q = copy.deepcopy(p)
+    q["closed"] = False  # the argument counts two moves a square: closed tours only
+    rejected(q, "closed tours")
+    q = copy.deepcopy(p)
+    q["squares"].append([x[0][0], x[0][1] + 1] if [x[0][0], x[0][1] + 1] not in x else [x[0][0] + 1, x[0][1]])
+    rejected(q, "both colours")
+    q = copy.deepcopy(p)
+    q["squares"] = x[:3]  # three squares alone have room enough
+    rejected(q, "which a closed tour allows")
+    q = copy.deepcopy(p)
+    q["squares"].append([3, 7])  # a hole
+    rejected(q)
+    q = copy.deepcopy(p)
+    q["squares"] = []
+    rejected(q, "empty")
+    q = copy.deepcopy(p)
+    q["board"]["holes"] = []  # the whole 7x16 board, which has a closed tour
+    rejected(q, "which a closed tour allows")
+
+
+@pytest.mark.parametrize("rows,cols,rect", [(5, 6, (3, 0, 2, 3)), (5, 8, (1, 3, 2, 2)), (8, 9, (1, 3, 6, 3))])
+def test_hall_proof_where_no_cheap_proof_applies(rows, cols, rect):
+    b = Board.from_spec(rows, cols, [rect])
+    assert find_proof(b, True) is None  # colour, degree, alternation, separator: none
+    p = find_hall_proof(b)
+    verify_certificate(json.loads(json.dumps(p)))
+    assert explain(p).startswith("No closed tour: a closed tour gives each of the ")
+    assert truth(b, True) is False
+
+
+def test_every_dark_square_is_no_hall_proof():
+    b = Board(8, 8)
+    dark = [[r, c] for r in range(8) for c in range(8) if (r + c) % 2 == 0]
+    rejected(make_proof(b, "hall", True, squares=dark), "which a closed tour allows")
+
+
+@pytest.mark.parametrize("rows,cols,holes,closed", [
+    (8, 8, (), True), (6, 6, ((2, 2), (2, 3)), True), (7, 16, (), True), (12, 12, (), True),
+    (7, 16, tuple((r, c) for r in range(2, 5) for c in range(5, 11)), False)])
+def test_no_hall_proof_where_a_2_factor_exists_or_the_tour_is_open(rows, cols, holes, closed):
+    b = Board(rows, cols, holes=list(holes))
+    assert find_hall_proof(b, closed) is None
+    if closed:  # a closed tour exists, so a 2-factor does
+        assert truth(b, closed) is True
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(5, 9), st.integers(5, 9), st.integers(1, 4), st.integers(1, 6), st.data())
+def test_hall_proofs_found_are_accepted_and_true(rows, cols, h, w, data):
+    """A random rectangular hole: whenever the flow finds a proof, the kernel accepts it and
+    CP-SAT finds no tour; whenever CP-SAT finds a tour, the flow finds no proof."""
+    h, w = min(h, rows - 2), min(w, cols - 2)
+    top = data.draw(st.integers(0, rows - h))
+    left = data.draw(st.integers(0, cols - w))
+    b = Board.from_spec(rows, cols, [(top, left, h, w)])
+    p = find_hall_proof(b)
+    if p is not None:
+        verify_certificate(json.loads(json.dumps(p)))
+        assert truth(b, True) is False
+    elif b.dark_light_counts()[0] == b.dark_light_counts()[1] and truth(b, True):
+        assert p is None
+
+
 def test_wrong_board():
     p = proof_of(4, 10)
     p["board"]["rows"] = 5
@@ -269,6 +344,7 @@ SOURCES = [
     (6, 6, (), False, (0, 0), (5, 5)), (8, 8, (), True, (0, 0), (0, 1)), (3, 4, (), True, None, None),
     (3, 6, (), False, None, None), (5, 6, ((0, 0),), True, None, None),
     (3, 8, (), False, (0, 2), (0, 3)), (8, 3, ((6, 2), (5, 2)), False, None, None),
+    (7, 16, tuple((r, c) for r in range(2, 5) for c in range(5, 11)), True, None, None),
 ]
 _PROOFS = {}
 
@@ -293,7 +369,7 @@ def mutate(p, data):
         items = p[k]
         if kind == "list-drop" and items:
             del items[data.draw(st.integers(0, len(items) - 1))]
-            if k == "squares":
+            if k == "squares" and "degrees" in p:
                 p["degrees"] = p["degrees"][: len(items)]
         elif kind == "list-add":
             b = p["board"]
@@ -312,7 +388,7 @@ def mutate(p, data):
         p[key] = data.draw(st.one_of(st.none(), st.tuples(st.integers(0, b["rows"] - 1),
                                                            st.integers(0, b["cols"] - 1)).map(list)))
     else:
-        p["method"] = data.draw(st.sampled_from(["colour", "degree", "separator", "alternation", "ends"]))
+        p["method"] = data.draw(st.sampled_from(["colour", "degree", "separator", "alternation", "ends", "hall"]))
     return p
 
 

@@ -7,7 +7,7 @@ removed. Each of its questions has one rectangular hole, so a row of its *table*
 ``(rows, cols, tour, top, left, height, width, answer, method)``: the board, the kind
 of tour, the hole (its top-left square, 0-based from the top left, and its size), the
 answer and, for a "no", the proof method (``colour``, ``degree``, ``separator``,
-``alternation``, ``drup``, ...).
+``alternation``, ``hall``, ``drup``, ...).
 
 :func:`theorem_checks` compares the table with what published theorems say about
 the boards it holds: the ringboard theorem (centred holes), Miller and Farnsworth's
@@ -210,7 +210,7 @@ def theorem_checks(rows) -> list[Check]:
 
 
 # ---------------------------------------------------------------------- findings
-_REASONS = ("colour", "degree", "separator", "alternation", "drup")
+_REASONS = ("colour", "degree", "separator", "alternation", "hall", "drup")
 
 
 def _reason(method: str) -> str:
@@ -278,8 +278,8 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
         "decide them.")
     add("")
     add("| hole | boards | positions | yes | no: colour | no: degree | no: separator | no: alternation "
-        "| no: DRUP | balanced positions without a tour |")
-    add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        "| no: Hall | no: DRUP | balanced positions without a tour |")
+    add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     by_hole: dict = {}
     for r in closed:
         by_hole.setdefault((r[5], r[6]), []).append(r)
@@ -290,7 +290,7 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
                 c[_reason(r[8])] = c.get(_reason(r[8]), 0) + 1
         balanced_no = sum(1 for r in rs if r[7] == "no" and r[8] != "colour")
         add(f"| {h}x{w} | {len({(r[0], r[1]) for r in rs})} | {len(rs):,} | {sum(r[7] == 'yes' for r in rs):,} | "
-            f"{c['colour']:,} | {c['degree']:,} | {c['separator']:,} | {c['alternation']:,} | {c['drup']:,} | "
+            f"{c['colour']:,} | {c['degree']:,} | {c['separator']:,} | {c['alternation']:,} | {c['hall']:,} | {c['drup']:,} | "
             f"{balanced_no:,} |")
     add("")
 
@@ -339,20 +339,29 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
         add(f"| {m} | {best if best is not None else '-'} | {len(sel):,} | {sum(r[7] == 'no' for r in sel):,} |")
     add("")
 
+    # ------------------------------------------------------------ Hall
+    hall = [r for r in rows if r[7] == "no" and r[8] == "hall"]
+    add("## The boards without even a 2-factor")
+    add("")
+    add(f"{len(hall):,} questions balance their colours, give every square two moves or more and have no "
+        "small separator, yet no set of cycles covers them: squares of one colour whose neighbours "
+        "cannot take two moves each (Hall's condition for a 2-factor fails; found by a maximum flow, "
+        "checked by the kernel by recounting). Typically a wide hole leaves only two-row bridges "
+        "between the two sides. By board and hole size, the hole's top-left square:")
+    add("")
+    _list_holes(add, hall)
+    add("")
+
     # ------------------------------------------------------------ DRUP
     drup = [r for r in rows if r[7] == "no" and _reason(r[8]) == "drup"]
     add("## The boards whose \"no\" needs a DRUP proof")
     add("")
     add(f"{len(drup):,} questions have no tour that no cheap argument (colour, degree, separator, "
-        "alternation) explains: a SAT solver's DRUP refutation of the tour encoding, checked by the kernel, "
+        "alternation, Hall's condition) explains: a SAT solver's DRUP refutation of the tour encoding, checked by the kernel, "
         "is their proof. These are the interesting boards. By board and hole size, the hole's top-left "
         "square:")
     add("")
-    group: dict = {}
-    for r in drup:
-        group.setdefault((r[0], r[1], r[2], r[5], r[6]), []).append(square_name(r[0], r[1], r[3], r[4]))
-    for (m, n, tour, h, w), names in sorted(group.items()):
-        add(f"* {m}x{n} {tour}, hole {h}x{w}: {', '.join(names)}")
+    _list_holes(add, drup)
     add("")
 
     # ------------------------------------------------------------ open tours
@@ -372,6 +381,17 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
         add("None.")
     add("")
     return "\n".join(out)
+
+
+def _list_holes(add, rows) -> None:
+    """One line per board, tour kind and hole size: the hole positions (top-left squares)."""
+    group: dict = {}
+    for r in rows:
+        group.setdefault((r[0], r[1], r[2], r[5], r[6]), []).append(square_name(r[0], r[1], r[3], r[4]))
+    for (m, n, tour, h, w), names in sorted(group.items()):
+        add(f"* {m}x{n} {tour}, hole {h}x{w}: {', '.join(names)}")
+    if not group:
+        add("None.")
 
 
 def write_findings(source, out, *, board=None, command: str = "", seconds: str = "") -> list[Check]:
@@ -410,7 +430,7 @@ def write_html(store: Store, out, *, board=None) -> int:
 
 # ---------------------------------------------------------------------- the page's data
 #: One character per question on the page: its answer and, for a no, the proof method.
-CELL_CODES = {"yes": "y", "colour": "c", "degree": "d", "separator": "s", "alternation": "a", "ends": "e",
+CELL_CODES = {"yes": "y", "colour": "c", "degree": "d", "separator": "s", "alternation": "a", "hall": "h", "ends": "e",
               "drup": "D", "exhaustive": "X", "unknown": "u"}
 
 _MOVES = [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)]
@@ -513,6 +533,7 @@ def page_data(store: Store, board=None) -> dict:
                                           ("degree", "d", "no: a square of degree < 2"),
                                           ("separator", "s", "no: separator"),
                                           ("alternation", "a", "no: 4-row alternation"),
+                                          ("hall", "h", "no: Hall's condition (no 2-factor)"),
                                           ("drup", "D", "no: DRUP proof (SAT)"), ("unknown", "u", "unknown"))}
     return {"title": "Knight's tours on holed boards: the atlas", "summary": summary, "boards": out_boards,
             "reasons": reasons, "legend": legend, "moves": _MOVES, "alphabet": _ALPHABET}

@@ -330,6 +330,7 @@ TRANSFORMABLE_PROOFS = {
     "degree": ("squares",),
     "separator": ("separator",),
     "alternation": ("independent",),
+    "hall": ("squares",),
 }
 
 

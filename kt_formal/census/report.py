@@ -138,7 +138,7 @@ def write_csv(store: Store, out, certificates: bool = False) -> int:
 # ---------------------------------------------------------------------- maps
 #: The colour key of a "no" by its proof method (the rest fall under "no: DRUP / search").
 METHOD_KEYS = {"colour": "no-colour", "degree": "no-degree", "separator": "no-separator",
-               "alternation": "no-separator", "ends": "no-separator", "drup": "no-drup",
+               "alternation": "no-separator", "hall": "no-separator", "ends": "no-separator", "drup": "no-drup",
                "exhaustive": "no-drup"}
 
 #: Words of the legend, in its order.
@@ -146,7 +146,7 @@ LEGEND = {
     "yes": "yes: a tour",
     "no-colour": "no: colour count",
     "no-degree": "no: a square of degree < 2",
-    "no-separator": "no: separator or alternation",
+    "no-separator": "no: separator, alternation or Hall",
     "no-drup": "no: DRUP proof (SAT)",
     "no": "no (several reasons)",
     "mixed": "yes and no",

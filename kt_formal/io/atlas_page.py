@@ -51,7 +51,7 @@ const D = JSON.parse(document.getElementById('atlas-data').textContent);
 const COL = {}; for (const k in D.legend) COL[k] = D.legend[k][1];
 COL['.'] = '#e8e8e8'; COL['e'] = COL['s']; COL['X'] = COL['D'];
 const NAMES = {y: 'yes', c: 'no (colour count)', d: 'no (a square of degree < 2)', s: 'no (separator)',
-               a: 'no (4-row alternation)', e: 'no (ends)', D: 'no (DRUP proof)', X: 'no (search record)',
+               a: 'no (4-row alternation)', h: "no (Hall's condition)", e: 'no (ends)', D: 'no (DRUP proof)', X: 'no (search record)',
                u: 'unknown', '.': 'not asked'};
 const $ = id => document.getElementById(id);
 function sq(m, n, r, c) { return n <= 26 ? String.fromCharCode(97 + c) + (m - r) : r + ',' + c; }
@@ -238,7 +238,8 @@ def atlas_html(data: dict) -> str:
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     title = escape(data.get("title", "census"))
     answers = [("all", "every answer"), ("y", "yes"), ("no", "no (any proof)"), ("c", "no: colour count"),
-               ("d", "no: degree"), ("s", "no: separator"), ("a", "no: alternation"), ("D", "no: DRUP"),
+               ("d", "no: degree"), ("s", "no: separator"), ("a", "no: alternation"), ("h", "no: Hall"),
+               ("D", "no: DRUP"),
                ("u", "unknown")]
     options = "".join(f'<option value="{v}">{escape(t)}</option>' for v, t in answers)
     return f"""<!DOCTYPE html>

@@ -13,6 +13,8 @@ Methods (the finders are in :mod:`kt_formal.proofs`):
   must fit;
 * ``degree``: a square with fewer than two moves (closed), or too many squares with one;
 * ``alternation``: Posa's argument: an independent set of half the squares, of both colours;
+* ``hall``: squares of one colour whose neighbours cannot take the two moves each of them
+  needs in a closed tour (Hall's condition for a 2-factor fails);
 * ``separator``: removing k squares leaves more components than a tour cut at k squares
   can have (optionally after fixing the moves forced by squares with two moves).
 
@@ -44,6 +46,7 @@ FIELDS = {
     "degree": ("squares", "degrees"),
     "separator": ("separator", "components", "reduced", "virtual"),
     "alternation": ("independent",),
+    "hall": ("squares",),
     "exhaustive": ("engine", "nodes", "pruning"),
 }
 #: Largest board whose components the separator check counts (squares, about 60 bytes each).
@@ -216,6 +219,33 @@ def _check_alternation(d, shape, closed, start, end) -> str:
             "at every other step, first and last included)")
 
 
+def _check_hall(d, shape, closed, start, end) -> str:
+    """A closed tour gives every square two moves, each to a square of the other colour.
+
+    The moves of the listed squares (one colour, so no move joins two of them) end on
+    their neighbours; a neighbour takes at most two tour moves, and at most as many as
+    it has moves into the set. Fewer places than twice the set's size: no closed tour.
+    """
+    if not closed:
+        reject("a hall proof is for closed tours (every square has two tour moves)")
+    s = _square_list(d, "squares", shape, nonempty=True)
+    colours = {(q[0] + q[1]) % 2 for q in s}
+    if len(colours) != 1:
+        reject("the listed squares have both colours; a hall proof lists squares of one colour")
+    into: dict = {}
+    for q in s:
+        for n in shape.moves(q):
+            into[n] = into.get(n, 0) + 1
+    room = sum(min(2, k) for k in into.values())
+    need = 2 * len(s)
+    if room >= need:
+        reject(f"the {len(s)} listed squares need {need} tour moves and their {len(into)} neighbours "
+               f"can take {room}, which a closed tour allows")
+    colour = "dark" if shape.dark(s[0]) else "light"
+    return (f"the {len(s)} {colour} squares listed need {need} tour moves, but their {len(into)} "
+            f"neighbours can take at most {room} (two each, and no more than their moves into the set)")
+
+
 def _count_components(shape: Shape, removed: set) -> int:
     """Components of the knight graph of the board minus ``removed``: one byte per square."""
     rows, cols = shape.rows, shape.cols
@@ -372,5 +402,6 @@ _CHECKERS = {
     "colour": _check_colour,
     "degree": _check_degree,
     "alternation": _check_alternation,
+    "hall": _check_hall,
     "separator": _check_separator,
 }

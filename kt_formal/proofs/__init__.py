@@ -31,6 +31,12 @@ uses none of them. Methods, cheapest first:
     for 4 x n boards: ``S`` is the two outer rows, 2n squares). Likewise an open
     tour of an odd number ``|V|`` of squares with ``|S| = (|V| + 1) / 2`` visits
     ``S`` at every other step, both ends included.
+``hall``
+    a closed tour gives every square two moves, each to a square of the other colour;
+    squares of one colour whose neighbours have room for fewer than two moves each
+    (a neighbour takes at most two, and no more than its moves into the set) refute it:
+    Hall's condition for a 2-factor fails (:mod:`kt_formal.proofs.hall`; found by one
+    maximum flow, tried once a search has found no tour).
 ``exhaustive``
     the record of an exhaustive search: not checkable by the kernel (it runs no search);
     :func:`kt_formal.proofs.replay.replay_exhaustive` re-runs it on request.
@@ -63,6 +69,7 @@ from kt_formal.proofs.cheap import (
     make_proof,
 )
 from kt_formal.proofs.explain import explain
+from kt_formal.proofs.hall import find_hall_proof
 from kt_formal.proofs.separator import find_separator_proof
 
 __all__ = [
@@ -74,21 +81,22 @@ __all__ = [
     "find_degree_proof",
     "find_alternation_proof",
     "find_separator_proof",
+    "find_hall_proof",
     "check_proof",
     "explain",
 ]
 
 #: Proof methods, cheapest first.
-METHODS = ("ends", "colour", "degree", "alternation", "separator", "exhaustive")
+METHODS = ("ends", "colour", "degree", "alternation", "separator", "hall", "exhaustive")
 
 
 def find_proof(board: Board, closed: bool = True, start=None, end=None,
                thorough: bool = False, budget: int = 50_000) -> dict | None:
     """The cheapest proof found that no such tour exists, or None.
 
-    ``thorough`` adds the CP-SAT alternation search and the subset search for
+    ``thorough`` adds the CP-SAT alternation search, the subset search for
     separators, up to ``budget`` sets per variant (seconds, not milliseconds, on
-    boards of 50 to 100 squares).
+    boards of 50 to 100 squares), and the flow behind the ``hall`` proof.
     """
     for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
         p = finder(board, closed, start, end)
@@ -97,4 +105,7 @@ def find_proof(board: Board, closed: bool = True, start=None, end=None,
     p = find_alternation_proof(board, closed, start, end, search=thorough)
     if p is not None:
         return p
-    return find_separator_proof(board, closed, start, end, thorough=thorough, budget=budget)
+    p = find_separator_proof(board, closed, start, end, thorough=thorough, budget=budget)
+    if p is None and thorough:
+        p = find_hall_proof(board, closed, start, end)
+    return p

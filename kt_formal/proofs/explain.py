@@ -80,6 +80,18 @@ def explain(d: dict) -> str:
         pieces = max(len(s), 1) if closed else len(s) + 1
         return head + (f"removing the {len(s)} square{'s' if len(s) > 1 else ''} {names(s)} leaves {c} separate parts{red}, "
                        f"but a{'' if closed else 'n'} {kind} tour cut at {len(s)} square{'s' if len(s) > 1 else ''} falls into at most {pieces} pieces.")
+    if m == "hall":
+        x = {tuple(q) for q in d["squares"]}
+        into: dict = {}
+        for q in x:
+            for n in b.neighbours(*q):
+                into[n] = into.get(n, 0) + 1
+        room = sum(min(2, k) for k in into.values())
+        listed = names(sorted(x)[:6]) + (f" and {len(x) - 6} more" if len(x) > 6 else "")
+        return head + (f"a closed tour gives each of the {len(x)} squares {listed} two moves, {2 * len(x)} in all, "
+                       f"each to a square of the other colour; their {len(into)} neighbours can take at most {room} "
+                       "of them (two each, and no more than their moves into the set), so no set of cycles covers "
+                       "the board, let alone one tour (Hall's condition for a 2-factor fails).")
     if m == "exhaustive":
         return head + f"an exhaustive search ({d['nodes']} nodes) found none, confirmed by CP-SAT."
     return head + f"proof by {m}."
