@@ -332,7 +332,7 @@ def test_page_is_self_contained_and_its_tours_check(small, tmp_path):
                             "squares": [list(q) for q in squares]}
                     verify_certificate(cert)  # raises if the page's tour is not a tour
                     tours += 1
-                elif code in "cdsaDXe":
+                elif code in "cdsahDXe":
                     assert data["reasons"][extra].startswith("No ")
     assert tours > 0
 
@@ -380,6 +380,11 @@ def test_page_in_headless_chromium(small, tmp_path):
         assert f"hole {no[5]}x{no[6]}" in q and "5x6 board" in q
         assert a == "Answer: no (a square of degree < 2)" and shown == "proof"
         assert why.startswith("No closed tour: square") and "knight move" in why
+        hall = next(r for r in rows if r[:2] == (5, 6) and r[2] == "closed" and r[8] == "hall")
+        q, a, why, shown = click(hall)
+        assert a == "Answer: no (Hall's condition)" and shown == "proof"
+        assert "Hall's condition for a 2-factor fails" in why
+        assert "no: Hall's condition (no 2-factor)" in d.find_element(By.ID, "legend").text
         q, a, why, shown = click(yes)
         assert a == "Answer: yes" and shown == "tour" and "checked by the kernel" in why
         assert d.find_element(By.ID, "tour").is_displayed()

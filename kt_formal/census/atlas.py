@@ -526,7 +526,8 @@ def page_data(store: Store, board=None) -> dict:
             panels.append({"h": h, "w": w, "cells": "".join(codes), "extra": extras})
         out_boards.append({"m": m, "n": n, "kind": tour, "panels": panels})
     summary = report.summary_dict(store)
-    legend = {code: [words, "#8c5a2b" if method == "alternation" else
+    own = {"alternation": "#8c5a2b", "hall": "#1f6f8b"}  # the page tells them from separators
+    legend = {code: [words, own[method] if method in own else
                      "#%02x%02x%02x" % report.COLOURS[report.METHOD_KEYS.get(method, "yes" if code == "y" else
                                                                             "unknown")]]
               for method, code, words in (("yes", "y", "yes: a tour"), ("colour", "c", "no: colour count"),

@@ -66,7 +66,7 @@ function fill() {
   for (const k in (s.answers || {})) { const v = s.answers[k]; parts.push(k + ': ' + Object.entries(v).map(([t, n]) => t + ' ' + n.toLocaleString()).join(', ')); }
   $('summary').textContent = parts.join(' · ');
   const lg = $('legend');
-  for (const k of ['y', 'c', 'd', 's', 'a', 'D', 'u']) if (D.legend[k]) {
+  for (const k of ['y', 'c', 'd', 's', 'a', 'h', 'D', 'u']) if (D.legend[k]) {
     const e = document.createElement('span'); e.className = 'key'; e.style.background = COL[k]; lg.appendChild(e);
     lg.appendChild(document.createTextNode(D.legend[k][0]));
   }
