@@ -234,7 +234,7 @@ def test_findings_name_reasons_drup_boards_and_checks(small, tmp_path):
     hall = [r for r in rows if r[8] == "hall"]
     assert (5, 6, "closed", 3, 0, 2, 3, "no", "hall") in hall
     section = text.split("## The boards without even a 2-factor")[1].split("## ")[0]
-    assert f"{len(hall):,} questions balance their colours" in section
+    assert f"{len(hall):,} questions that the cheap proofs" in section
     for r in hall:
         assert f"{r[0]}x{r[1]} {r[2]}, hole {r[5]}x{r[6]}:" in section
     # the same findings from the shipped form of the table

@@ -343,11 +343,13 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
     hall = [r for r in rows if r[7] == "no" and r[8] == "hall"]
     add("## The boards without even a 2-factor")
     add("")
-    add(f"{len(hall):,} questions balance their colours, give every square two moves or more and have no "
-        "small separator, yet no set of cycles covers them: squares of one colour whose neighbours "
-        "cannot take two moves each (Hall's condition for a 2-factor fails; found by a maximum flow, "
-        "checked by the kernel by recounting). Typically a wide hole leaves only two-row bridges "
-        "between the two sides. By board and hole size, the hole's top-left square:")
+    add(f"{len(hall):,} questions that the cheap proofs (colour, degree, alternation, the quick separator "
+        "search) do not settle have no set of cycles covering every square, let alone one tour: squares "
+        "of one colour whose neighbours cannot take two moves each (Hall's condition for a 2-factor "
+        "fails; found by a maximum flow once CP-SAT has found no tour, checked by the kernel by "
+        "recounting). Holes of one or two squares near the long edge of 4 x n boards, and holes that "
+        "leave two-row bridges between two sides, are most of them. By board and hole size, the "
+        "hole's top-left square:")
     add("")
     _list_holes(add, hall)
     add("")
