@@ -347,7 +347,7 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
         "search) do not settle have no set of cycles covering every square, let alone one tour: squares "
         "of one colour whose neighbours cannot take two moves each (Hall's condition for a 2-factor "
         "fails; found by a maximum flow once CP-SAT has found no tour, checked by the kernel by "
-        "recounting). Holes of one or two squares near the long edge of 4 x n boards, and holes that "
+        "recounting). Holes of one or two squares in the middle rows of 4 x n boards, and holes that "
         "leave two-row bridges between two sides, are most of them. By board and hole size, the "
         "hole's top-left square:")
     add("")
