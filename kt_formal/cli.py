@@ -320,7 +320,8 @@ def _run_tour(args) -> int:
         text = "n" + text[1:]  # "impossible: no closed tour: ..."
     if text.startswith("Unknown: "):
         text = text[len("Unknown: "):]  # "unknown: the search for ...", said once
-    _note(args, _styled(args, board, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: {text}{hint}"))
+    _note(args, _next_step(_styled(args, board, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: "
+                                                f"{text}{hint}")))
     return verdict.exit_code
 
 
@@ -1073,6 +1074,8 @@ def _run_exists(args) -> int:
     if getattr(args, "json", False):
         return _json_verdict(args, "exists", board, verdict, None)
     print(_styled(args, board, verdict.explanation))
+    if verdict.answer == "unknown" and _next_step(verdict.explanation) != verdict.explanation:
+        _note(args, "kt-formal: the time limit ran out; give more time with --time-limit S")
     if args.cert:
         where = (f"certificate written to {args.cert}" if verdict.certificate is not None
                  else "no certificate to write")
@@ -1521,8 +1524,8 @@ def _json_census(args, command: str, unknown, run) -> int:
 
 def _next_step(message: str) -> str:
     """A limit reached names the option that moves it."""
-    if "time limit" in message and "--time-limit" not in message:
-        return message + "; give more time with --time-limit S"
+    if ("time limit" in message or "ran out of time" in message) and "--time-limit" not in message:
+        return message.rstrip(".") + "; give more time with --time-limit S"
     return message
 
 

@@ -247,7 +247,15 @@ def test_exists_unknown_when_the_limit_runs_out(cli_proc):
     # CP-SAT alone (backtracking in the default portfolio may find this one at once)
     r = cli_proc("exists", 40, 40, "--remove", "b2", "--remove", "c4", "--time-limit", "0.01",
                  "--engine", "cpsat")
-    assert r.code == 3 and r.out.startswith("Unknown: the search") and r.err == ""
+    assert r.code == 3 and r.out.startswith("Unknown: the search")
+    # the next step is named, once, on standard error (and not at all with --quiet)
+    assert r.err == "kt-formal: the time limit ran out; give more time with --time-limit S\n"
+    r = cli_proc("exists", 40, 40, "--remove", "b2", "--remove", "c4", "--time-limit", "0.01", "--engine", "cpsat", "-q")
+    assert r.code == 3 and r.err == ""
+    r = cli_proc("tour", 40, 40, "--remove", "b2", "--remove", "c4", "--time-limit", "0.01",
+                 "--engine", "cpsat")
+    assert r.code == 3 and r.err.rstrip().endswith("; give more time with --time-limit S")
+    assert r.err.count("--time-limit") == 1
 
 
 @pytest.mark.parametrize("args,needle", [
