@@ -1182,6 +1182,9 @@ def _run_census(args) -> int:
             dask.close()
     _note(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
                 f"({run.orbits} up to symmetry) in {run.seconds:.1f} s; database {args.db}")
+    if unknown:
+        _note(args, f"kt-formal: {unknown} unknown (a limit ran out); ask them again with more time: "
+                    f"the same command with --retry-unknown --time-limit S (now {args.time_limit:g} s)")
     if getattr(args, "json", False):
         return _json_census(args, "census", unknown, run)
     print(summary)

@@ -216,10 +216,18 @@ def test_unknown_said_once(cli):
     assert r.code == 3 and "unknown: Unknown" not in r.err and "unknown: " in r.err
 
 
-def test_time_limit_names_the_option():
+def test_time_limit_names_the_option(cli, tmp_path):
     from kt_formal.cli import _next_step
 
     assert "--time-limit" in _next_step("the frontier count stopped at its time limit (60 s) in column 3 of 8")
+    # a census that leaves questions unknown says how to ask them again
+    r = cli("census", 10, 10, "--hole-size", "2x2", "--db", tmp_path / "c.sqlite", "--time-limit", "0.001")
+    unknown = int(next(line.split()[-1] for line in r.out.splitlines() if line.startswith("unknown")))
+    assert r.code == 3 and unknown > 0
+    assert (f"{unknown} unknown (a limit ran out); ask them again with more time: the same command with "
+            "--retry-unknown --time-limit S (now 0.001 s)") in r.err
+    r = cli("census", 10, 10, "--hole-size", "2x2", "--db", tmp_path / "c.sqlite", "--retry-unknown")
+    assert r.code == 0 and "ask them again" not in r.err
 
 
 # ---------------------------------------------------------------------- completion
