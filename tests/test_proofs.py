@@ -67,6 +67,8 @@ CASES = [
     (4, 8, [(1, 6), (2, 6), (3, 5)], False, None, None, "alternation"),  # open, odd board
     # a 3x6 hole leaves two-row bridges: balanced, every degree >= 2, no separator; no 2-factor
     (7, 16, [(r, c) for r in range(2, 5) for c in range(5, 11)], True, None, None, "hall"),
+    (7, 16, [(r, c) for r in range(2, 5) for c in range(5, 11)], False, None, None, "hall"),  # short by 2
+    (8, 9, [(r, c) for r in range(1, 7) for c in range(3, 6)], False, None, None, "hall"),
 ]
 
 
@@ -193,9 +195,13 @@ def test_hall_proof_is_checked_by_recounting():
     assert len({(r + c) % 2 for r, c in x}) == 1
     _, summary = verify_certificate(json.loads(json.dumps(p)))
     assert "need 52 tour moves" in summary and "at most 50" in summary
-    q = copy.deepcopy(p)
-    q["closed"] = False  # the argument counts two moves a square: closed tours only
-    rejected(q, "closed tours")
+    # 5x6 minus a 2x3 block on its edge: short by one move, so no closed tour; an open tour
+    # (colours balanced, so one end among the set) needs one move less, and has room: it exists
+    edge = find_hall_proof(Board.from_spec(5, 6, [(3, 0, 2, 3)]))
+    verify_certificate(edge)
+    edge["closed"] = False
+    rejected(edge, "which an open tour allows")
+    assert find_hall_proof(Board.from_spec(5, 6, [(3, 0, 2, 3)]), closed=False) is None
     q = copy.deepcopy(p)
     q["squares"].append([x[0][0], x[0][1] + 1] if [x[0][0], x[0][1] + 1] not in x else [x[0][0] + 1, x[0][1]])
     rejected(q, "both colours")
@@ -231,29 +237,57 @@ def test_every_dark_square_is_no_hall_proof():
 
 @pytest.mark.parametrize("rows,cols,holes,closed", [
     (8, 8, (), True), (6, 6, ((2, 2), (2, 3)), True), (7, 16, (), True), (12, 12, (), True),
-    (7, 16, tuple((r, c) for r in range(2, 5) for c in range(5, 11)), False)])
-def test_no_hall_proof_where_a_2_factor_exists_or_the_tour_is_open(rows, cols, holes, closed):
+    (5, 6, ((3, 0), (3, 1), (3, 2), (4, 0), (4, 1), (4, 2)), False), (7, 7, (), False), (5, 5, ((2, 2),), False)])
+def test_no_hall_proof_where_a_tour_exists(rows, cols, holes, closed):
     b = Board(rows, cols, holes=list(holes))
     assert find_hall_proof(b, closed) is None
-    if closed:  # a closed tour exists, so a 2-factor does
-        assert truth(b, closed) is True
+    assert truth(b, closed) is True
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(5, 9), st.integers(5, 9), st.integers(1, 4), st.integers(1, 6), st.data())
-def test_hall_proofs_found_are_accepted_and_true(rows, cols, h, w, data):
-    """A random rectangular hole: whenever the flow finds a proof, the kernel accepts it and
-    CP-SAT finds no tour; whenever CP-SAT finds a tour, the flow finds no proof."""
+def test_open_hall_proof_counts_the_ends_the_colours_allow():
+    """3x6 minus a corner: 17 squares, 9 of one colour and 8 of the other, so both ends of an
+    open tour lie on the majority colour; the minority's squares need two moves each."""
+    from kt_formal.kernel.proofcheck import hall_ends
+    from kt_formal.kernel.shape import shape_from_dict
+
+    b = Board.from_spec(3, 6, [(0, 0, 1, 1)])
+    p = find_hall_proof(b, closed=False)
+    _, summary = verify_certificate(json.loads(json.dumps(p)))
+    assert "less 0 for the ends of the tour" in summary
+    shape = shape_from_dict(p["board"])
+    x = [tuple(q) for q in p["squares"]]
+    assert hall_ends(shape, False, None, None, x) == 0
+    assert hall_ends(shape, True, None, None, x) == 0
+    assert "at most 0 ends can lie among these squares" in explain(p)
+    assert truth(b, False) is False
+    # balanced colours: one end of each colour; a fixed end of the set's colour outside it
+    # leaves none for the set
+    bal = Board(6, 6)
+    dark = [q for q in bal.squares() if bal.is_dark(*q)]
+    sd = shape_from_dict({"rows": 6, "cols": 6, "holes": []})
+    light = next(q for q in bal.squares() if not bal.is_dark(*q))
+    assert hall_ends(sd, False, None, None, dark[:3]) == 1
+    assert hall_ends(sd, False, dark[5], None, dark[:3]) == 0
+    assert hall_ends(sd, False, dark[1], None, dark[:3]) == 1
+    assert hall_ends(sd, False, light, None, dark[:3]) == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 8), st.integers(4, 9), st.integers(1, 4), st.integers(1, 6), st.booleans(), st.data())
+def test_hall_proofs_found_are_accepted_and_true(rows, cols, h, w, closed, data):
+    """A random rectangular hole, closed or open, ends fixed or not: whenever the flow finds a
+    proof, the kernel accepts it and CP-SAT finds no tour."""
     h, w = min(h, rows - 2), min(w, cols - 2)
     top = data.draw(st.integers(0, rows - h))
     left = data.draw(st.integers(0, cols - w))
     b = Board.from_spec(rows, cols, [(top, left, h, w)])
-    p = find_hall_proof(b)
-    if p is not None:
+    squares = b.squares()
+    start = data.draw(st.sampled_from([None] + squares))
+    end = data.draw(st.sampled_from([None] + [q for q in squares if q != start]))
+    p = find_hall_proof(b, closed, start, end)
+    if p is not None and not (b.degrees() == 0).any():
         verify_certificate(json.loads(json.dumps(p)))
-        assert truth(b, True) is False
-    elif b.dark_light_counts()[0] == b.dark_light_counts()[1] and truth(b, True):
-        assert p is None
+        assert truth(b, closed, start, end) is False
 
 
 def test_wrong_board():

@@ -14,7 +14,8 @@ Methods (the finders are in :mod:`kt_formal.proofs`):
 * ``degree``: a square with fewer than two moves (closed), or too many squares with one;
 * ``alternation``: Posa's argument: an independent set of half the squares, of both colours;
 * ``hall``: squares of one colour whose neighbours cannot take the two moves each of them
-  needs in a closed tour (Hall's condition for a 2-factor fails);
+  needs (less the ends of an open tour that can lie among them; for a closed tour,
+  Hall's condition for a 2-factor fails);
 * ``separator``: removing k squares leaves more components than a tour cut at k squares
   can have (optionally after fixing the moves forced by squares with two moves).
 
@@ -35,7 +36,7 @@ from collections import deque
 from kt_formal.kernel.errors import CertificateNotChecked
 from kt_formal.kernel.shape import Shape, reject, shape_from_dict, square_from, strict_int
 
-__all__ = ["check_proof", "FORMAT", "HEADER", "FIELDS", "MAX_COMPONENT_SQUARES",
+__all__ = ["check_proof", "hall_ends", "FORMAT", "HEADER", "FIELDS", "MAX_COMPONENT_SQUARES",
            "MAX_REDUCED_SQUARES", "colour_refutes", "separator_bound"]
 
 FORMAT = "kt-formal/1"
@@ -219,15 +220,33 @@ def _check_alternation(d, shape, closed, start, end) -> str:
             "at every other step, first and last included)")
 
 
+def hall_ends(shape: Shape, closed: bool, start, end, squares) -> int:
+    """Most ends of a tour that can lie in ``squares`` (of one colour): 0 for a closed tour.
+
+    An open tour alternates colours, so with as many dark as light squares its two ends
+    have different colours (one end of each), and with one square more of a colour both
+    ends have that colour (none the other). A fixed end of the set's colour outside the
+    set takes one of those places.
+    """
+    if closed:
+        return 0
+    dark, light = shape.dark_light()
+    is_dark = shape.dark(squares[0])
+    mine, other = (dark, light) if is_dark else (light, dark)
+    places = 1 if mine == other else 2 if mine > other else 0
+    inside = set(squares)
+    outside = {q for q in (start, end) if q is not None and shape.dark(q) == is_dark and q not in inside}
+    return max(0, places - len(outside))
+
+
 def _check_hall(d, shape, closed, start, end) -> str:
-    """A closed tour gives every square two moves, each to a square of the other colour.
+    """A tour gives every square two moves (an end of an open tour one), each to a square of
+    the other colour.
 
     The moves of the listed squares (one colour, so no move joins two of them) end on
     their neighbours; a neighbour takes at most two tour moves, and at most as many as
-    it has moves into the set. Fewer places than twice the set's size: no closed tour.
+    it has moves into the set. Fewer places than the moves the set needs: no such tour.
     """
-    if not closed:
-        reject("a hall proof is for closed tours (every square has two tour moves)")
     s = _square_list(d, "squares", shape, nonempty=True)
     colours = {(q[0] + q[1]) % 2 for q in s}
     if len(colours) != 1:
@@ -237,13 +256,17 @@ def _check_hall(d, shape, closed, start, end) -> str:
         for n in shape.moves(q):
             into[n] = into.get(n, 0) + 1
     room = sum(min(2, k) for k in into.values())
-    need = 2 * len(s)
+    ends = hall_ends(shape, closed, start, end, s)
+    need = 2 * len(s) - ends
+    kind = "a closed" if closed else "an open"
     if room >= need:
         reject(f"the {len(s)} listed squares need {need} tour moves and their {len(into)} neighbours "
-               f"can take {room}, which a closed tour allows")
+               f"can take {room}, which {kind} tour allows")
     colour = "dark" if shape.dark(s[0]) else "light"
-    return (f"the {len(s)} {colour} squares listed need {need} tour moves, but their {len(into)} "
-            f"neighbours can take at most {room} (two each, and no more than their moves into the set)")
+    less = "" if closed else f", less {ends} for the ends of the tour that can be among them"
+    return (f"the {len(s)} {colour} squares listed need {need} tour moves (two each{less}), but their "
+            f"{len(into)} neighbours can take at most {room} (two each, and no more than their moves "
+            "into the set)")
 
 
 def _count_components(shape: Shape, removed: set) -> int:

@@ -35,7 +35,9 @@ uses none of them. Methods, cheapest first:
     a closed tour gives every square two moves, each to a square of the other colour;
     squares of one colour whose neighbours have room for fewer than two moves each
     (a neighbour takes at most two, and no more than its moves into the set) refute it:
-    Hall's condition for a 2-factor fails (:mod:`kt_formal.proofs.hall`; found by one
+    Hall's condition for a 2-factor fails. An open tour's ends need one move each, so
+    the set may fall short by the ends that can lie in it (one with the colours balanced,
+    two or none with one colour ahead by one) (:mod:`kt_formal.proofs.hall`; found by one
     maximum flow, tried once a search has found no tour).
 ``exhaustive``
     the record of an exhaustive search: not checkable by the kernel (it runs no search);

@@ -88,10 +88,21 @@ def explain(d: dict) -> str:
                 into[n] = into.get(n, 0) + 1
         room = sum(min(2, k) for k in into.values())
         listed = names(sorted(x)[:6]) + (f" and {len(x) - 6} more" if len(x) > 6 else "")
-        return head + (f"a closed tour gives each of the {len(x)} squares {listed} two moves, {2 * len(x)} in all, "
-                       f"each to a square of the other colour; their {len(into)} neighbours can take at most {room} "
-                       "of them (two each, and no more than their moves into the set), so no set of cycles covers "
-                       "the board, let alone one tour (Hall's condition for a 2-factor fails).")
+        can = "can take at most {room} of them (two each, and no more than their moves into the set)".format(room=room)
+        if closed:
+            return head + (f"a closed tour gives each of the {len(x)} squares {listed} two moves, {2 * len(x)} in all, "
+                           f"each to a square of the other colour; their {len(into)} neighbours {can}, so no set of "
+                           "cycles covers the board, let alone one tour (Hall's condition for a 2-factor fails).")
+        from kt_formal.kernel.proofcheck import hall_ends
+        from kt_formal.kernel.shape import shape_from_dict
+
+        ends = hall_ends(shape_from_dict(d["board"]), False, *(None if q is None else tuple(q)
+                                                                for q in (d["start"], d["end"])), sorted(x))
+        need = 2 * len(x) - ends
+        return head + (f"an open tour gives each of the {len(x)} squares {listed} two moves, each to a square of "
+                       f"the other colour, except its two ends, which get one; a knight alternates colours, so at "
+                       f"most {ends} end{'s' if ends != 1 else ''} can lie among these squares and they need "
+                       f"{need} moves; their {len(into)} neighbours {can}.")
     if m == "exhaustive":
         return head + f"an exhaustive search ({d['nodes']} nodes) found none, confirmed by CP-SAT."
     return head + f"proof by {m}."

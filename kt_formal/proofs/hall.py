@@ -14,6 +14,13 @@ no such ``X`` exists, a 2-factor exists. So the finder computes one maximum flow
 squares -> sink, capacity 2) and, when it falls short of twice the dark squares,
 reads ``X`` off the minimum cut: the dark squares on the source's side.
 
+An open tour gives its two ends one move each, and it alternates colours: with the
+colours balanced one end has each colour, with one square more of a colour both ends
+have that colour and none the other. So the set needs ``2 |X|`` moves less the ends that
+can lie in it (1, 2 or 0; fewer when a fixed end of its colour lies outside it); the
+finder tries the minimum cut's set for each colour and keeps it when the kernel's
+checker accepts it.
+
 Boards cut in two by a wide hole are the typical case: 7 x 16 minus the 3 x 6 block
 at rows 2..4, columns 5..10 balances its colours, every square has two moves or more,
 no small separator splits it, and CaDiCaL's DRUP proof of it runs to a million and a
@@ -32,6 +39,8 @@ True
 from __future__ import annotations
 
 from kt_formal.board import Board
+from kt_formal.kernel.errors import CertificateRejected
+from kt_formal.kernel.proofcheck import check_proof
 from kt_formal.proofs.cheap import _ends, make_proof
 
 __all__ = ["find_hall_proof", "MAX_HALL_SQUARES"]
@@ -41,34 +50,55 @@ MAX_HALL_SQUARES = 5_000
 
 
 def find_hall_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
-    """Squares of one colour whose neighbours cannot take two moves each, or None.
+    """Squares of one colour whose neighbours cannot take the moves they need, or None.
 
-    Only for closed tours (with or without fixed ends, which a 2-factor ignores) on
-    boards of up to :data:`MAX_HALL_SQUARES` squares whose colours balance (otherwise
-    the colour proof applies).
+    A closed tour needs two moves a square; an open one too, less one for each of its ends
+    that can lie in the set (an open tour alternates colours: with the colours balanced it
+    has one end of each colour, with one square more of a colour both ends have that
+    colour). Boards of up to :data:`MAX_HALL_SQUARES` squares whose colour counts leave a
+    tour possible (otherwise the colour proof applies).
     """
-    if not closed or board.n_squares > MAX_HALL_SQUARES or board.n_squares < 4:
+    if board.n_squares > MAX_HALL_SQUARES or board.n_squares < 4:
         return None
     dark, light = board.dark_light_counts()
-    if dark != light:
+    if dark != light and (closed or abs(dark - light) > 1):
         return None
+    s, e = _ends(board, start, end)
+    for colour_dark in (True, False):
+        x = _short_set(board, colour_dark)
+        if x:
+            proof = make_proof(board, "hall", closed, s, e, squares=[list(q) for q in x])
+            try:  # an open tour's ends may be among the set: the checker counts them
+                check_proof(proof)
+            except CertificateRejected:
+                continue
+            return proof
+        if closed:  # balanced colours: one side is short exactly when the other is
+            break
+    return None
+
+
+def _short_set(board: Board, colour_dark: bool) -> list:
+    """The squares X of one colour with the largest shortfall ``2|X| - room(X)``, or [] if none
+    falls short: one maximum flow (source -> X's colour, capacity 2; each move, capacity 1;
+    the other colour -> sink, capacity 2), X read off the minimum cut."""
     import networkx as nx
 
-    s, e = _ends(board, start, end)
     g = nx.DiGraph()
     squares = board.squares()
+    mine = [q for q in squares if board.is_dark(*q) == colour_dark]
     for q in squares:
-        if board.is_dark(*q):
+        if board.is_dark(*q) == colour_dark:
             g.add_edge("source", q, capacity=2)
             for n in board.neighbours(*q):
                 g.add_edge(q, n, capacity=1)
         else:
             g.add_edge(q, "sink", capacity=2)
     value, (side, _) = nx.minimum_cut(g, "source", "sink")
-    if value >= 2 * dark:
-        return None
-    # a cut below 2|D| keeps dark squares X and light squares Y with the source, and
-    # costs 2|D \ X| + (moves from X to light squares not in Y) + 2|Y|; so the room the
-    # neighbours of X have, at most the last two terms, is less than 2|X| (X is not empty)
-    x = sorted(q for q in side if q != "source" and board.is_dark(*q))
-    return make_proof(board, "hall", True, s, e, squares=[list(q) for q in x])
+    if value >= 2 * len(mine):
+        return []
+    # a cut below 2|C| keeps squares X of this colour and Y of the other with the source,
+    # and costs 2|C \ X| + (moves from X to squares not in Y) + 2|Y|; so the room the
+    # neighbours of X have, at most the last two terms, is below 2|X| by at least the
+    # shortfall of the whole flow (X is not empty)
+    return sorted(q for q in side if q != "source" and board.is_dark(*q) == colour_dark)
