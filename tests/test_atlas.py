@@ -233,8 +233,9 @@ def test_findings_name_reasons_drup_boards_and_checks(small, tmp_path):
     # 5x6 minus a 2x3 block on its bottom edge (and its mirror images): no 2-factor
     hall = [r for r in rows if r[8] == "hall"]
     assert (5, 6, "closed", 3, 0, 2, 3, "no", "hall") in hall
-    section = text.split("## The boards without even a 2-factor")[1].split("## ")[0]
-    assert f"{len(hall):,} questions that the cheap proofs" in section
+    section = text.split("## The boards that fail Hall's condition")[1].split("## ")[0]
+    closed_hall = sum(r[2] == "closed" for r in hall)
+    assert f"{len(hall):,} questions ({closed_hall:,} closed, {len(hall) - closed_hall:,} open)" in section
     for r in hall:
         assert f"{r[0]}x{r[1]} {r[2]}, hole {r[5]}x{r[6]}:" in section
     # the same findings from the shipped form of the table

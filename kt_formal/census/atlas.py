@@ -341,15 +341,17 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
 
     # ------------------------------------------------------------ Hall
     hall = [r for r in rows if r[7] == "no" and r[8] == "hall"]
-    add("## The boards without even a 2-factor")
+    add("## The boards that fail Hall's condition")
     add("")
-    add(f"{len(hall):,} questions that the cheap proofs (colour, degree, alternation, the quick separator "
-        "search) do not settle have no set of cycles covering every square, let alone one tour: squares "
-        "of one colour whose neighbours cannot take two moves each (Hall's condition for a 2-factor "
-        "fails; found by a maximum flow once CP-SAT has found no tour, checked by the kernel by "
-        "recounting). Holes of one or two squares in the middle rows of 4 x n boards, and holes that "
-        "leave two-row bridges between two sides, are most of them. By board and hole size, the "
-        "hole's top-left square:")
+    n_closed = sum(r[2] == "closed" for r in hall)
+    add(f"{len(hall):,} questions ({n_closed:,} closed, {len(hall) - n_closed:,} open) that the cheap proofs "
+        "(colour, degree, alternation, the quick separator search) do not settle have squares of one "
+        "colour whose neighbours cannot take the moves they need: two each, less, for an open tour, "
+        "the ends that can lie among them (found by a maximum flow once CP-SAT has found no tour, "
+        "checked by the kernel by recounting). The closed ones have not even a 2-factor, a set of "
+        "cycles covering every square. Holes of one or two squares in the middle rows of 4 x n "
+        "boards, and holes that leave two-row bridges between two sides, are most of them. By board "
+        "and hole size, the hole's top-left square:")
     add("")
     _list_holes(add, hall)
     add("")
