@@ -252,8 +252,14 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
     add("* The \"no\" answers by proof method: " + "; ".join(
         f"{k[0]} {k[1] or '?'} {v:,}" for k, v in sorted(counts.items())) + ".")
     add("")
+    for section in (_findings_theorems, _findings_by_hole_size, _findings_margins, _findings_hall,
+                    _findings_drup, _findings_open):
+        section(add, rows, closed, opened)
+    return "\n".join(out)
 
-    # ------------------------------------------------------------ theorems
+
+def _findings_theorems(add, rows: list, closed: list, opened: list) -> None:
+    """The agreement with published theorems, each with its disagreements."""
     add("## Agreement with published theorems")
     add("")
     add("| theorem | what it covers | rows it speaks of | disagreements |")
@@ -269,7 +275,9 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
         add("No row disagrees with any of them.")
     add("")
 
-    # ------------------------------------------------------------ per hole size
+
+def _findings_by_hole_size(add, rows: list, closed: list, opened: list) -> None:
+    """Closed tours by hole size: positions, yes, and each reason for a no."""
     add("## Closed tours, by hole size")
     add("")
     add("Per hole size (rows x columns of the hole), over every board it fits with a margin of two: "
@@ -294,7 +302,9 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
             f"{balanced_no:,} |")
     add("")
 
-    # ------------------------------------------------------------ margins
+
+def _findings_margins(add, rows: list, closed: list, opened: list) -> None:
+    """The margins (rows and columns between hole and edge) from which a tour always exists."""
     add("## Margins that always work")
     add("")
     add("The *margin* of a hole is the least number of rows or columns between it and an edge of "
@@ -339,7 +349,9 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
         add(f"| {m} | {best if best is not None else '-'} | {len(sel):,} | {sum(r[7] == 'no' for r in sel):,} |")
     add("")
 
-    # ------------------------------------------------------------ Hall
+
+def _findings_hall(add, rows: list, closed: list, opened: list) -> None:
+    """The questions a Hall proof settles, by board and hole size."""
     hall = [r for r in rows if r[7] == "no" and r[8] == "hall"]
     add("## The boards that fail Hall's condition")
     add("")
@@ -356,7 +368,9 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
     _list_holes(add, hall)
     add("")
 
-    # ------------------------------------------------------------ DRUP
+
+def _findings_drup(add, rows: list, closed: list, opened: list) -> None:
+    """The questions whose no needs a DRUP proof, by board and hole size."""
     drup = [r for r in rows if r[7] == "no" and _reason(r[8]) == "drup"]
     add("## The boards whose \"no\" needs a DRUP proof")
     add("")
@@ -368,7 +382,9 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
     _list_holes(add, drup)
     add("")
 
-    # ------------------------------------------------------------ open tours
+
+def _findings_open(add, rows: list, closed: list, opened: list) -> None:
+    """The boards minus one square without an open tour, beyond the colour count."""
     add("## Open tours with one square removed")
     add("")
     no_open = [r for r in opened if r[7] == "no"]
@@ -384,7 +400,6 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
     if not group:
         add("None.")
     add("")
-    return "\n".join(out)
 
 
 def _list_holes(add, rows) -> None:
