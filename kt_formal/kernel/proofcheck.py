@@ -36,7 +36,7 @@ from collections import deque
 from kt_formal.kernel.errors import CertificateNotChecked
 from kt_formal.kernel.shape import Shape, reject, shape_from_dict, square_from, strict_int
 
-__all__ = ["check_proof", "hall_ends", "FORMAT", "HEADER", "FIELDS", "MAX_COMPONENT_SQUARES",
+__all__ = ["check_proof", "hall_ends", "hall_counts", "FORMAT", "HEADER", "FIELDS", "MAX_COMPONENT_SQUARES",
            "MAX_REDUCED_SQUARES", "colour_refutes", "separator_bound"]
 
 FORMAT = "kt-formal/1"
@@ -239,6 +239,19 @@ def hall_ends(shape: Shape, closed: bool, start, end, squares) -> int:
     return max(0, places - len(outside))
 
 
+def hall_counts(shape: Shape, closed: bool, start, end, squares) -> tuple[int, int, int]:
+    """``(neighbours, room, need)`` of a set of squares of one colour: how many squares
+    neighbour it, how many tour moves they can take (two each, and no more than their
+    moves into the set), and how many the set needs (two a square, less the ends of an
+    open tour that can lie in it, :func:`hall_ends`)."""
+    into: dict = {}
+    for q in squares:
+        for n in shape.moves(q):
+            into[n] = into.get(n, 0) + 1
+    room = sum(min(2, k) for k in into.values())
+    return len(into), room, 2 * len(squares) - hall_ends(shape, closed, start, end, squares)
+
+
 def _check_hall(d, shape, closed, start, end) -> str:
     """A tour gives every square two moves (an end of an open tour one), each to a square of
     the other colour.
@@ -251,21 +264,15 @@ def _check_hall(d, shape, closed, start, end) -> str:
     colours = {(q[0] + q[1]) % 2 for q in s}
     if len(colours) != 1:
         reject("the listed squares have both colours; a hall proof lists squares of one colour")
-    into: dict = {}
-    for q in s:
-        for n in shape.moves(q):
-            into[n] = into.get(n, 0) + 1
-    room = sum(min(2, k) for k in into.values())
-    ends = hall_ends(shape, closed, start, end, s)
-    need = 2 * len(s) - ends
+    neighbours, room, need = hall_counts(shape, closed, start, end, s)
     kind = "a closed" if closed else "an open"
     if room >= need:
-        reject(f"the {len(s)} listed squares need {need} tour moves and their {len(into)} neighbours "
+        reject(f"the {len(s)} listed squares need {need} tour moves and their {neighbours} neighbours "
                f"can take {room}, which {kind} tour allows")
     colour = "dark" if shape.dark(s[0]) else "light"
-    less = "" if closed else f", less {ends} for the ends of the tour that can be among them"
+    less = "" if closed else f", less {2 * len(s) - need} for the ends of the tour that can be among them"
     return (f"the {len(s)} {colour} squares listed need {need} tour moves (two each{less}), but their "
-            f"{len(into)} neighbours can take at most {room} (two each, and no more than their moves "
+            f"{neighbours} neighbours can take at most {room} (two each, and no more than their moves "
             "into the set)")
 
 

@@ -81,28 +81,23 @@ def explain(d: dict) -> str:
         return head + (f"removing the {len(s)} square{'s' if len(s) > 1 else ''} {names(s)} leaves {c} separate parts{red}, "
                        f"but a{'' if closed else 'n'} {kind} tour cut at {len(s)} square{'s' if len(s) > 1 else ''} falls into at most {pieces} pieces.")
     if m == "hall":
-        x = {tuple(q) for q in d["squares"]}
-        into: dict = {}
-        for q in x:
-            for n in b.neighbours(*q):
-                into[n] = into.get(n, 0) + 1
-        room = sum(min(2, k) for k in into.values())
-        listed = names(sorted(x)[:6]) + (f" and {len(x) - 6} more" if len(x) > 6 else "")
-        can = "can take at most {room} of them (two each, and no more than their moves into the set)".format(room=room)
-        if closed:
-            return head + (f"a closed tour gives each of the {len(x)} squares {listed} two moves, {2 * len(x)} in all, "
-                           f"each to a square of the other colour; their {len(into)} neighbours {can}, so no set of "
-                           "cycles covers the board, let alone one tour (Hall's condition for a 2-factor fails).")
-        from kt_formal.kernel.proofcheck import hall_ends
+        from kt_formal.kernel.proofcheck import hall_counts
         from kt_formal.kernel.shape import shape_from_dict
 
-        ends = hall_ends(shape_from_dict(d["board"]), False, *(None if q is None else tuple(q)
-                                                                for q in (d["start"], d["end"])), sorted(x))
-        need = 2 * len(x) - ends
+        x = sorted(tuple(q) for q in d["squares"])
+        ends_given = [None if q is None else tuple(q) for q in (d["start"], d["end"])]
+        neighbours, room, need = hall_counts(shape_from_dict(d["board"]), closed, *ends_given, x)
+        listed = names(x[:6]) + (f" and {len(x) - 6} more" if len(x) > 6 else "")
+        can = f"can take at most {room} of them (two each, and no more than their moves into the set)"
+        if closed:
+            return head + (f"a closed tour gives each of the {len(x)} squares {listed} two moves, {need} in all, "
+                           f"each to a square of the other colour; their {neighbours} neighbours {can}, so no set of "
+                           "cycles covers the board, let alone one tour (Hall's condition for a 2-factor fails).")
+        ends = 2 * len(x) - need
         return head + (f"an open tour gives each of the {len(x)} squares {listed} two moves, each to a square of "
                        f"the other colour, except its two ends, which get one; a knight alternates colours, so at "
                        f"most {ends} end{'s' if ends != 1 else ''} can lie among these squares and they need "
-                       f"{need} moves; their {len(into)} neighbours {can}.")
+                       f"{need} moves; their {neighbours} neighbours {can}.")
     if m == "exhaustive":
         return head + f"an exhaustive search ({d['nodes']} nodes) found none, confirmed by CP-SAT."
     return head + f"proof by {m}."
