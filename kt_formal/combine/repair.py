@@ -68,6 +68,8 @@ CORRIDOR = 2
 WIDEN = (0, 2, 4)
 #: Largest window (squares) given to CP-SAT.
 MAX_WINDOW = 4000
+#: Seconds of the first, light attempt at a window (no linear relaxation; see :func:`_solve_window`).
+QUICK_SECONDS = 0.05
 
 _MOVES = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
@@ -543,17 +545,28 @@ def _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed):
     circuit.tails.extend(np.concatenate([u_idx, ex]).tolist())
     circuit.heads.extend(np.concatenate([v_idx, fixed_next[ex]]).tolist())
     circuit.literals.extend(list(range(na)) + [na] * len(ex))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.05, time_limit)
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    # measured on 2000 x 2000 with 4,000 holes: 1.6x faster than the defaults
-    solver.parameters.symmetry_level = 0
-    solver.parameters.cp_model_probing_level = 0
-    solver.parameters.search_branching = cp_model.LP_SEARCH
-    # a window is small and easy: presolve costs more than it saves (1.4x measured)
-    solver.parameters.cp_model_presolve = False
-    status = solver.solve(model)
+    # Two attempts on one model. Most windows are easy: without the circuit's linear
+    # relaxation CP-SAT solves them 2x faster (median 4.9 ms against 9.8 ms on the 1,264
+    # windows of 500 x 500 with 1,000 random holes), but a few it then takes seconds on;
+    # those get the default, with the LP, for the rest of their time (11.8 s -> 7.5 s for
+    # all 1,264, the same windows solved).
+    for lp, limit in ((0, min(QUICK_SECONDS, time_limit)), (1, time_limit - QUICK_SECONDS)):
+        if lp and limit <= 0:
+            break
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = max(0.05, limit)
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = seed
+        # measured on 2000 x 2000 with 4,000 holes: 1.6x faster than the defaults
+        solver.parameters.symmetry_level = 0
+        solver.parameters.cp_model_probing_level = 0
+        solver.parameters.search_branching = cp_model.LP_SEARCH
+        # a window is small and easy: presolve costs more than it saves (1.4x measured)
+        solver.parameters.cp_model_presolve = False
+        solver.parameters.linearization_level = lp
+        status = solver.solve(model)
+        if status != cp_model.UNKNOWN:
+            break
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     on = np.asarray(solver.response_proto.solution, dtype=np.int64)[:na] == 1
