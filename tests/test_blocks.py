@@ -179,3 +179,27 @@ def test_agrees_with_cpsat_where_it_builds():
             continue
         r = find_tour(b, engine="cpsat", time_limit=60)
         assert r.status is Status.FOUND
+
+
+# ---------------------------------------------------------------- the clock
+def test_the_grouping_keeps_to_the_time_limit():
+    """Grouping the holes of a big board takes minutes: with no time left the construction
+    stops before it groups anything, and says where it stopped (not after the grouping,
+    as it did when only the solving of groups looked at the clock)."""
+    board = Board(200, 200, holes=scattered_squares(200, 200, 400, seed=1, margin=0))
+    with pytest.raises(BlocksNotApplicable, match="ran out while grouping the holes"):
+        block_tour(board, time_limit=0.0)
+
+
+def test_no_block_construction_after_the_repair_used_up_the_time():
+    """The constructions' stage keeps to its share: once the hole repair has used the
+    time, the block construction is not started (a note says so)."""
+    from kt_formal.combine.blocks_engine import construct
+    from kt_formal.engines.base import TourRequest
+
+    board = Board(200, 200, holes=scattered_squares(200, 200, 400, seed=1, margin=0))
+    notes = []
+    tour, how = construct(TourRequest(board), time_limit=0.0, steps=notes, frame=False)
+    assert tour is None and how is None
+    assert ("blocks", "not started: no time left") in [(n, o) for n, o, _s in notes]
+    assert any(n == "repair" and "ran out of time" in o for n, o, _s in notes)

@@ -498,6 +498,14 @@ def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
     t0 = time.perf_counter()
     deadline = t0 + max(0.0, float(time_limit))
     st = stats if stats is not None else {}
+
+    def on_the_clock(phase):
+        # the grouping of a huge board takes minutes: it keeps to the time limit as well
+        if time.perf_counter() > deadline:
+            raise BlocksNotApplicable(f"the time limit ({time_limit:g} s) ran out while {phase}")
+        if stop is not None and stop.is_set():
+            raise BlocksNotApplicable("stopped: another answer came first")
+
     R, C = board.rows, board.cols
     if min(R, C) < min(PART_SIZES):
         raise BlocksNotApplicable(f"both sides must be at least {min(PART_SIZES)}")
@@ -600,6 +608,7 @@ def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
                 for g in [r for r in list(imb) if root(r) == r]:
                     if root(g) != g or excess(g) == 0:
                         continue
+                    on_the_clock("pairing the holes' colours")
                     if need_open and open_root is None and total_imb != 0 and imb[g] == total_imb:
                         continue  # may end as the open group
                     e = excess(g)
@@ -697,10 +706,12 @@ def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
         return changed
 
     # phases: balance, degree, connectivity of the join graph, then solve
+    on_the_clock("grouping the holes")
     balance()
     if _DEBUG:
         print("after balance", sorted(len(m) for m in members.values())[-10:])
     for _ in range(200):
+        on_the_clock("grouping the holes")
         if not degree_fix():
             break
         balance()
@@ -715,11 +726,13 @@ def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
         attempts += 1
         if attempts > 400:
             raise BlocksNotApplicable("too many merge rounds")
+        on_the_clock("joining the groups")
         tree, joins, fail = _tree(L, special, root)
         if fail is not None:
             merge(list(fail))
             balance()
             while degree_fix():
+                on_the_clock("joining the groups")
                 balance()
             continue
         # solve groups in BFS order of the tree

@@ -71,6 +71,9 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
     if request.closed and request.end is not None:
         steps.append(("blocks", "not applicable: a closed tour with a fixed last square", 0.0))
         return None, None
+    if time_limit is not None and left() < 0.5:
+        steps.append(("blocks", "not started: no time left", 0.0))
+        return None, None
     try:
         limit = 60.0 if time_limit is None else left()
         if repair_ok and not small and limit is not None:
