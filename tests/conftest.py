@@ -38,12 +38,69 @@ def cli(capsys):
     return run
 
 
-def run_subprocess(*args, stdin: str | None = None, timeout: float = 600, env_extra=None) -> Run:
-    """Run ``python -m kt_formal ARGS`` in a fresh interpreter (this checkout on the path)."""
+# ---------------------------------------------------------------- kernels compiled aside
+# On a fresh clone the first count compiles the frontier counter's kernels (about 35 s on
+# 2 cores, more on a busy machine) and the first search the search kernels. The session
+# starts ``kt-formal warm`` in a process of its own, so that the compiling goes on beside
+# the tests that need no kernels; a test that needs them waits for it (instead of compiling
+# the same kernels a second time) and then loads them from the disk cache.
+_WARM: dict = {"proc": None}
+
+
+def _checkout_env(env_extra=None) -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("KT_FORMAL_DEBUG", None)
     env.update(env_extra or {})
+    return env
+
+
+def _kernels_cached() -> bool:
+    from kt_formal.engines import _frontier_jit, _search
+    from kt_formal.engines._jit import kernels_compiled
+
+    return all(kernels_compiled(k) for k in (*_frontier_jit.KERNELS, *_search.KERNELS))
+
+
+def wait_for_warm() -> None:
+    """Wait until the session's background compile (if any) has finished."""
+    proc = _WARM["proc"]
+    if proc is not None:
+        proc.wait()
+        _WARM["proc"] = None
+
+
+def pytest_configure(config):
+    if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or hasattr(config, "workerinput"):
+        return
+    if config.option.collectonly or _kernels_cached():
+        return
+    from kt_formal.engines._jit import Preparation
+
+    _WARM["proc"] = subprocess.Popen([sys.executable, "-m", "kt_formal", "warm"], env=_checkout_env(),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    call = Preparation.__call__
+
+    def after_the_warm_up(self, note: bool = True) -> float:
+        if not self.ready:
+            wait_for_warm()
+        return call(self, note)
+
+    Preparation.__call__ = after_the_warm_up
+
+
+def pytest_unconfigure(config):
+    proc = _WARM["proc"]
+    if proc is not None:
+        proc.kill()
+        proc.wait()
+
+
+def run_subprocess(*args, stdin: str | None = None, timeout: float = 600, env_extra=None) -> Run:
+    """Run ``python -m kt_formal ARGS`` in a fresh interpreter (this checkout on the path)."""
+    if args and args[0] in ("count", "warm") and "NUMBA_CACHE_DIR" not in (env_extra or {}):
+        wait_for_warm()  # it would compile the same kernels again
+    env = _checkout_env(env_extra)
     proc = subprocess.run(
         [sys.executable, "-m", "kt_formal", *map(str, args)],
         input=stdin, capture_output=True, text=True, timeout=timeout, env=env,

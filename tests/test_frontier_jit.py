@@ -206,6 +206,7 @@ def _tables_too_small_and_counted(monkeypatch, kernel: str) -> list:
     return calls
 
 
+@pytest.mark.slow  # about 12 s: over the default run's 10 s a test
 def test_tables_laid_out_too_small_grow(monkeypatch):
     """A table laid out for a fiftieth of its states grows (the keys moved into a larger
     one) as often as it must, the counts intact: closed, open, and past 64 bits."""
