@@ -40,11 +40,13 @@ def cli(capsys):
 
 # ---------------------------------------------------------------- kernels compiled aside
 # On a fresh clone the first count compiles the frontier counter's kernels (about 35 s on
-# 2 cores, more on a busy machine) and the first search the search kernels. The session
-# starts ``kt-formal warm`` in a process of its own, so that the compiling goes on beside
-# the tests that need no kernels; a test that needs them waits for it (instead of compiling
-# the same kernels a second time) and then loads them from the disk cache.
+# 2 cores, more on a busy machine). The session compiles them in a process of its own
+# from the start, beside the tests that need no count; the first test that counts waits
+# for it (instead of compiling the same kernels a second time) and then loads them from
+# the disk cache. Other kernels (the searches', a few seconds) compile where needed.
 _WARM: dict = {"proc": None}
+_COMPILE_THE_COUNTER = ("from kt_formal.engines._frontier_jit import prepare_kernels; "
+                        "prepare_kernels(note=False)")
 
 
 def _checkout_env(env_extra=None) -> dict:
@@ -53,13 +55,6 @@ def _checkout_env(env_extra=None) -> dict:
     env.pop("KT_FORMAL_DEBUG", None)
     env.update(env_extra or {})
     return env
-
-
-def _kernels_cached() -> bool:
-    from kt_formal.engines import _frontier_jit, _search
-    from kt_formal.engines._jit import kernels_compiled
-
-    return all(kernels_compiled(k) for k in (*_frontier_jit.KERNELS, *_search.KERNELS))
 
 
 def wait_for_warm() -> None:
@@ -73,20 +68,27 @@ def wait_for_warm() -> None:
 def pytest_configure(config):
     if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or hasattr(config, "workerinput"):
         return
-    if config.option.collectonly or _kernels_cached():
+    from kt_formal.engines import _frontier_jit
+    from kt_formal.engines._jit import kernels_compiled
+
+    if config.option.collectonly or all(kernels_compiled(k) for k in _frontier_jit.KERNELS):
         return
-    from kt_formal.engines._jit import Preparation
-
-    _WARM["proc"] = subprocess.Popen([sys.executable, "-m", "kt_formal", "warm"], env=_checkout_env(),
+    _WARM["proc"] = subprocess.Popen([sys.executable, "-c", _COMPILE_THE_COUNTER], env=_checkout_env(),
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    call = Preparation.__call__
+    prepare = _frontier_jit.prepare_kernels
 
-    def after_the_warm_up(self, note: bool = True) -> float:
-        if not self.ready:
-            wait_for_warm()
-        return call(self, note)
+    class AfterTheBackgroundCompile:
+        """``prepare_kernels`` of the frontier counter, once the session's compile is done."""
 
-    Preparation.__call__ = after_the_warm_up
+        def __getattr__(self, name):
+            return getattr(prepare, name)
+
+        def __call__(self, note: bool = True) -> float:
+            if not prepare.ready:
+                wait_for_warm()
+            return prepare(note)
+
+    _frontier_jit.prepare_kernels = AfterTheBackgroundCompile()
 
 
 def pytest_unconfigure(config):
