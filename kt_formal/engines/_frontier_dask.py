@@ -138,6 +138,7 @@ def _step_part(part, spec, i, args):
     sweep = fj._Sweep(spec["k"], spec["W"], spec["closed"], spec["free"], spec["max_states"], None, None,
                       time.perf_counter(), spec["n"], spec["table_bytes"], spec["spill_dir"], 1)
     sweep.chunks = [(keys, counts)]
+    sweep.mirror = spec.get("mirror", False)
     with fj._threads_restored():
         done, _ = sweep.step(i, *args)
     out = [(np.asarray(k), np.asarray(c)) for k, c in sweep.chunks]
@@ -193,7 +194,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
         client = cluster.client
         spec = {"parts": int(parts), "k": lay.k, "W": lay.W, "closed": bool(closed), "free": lay.free_terminals,
                 "n": lay.n, "max_states": max_states or fj.DEFAULT_MAX_STATES, "table_bytes": table_bytes,
-                "spill_dir": spill_dir}
+                "spill_dir": spill_dir, "mirror": bool(closed) and fj.upside_down_alike(lay)}
         # the kernels loaded (compiled once) on every worker before the clock starts
         client.run(_prepare_worker)
         t0 = time.perf_counter()

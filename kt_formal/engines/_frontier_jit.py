@@ -37,6 +37,13 @@ reference the tests compare against. What changes is the bookkeeping:
   so a busy machine costs a count its share of the cores, not a spinning team's;
 * the kernels are loaded (compiled once, on a cold cache) by :func:`prepare_kernels`
   before a count's clock starts: compiling never uses up a time limit;
+* closed tours of a board that looks the same upside down (its holes too, no fixed ends,
+  no forced or forbidden moves; every ``k x n`` strip of :func:`count_row`): at the end of
+  each column a state and its mirror image (rows turned over, labels renumbered) have
+  the same ways to be finished, so both go to the smaller key (:func:`_mirror_image`)
+  and the next column starts from about half the states: 6 x 8 in 0.54 s instead of
+  0.86 s, 685,959 states at most instead of 938,849 (``symmetry=False`` merges nothing:
+  the reference's states, state for state);
 * counts are exact: 62-bit limbs per state with carries. A step keeps its input's
   limbs unless a sum overflows the top one, and then runs again with one limb more,
   so the width follows the largest count actually held; Python integers only at the
@@ -204,8 +211,8 @@ def _with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # prag
 # The step's parameters travel in one int64 array (``prm``), at these places.
 _P_W, _P_B16, _P_CLOSED, _P_FREE, _P_NEW_LIVE, _P_OUT_LIVE, _P_OUT_FIXED, _P_MAY_FINISH = range(8)
 _P_B0, _P_Z_DEAD, _P_L_DEAD, _P_Z_REQ, _P_L_REQ, _P_Z_FORB, _P_ONE_ROOM, _P_NO_ROOM = range(8, 16)
-_P_SHUT, _P_MERGE = 16, 17
-_N_PRM = 18
+_P_SHUT, _P_MERGE, _P_MIRROR = 16, 17, 18
+_N_PRM = 19
 
 _ONES = np.uint64(0x1111111111111111)
 _SEVENS = np.uint64(0x7777777777777777)
@@ -732,6 +739,54 @@ def _home(key, logT, capp):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
+def _mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
+    """The smaller of a closed tour's state ``nk`` at a column's end and its mirror image.
+
+    At the end of a column the frontier holds the last square of the column before last
+    (position 0, finished: nothing comes after it) and the last two columns (positions
+    ``1..k`` and ``k + 1..2k``, row 0 first). Turned upside down (row ``r`` to
+    ``k - 1 - r`` in both columns, the labels renumbered in frontier order) it is a state
+    of the board turned upside down; on a board that looks the same upside down the two
+    have the same ways to be finished, so the count may go to either: both go to the
+    smaller key, and the next column has about half the states.
+    """
+    B = 16 if b16 else 11
+    if b16:
+        tn = nk & 3
+        x = nk >> 2
+    else:
+        tn = nk % 3
+        x = nk // 3
+    for q in range(W):
+        dig[q] = x % B
+        x //= B
+    if dig[0] != 1:
+        return nk
+    k = (W - 1) // 2
+    for v in range(16):
+        lab[v] = 0
+    nxt = 2
+    out = 0
+    mult = 1
+    for q in range(W):
+        if q == 0:
+            v = dig[0]
+        elif q <= k:
+            v = dig[k + 1 - q]
+        else:
+            v = dig[3 * k + 1 - q]
+        if v >= 2:
+            if lab[v] == 0:
+                lab[v] = nxt
+                nxt += 1
+            v = lab[v]
+        out += v * mult
+        mult *= B
+    image = (out << 2) | tn if b16 else out * 3 + tn
+    return min(nk, image)
+
+
+@cached_njit(inline="always")
 def _emit(nk, x, acc_d, cflat, L, logT, capp, base_o, G, cnt, gk, gs, hlo, hhi):  # pragma: no cover - compiled
     """A successor of state ``x``: a finished tour (-2) adds its count to ``acc_d`` (in
     the first pass only); a state (``nk >= 0``) of this pass (a second hash of the key
@@ -807,6 +862,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     out_fixed = prm[_P_OUT_FIXED] != 0
     free = prm[_P_FREE]
     merge = prm[_P_MERGE] != 0
+    mirror = (prm[_P_MIRROR] != 0) and (closed != 0)
     s = s0
     while s < S:
         top = 0
@@ -824,6 +880,8 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
             lab[1] = 1
             acc_d = np.zeros(L + 1, np.int64)
             cnt = np.zeros(T, np.int64)
+            mdig = np.empty(W, np.int64)
+            mlab = np.zeros(16, np.int64)
             if swar:  # packed digits: on the word itself
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                     X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
@@ -835,6 +893,8 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                         for mi in range(mstart[c], mstart[c + 1]):
                             nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
                                               low_w, low_a, _DB_INDEX)
+                            if mirror and nk >= 0:
+                                nk = _mirror_image(nk, W, True, mdig, mlab)
                             _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
                     else:
                         tn = keys[x] & 3
@@ -859,6 +919,8 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                             lm |= np.int64(v >= 2) << q
                     for mi in range(mstart[c], mstart[c + 1]):
                         nk = _successor(base, w, lab, mlist[mi], tn, zm, lm, prm, nbr_p, nbr_end, pw)
+                        if mirror and nk >= 0:
+                            nk = _mirror_image(nk, W, b16 != 0, mdig, mlab)
                         _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
             for p in range(T):
                 used[t, p] = cnt[p]
@@ -1124,6 +1186,9 @@ class _Sweep:
         self.spilled = 0  # the most states a step wrote to files
         self.per_column = []
         self.work = 0  # states stepped by this process
+        #: closed tours of a board that looks the same upside down: a state and its mirror
+        #: image are merged at the end of each column (:func:`_mirror_image`)
+        self.mirror = False
 
     def _table(self, est, T, Lo, grow=False):
         """A table of ``T`` parts for ``est`` keys: the front of the pool, which is all zero
@@ -1212,6 +1277,8 @@ class _Sweep:
         prm, pw, mstart, mlist = step_tables(self.W, self.b16, self.closed, self.free, nbr_p,
                                              _masks(len(nbr), must, cap), new_live, out_live, out_fixed,
                                              np.asarray(room, dtype=np.int64), fixed_pos, may_finish)
+        if self.mirror and self.closed and i % self.k == self.k - 1:
+            prm[_P_MIRROR] = 1
         tables = (prm, nbr_p, nbr_end, pw, mstart, mlist)
         chunks = self.chunks
         S = sum(keys.shape[0] for keys, _c in chunks)
@@ -1329,7 +1396,8 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                       progress=None, max_states: int = DEFAULT_MAX_STATES,
                       time_limit: float | None = None, table_bytes: int | None = None,
                       spill_dir: str | None = None, threads: int | None = None, checkpoint: str | None = None,
-                      resume: bool = False, checkpoint_every: float | None = None) -> FrontierCount:
+                      resume: bool = False, checkpoint_every: float | None = None,
+                      symmetry: bool = True) -> FrontierCount:
     """:func:`kt_formal.engines.frontier.count_request`, compiled (same arguments and result).
 
     ``table_bytes`` bounds the hash table of one step (default :data:`TABLE_BYTES`): a
@@ -1359,6 +1427,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     t0 += prepare_kernels()
     sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
                    table_bytes, spill_dir, threads)
+    sweep.mirror = symmetry and closed and upside_down_alike(lay)
     first, done = 0, 0
     if resume and (got := ckpt.latest()) is not None:
         step, chunks, meta = got
@@ -1376,6 +1445,16 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     if ckpt is not None:
         ckpt.finish({"count": str(done), "peak": sweep.peak, "per_column": sweep.per_column})
     return res
+
+
+def upside_down_alike(lay) -> bool:
+    """Whether a board's sweep looks the same upside down: its holes too, no fixed ends,
+    no forced or forbidden moves (then a state and its mirror image count alike)."""
+    if lay.ends or lay.forced_set or lay.forbidden_set:
+        return False
+    k = lay.k
+    live = np.asarray(lay.live[:lay.N], dtype=bool).reshape(-1, k)
+    return bool((live == live[:, ::-1]).all())
 
 
 def _board_checkpointer(lay, closed, directory, every):
@@ -1423,7 +1502,8 @@ def _board_steps(lay, first: int = 0):
 def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_states: int = DEFAULT_MAX_STATES,
               time_limit: float | None = None, on_count=None, partial: bool = False,
               table_bytes: int | None = None, spill_dir: str | None = None, threads: int | None = None,
-              checkpoint: str | None = None, resume: bool = False, checkpoint_every: float | None = None) -> dict:
+              checkpoint: str | None = None, resume: bool = False, checkpoint_every: float | None = None,
+              symmetry: bool = True) -> dict:
     """The tours of every ``k x n`` board for ``a <= n <= b``, in one sweep over ``k x b``.
 
     ``on_count(n, count)`` is called as each width's count is known (in order of n).
@@ -1468,6 +1548,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
     t0 += prepare_kernels()
     sweep = _Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
                    spill_dir, threads)
+    sweep.mirror = symmetry and closed and not partial  # a full strip looks the same upside down
     first = 0
     if resume and (got := ckpt.latest()) is not None:
         step, chunks, meta = got
