@@ -751,15 +751,7 @@ def _mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
     smaller key, and the next column has about half the states.
     """
     B = 16 if b16 else 11
-    if b16:
-        tn = nk & 3
-        x = nk >> 2
-    else:
-        tn = nk % 3
-        x = nk // 3
-    for q in range(W):
-        dig[q] = x % B
-        x //= B
+    tn = _decode(nk, W, b16, True, dig)  # dig: W + 1 places
     if dig[0] != 1:
         return nk
     k = (W - 1) // 2
@@ -880,7 +872,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
             lab[1] = 1
             acc_d = np.zeros(L + 1, np.int64)
             cnt = np.zeros(T, np.int64)
-            mdig = np.empty(W, np.int64)
+            mdig = np.empty(W + 1, np.int64)
             mlab = np.zeros(16, np.int64)
             if swar:  # packed digits: on the word itself
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
