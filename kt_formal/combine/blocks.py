@@ -500,7 +500,7 @@ def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
     st = stats if stats is not None else {}
 
     def on_the_clock(phase):
-        # the grouping of a huge board takes minutes: it keeps to the time limit as well
+        # every phase keeps to the time limit (the grouping of a huge board takes minutes)
         if time.perf_counter() > deadline:
             raise BlocksNotApplicable(f"the time limit ({time_limit:g} s) ran out while {phase}")
         if stop is not None and stop.is_set():
@@ -741,10 +741,7 @@ def _block_tour(board: Board, closed: bool, start, end, *, time_limit: float,
         failed = None
         solutions = {}
         for g in order:
-            if time.perf_counter() > deadline:
-                raise BlocksNotApplicable(f"the time limit ({time_limit:g} s) ran out while solving groups")
-            if stop is not None and stop.is_set():
-                raise BlocksNotApplicable("stopped: another answer came first")
+            on_the_clock("solving groups")
             cells = members[g]
             if sum(int(L.nlive.flat[c]) for c in cells) > MAX_GROUP_SQUARES:
                 raise BlocksNotApplicable(f"a group grew beyond {MAX_GROUP_SQUARES} squares")

@@ -194,7 +194,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
         client = cluster.client
         spec = {"parts": int(parts), "k": lay.k, "W": lay.W, "closed": bool(closed), "free": lay.free_terminals,
                 "n": lay.n, "max_states": max_states or fj.DEFAULT_MAX_STATES, "table_bytes": table_bytes,
-                "spill_dir": spill_dir, "mirror": bool(closed) and fj.upside_down_alike(lay)}
+                "spill_dir": spill_dir, "mirror": fj.upside_down_alike(lay)}
         # the kernels loaded (compiled once) on every worker before the clock starts
         client.run(_prepare_worker)
         t0 = time.perf_counter()

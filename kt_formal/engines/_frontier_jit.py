@@ -854,7 +854,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
     out_fixed = prm[_P_OUT_FIXED] != 0
     free = prm[_P_FREE]
     merge = prm[_P_MERGE] != 0
-    mirror = (prm[_P_MIRROR] != 0) and (closed != 0)
+    mirror = prm[_P_MIRROR] != 0
     s = s0
     while s < S:
         top = 0
@@ -1178,8 +1178,9 @@ class _Sweep:
         self.spilled = 0  # the most states a step wrote to files
         self.per_column = []
         self.work = 0  # states stepped by this process
-        #: closed tours of a board that looks the same upside down: a state and its mirror
-        #: image are merged at the end of each column (:func:`_mirror_image`)
+        #: the board looks the same upside down: for closed tours (open ones are never
+        #: merged) a state and its mirror image meet at the end of each column
+        #: (:func:`_mirror_image`)
         self.mirror = False
 
     def _table(self, est, T, Lo, grow=False):
@@ -1419,7 +1420,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     t0 += prepare_kernels()
     sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
                    table_bytes, spill_dir, threads)
-    sweep.mirror = symmetry and closed and upside_down_alike(lay)
+    sweep.mirror = symmetry and upside_down_alike(lay)
     first, done = 0, 0
     if resume and (got := ckpt.latest()) is not None:
         step, chunks, meta = got
@@ -1540,7 +1541,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
     t0 += prepare_kernels()
     sweep = _Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
                    spill_dir, threads)
-    sweep.mirror = symmetry and closed and not partial  # a full strip looks the same upside down
+    sweep.mirror = symmetry and not partial  # a full strip looks the same upside down
     first = 0
     if resume and (got := ckpt.latest()) is not None:
         step, chunks, meta = got
