@@ -39,7 +39,7 @@ import json, resource, sys, threading, time
 if __name__ != "__main__":
     raise SystemExit  # a Dask worker process re-importing the main module: nothing to do
 from kt_formal.board import Board
-from kt_formal.engines.base import TourRequest
+from kt_formal.question import TourRequest
 from kt_formal.exceptions import LimitReached, ResourceLimit
 spec = json.loads(sys.argv[1])
 method, closed, limit = spec["method"], spec["closed"], spec["limit"]

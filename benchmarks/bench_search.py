@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.engines import backtrack, dfs, exhaustive, warnsdorff  # noqa: E402
 from kt_formal.engines._search import ORDERS  # noqa: E402
-from kt_formal.engines.base import TourRequest  # noqa: E402
+from kt_formal.question import TourRequest  # noqa: E402
 
 SHARED = Path(os.environ.get("KT_FORMAL_SHARED", ROOT.parent / "shared"))
 

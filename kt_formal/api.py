@@ -130,7 +130,7 @@ class CountResult:
 
     def to_json(self) -> dict:
         """The object of ``kt-formal count --json``."""
-        from kt_formal.engines.base import TourRequest
+        from kt_formal.question import TourRequest
         from kt_formal.io import jsonout
 
         what = TourRequest(self.board, self.closed, self.start, self.end).describe()
@@ -165,7 +165,7 @@ def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(
     ``dask`` (a scheduler's address or ``"local"``) steps the states in ``parts`` parts on a
     Dask cluster; ``spill_dir`` and ``table_bytes`` as for the compiled counter.
     """
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
     from kt_formal.engines.frontier import MAX_SHORT_SIDE
     from kt_formal.exceptions import InvalidInput
 

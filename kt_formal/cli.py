@@ -900,7 +900,7 @@ def _prepare_frontier(args) -> None:
 
 
 def _run_count(args) -> int:
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
     from kt_formal.engines.frontier import MAX_SHORT_SIDE
 
     if args.sequence:

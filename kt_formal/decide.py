@@ -49,7 +49,8 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
-from kt_formal.engines.base import Status, TourRequest, check_options
+from kt_formal.question import Budget, Status, TourRequest
+from kt_formal.engines.base import check_options
 from kt_formal.proofs import (explain, find_colour_proof, find_degree_proof, find_ends_proof, find_hall_proof,
                               find_proof)
 from kt_formal.theorems import rectangle_tour
@@ -281,27 +282,6 @@ class _Stopped(Exception):
     """Raised inside a search's progress hook to end it (the portfolio found an answer)."""
 
 
-class _Budget:
-    """One time budget for the whole run."""
-
-    def __init__(self, limit):
-        self.t0 = time.perf_counter()
-        self.limit = None if limit is None else float(limit)
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.t0
-
-    def left(self) -> float | None:
-        return None if self.limit is None else max(0.0, self.limit - self.elapsed())
-
-    def share(self, fraction: float, at_most: float | None = None) -> float | None:
-        left = self.left()
-        if left is None:
-            return at_most
-        x = left * fraction
-        return x if at_most is None else min(x, at_most)
-
-
 def _validate(board: Board, closed: bool, start, end, time_limit, engine: str):
     from kt_formal.solve import ENGINES
     from kt_formal.exceptions import InvalidInput
@@ -362,7 +342,7 @@ def decide(
     InvalidInput
         For ends off the board or on holes, an unknown engine, a limit that is not positive.
     """
-    budget = _Budget(time_limit)
+    budget = Budget(None if time_limit is None else float(time_limit))
     s, e = _validate(board, closed, start, end, time_limit, engine)
     if options:
         from kt_formal.exceptions import InvalidInput
@@ -428,7 +408,7 @@ def decide(
     prefix = ("theorem+" if theorem else "") + ("cut+" if cut else "")
 
     from kt_formal.solve import get_engine, shape_of
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
 
     request = TourRequest(board, closed=q_closed, start=s, end=e)
 
@@ -564,12 +544,12 @@ def decide(
         return _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix,
                             yes, no, f"portfolio:{result.engine}")
     # ------------------------------------------------------------ 6. unknown
-    at_limit = pf.at_limit() or (budget.limit is not None and not pf.results)
+    at_limit = pf.at_limit() or (budget.time_limit is not None and not pf.results)
     return _unknown(board, kind, budget, stages, prefix + "portfolio+limit", None, at_limit)
 
 
 def _from_result(result, board, closed, s, e, kind, budget, stages, theorem, cut, prefix, yes, no, route):
-    from kt_formal.engines.base import Status
+    from kt_formal.question import Status
 
     if result.status is Status.FOUND:
         return yes(result.tour, result.engine, route, result.stats, result.message)
@@ -599,9 +579,9 @@ def _unknown(board, kind, budget, stages, route, headline, at_limit=False):
     spent = budget.elapsed()
     an = "an" if kind == "open" else "a"
     if headline is None:
-        if budget.limit is not None and (at_limit or spent >= 0.9 * budget.limit):
+        if budget.time_limit is not None and (at_limit or spent >= 0.9 * budget.time_limit):
             headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board ran out "
-                        f"of time ({budget.limit:g} s) before an answer; nothing is claimed.")
+                        f"of time ({budget.time_limit:g} s) before an answer; nothing is claimed.")
         else:
             headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board gave up "
                         f"after {spent:.2f} s without an answer; nothing is claimed.")

@@ -16,7 +16,8 @@ from __future__ import annotations
 import importlib
 
 from kt_formal.board import Board
-from kt_formal.engines.base import Result, Status, TourRequest, check_options
+from kt_formal.question import Result, Status, TourRequest
+from kt_formal.engines.base import check_options
 from kt_formal.exceptions import InvalidInput
 
 __all__ = ["find_tour", "get_engine", "choose_engine", "shape_of", "ENGINES", "Result", "Status",

@@ -407,7 +407,7 @@ def test_a_drup_proof_moves_to_every_image_and_the_kernel_accepts_it(closed):
     from kt_formal.census.families import shape_symmetries, transform_certificate, transform_question
     from kt_formal.census.runners import check_row_certificate
     from kt_formal.engines import sat
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
     from kt_formal.exceptions import CertificateRejected
 
     holes = ((0, 1), (1, 1), (2, 1))  # no symmetry of the 5x5 board keeps this hole

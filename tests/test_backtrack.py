@@ -10,7 +10,7 @@ import pytest
 from kt_formal.board import Board
 from kt_formal.engines import backtrack, cpsat
 from kt_formal.solve import find_tour
-from kt_formal.engines.base import Status, TourRequest
+from kt_formal.question import Status, TourRequest
 from kt_formal.exceptions import InvalidInput
 
 TARGETS = [(m, n) for m in range(6, 21, 2) for n in range(6, 21, 2) if abs(m - n) <= 2]

@@ -15,7 +15,7 @@ from kt_formal.combine.blocks import (BlocksNotApplicable, block_tour, cut_parts
                                       scattered_squares, solve_group, walk_neighbours)
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.solve import find_tour
-from kt_formal.engines.base import Status
+from kt_formal.question import Status
 
 
 def colour_excess(board: Board) -> int:
@@ -195,7 +195,7 @@ def test_no_block_construction_after_the_repair_used_up_the_time():
     """The constructions' stage keeps to its share: once the hole repair has used the
     time, the block construction is not started (a note says so)."""
     from kt_formal.combine.blocks_engine import construct
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
 
     board = Board(200, 200, holes=scattered_squares(200, 200, 400, seed=1, margin=0))
     notes = []

@@ -395,7 +395,7 @@ def test_unreachable_scheduler_leaves_no_database(cli_proc, tmp_path):
 
 def test_verify_db_says_not_checked_for_exhaustive_records_unless_replayed(cli, tmp_path):
     from kt_formal.engines import exhaustive
-    from kt_formal.engines.base import Status, TourRequest
+    from kt_formal.question import Status, TourRequest
 
     q = (3, 4, ((0, 0),), True, None, None)
     result = exhaustive.solve(TourRequest(Board(3, 4, holes=[(0, 0)]), closed=True), time_limit=30)

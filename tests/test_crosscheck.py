@@ -13,7 +13,7 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.engines import cpsat, exhaustive
-from kt_formal.engines.base import Status, TourRequest
+from kt_formal.question import Status, TourRequest
 
 RECTANGLES = [(m, n) for m in range(1, 41) for n in range(m, 41) if m * n <= 40]
 HOLED = [(m, n) for m in range(1, 38) for n in range(m, 38) if 2 <= m * n <= 37]

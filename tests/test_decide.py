@@ -12,7 +12,7 @@ from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
 from kt_formal.decide import decide
 from kt_formal.solve import find_tour
-from kt_formal.engines.base import Status
+from kt_formal.question import Status
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput
 
 
@@ -186,7 +186,7 @@ def test_hall_proof_before_the_sat_route(cli_proc, tmp_path):
 def exhaustive_record() -> dict:
     """The exhaustive engine's record for no open tour of 3x7 ending at d2 (decide no longer makes these)."""
     from kt_formal.engines import exhaustive
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
 
     return exhaustive.solve(TourRequest(Board(3, 7), closed=False, end=(1, 3))).proof
 

@@ -11,7 +11,7 @@ import conftest
 from kt_formal.board import Board
 from kt_formal.engines import cpsat, dfs
 from kt_formal.engines._search import ORDER_ALIASES, ORDERS, parse_order
-from kt_formal.engines.base import Status, TourRequest
+from kt_formal.question import Status, TourRequest
 from kt_formal.exceptions import InvalidInput
 
 # ../shared beside the repository; KT_FORMAL_SHARED may point elsewhere (e.g. from a worktree)

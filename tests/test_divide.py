@@ -10,7 +10,7 @@ from kt_formal.combine.divide import (
     split_side, tour_exists,
 )
 from kt_formal.solve import choose_engine, find_tour
-from kt_formal.engines.base import TourRequest
+from kt_formal.question import TourRequest
 from kt_formal.exceptions import InvalidInput, ProvenImpossible
 from kt_formal.combine.library import load_piece
 

@@ -10,7 +10,7 @@ import pytest
 from kt_formal.board import Board
 from kt_formal.certificate import board_to_dict, check_tour
 from kt_formal.engines import cpsat, exhaustive
-from kt_formal.engines.base import Status, TourRequest
+from kt_formal.question import Status, TourRequest
 from kt_formal.graph import knight_graph
 
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.engines.base import TourRequest
+from kt_formal.question import TourRequest
 from kt_formal.engines.exhaustive import count as exhaustive_count
 from kt_formal.engines.frontier import count_request, count_tours
 

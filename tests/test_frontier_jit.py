@@ -289,7 +289,7 @@ def test_one_sweep_counts_every_board_with_its_last_column_partly_filled(k, a, b
 
 def test_partly_filled_boards_against_the_reference_and_the_search():
     """Small boards of the family also by the pure-Python counter and the exhaustive search."""
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
     from kt_formal.engines.exhaustive import count
 
     row = count_row(4, 4, 5, closed=False, partial=True)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
 from kt_formal.solve import find_tour
-from kt_formal.engines.base import Status
+from kt_formal.question import Status
 from kt_formal.exceptions import CertificateRejected
 from kt_formal.proofs import (
     check_proof,

@@ -10,7 +10,7 @@ from kt_formal.combine import repair
 from kt_formal.combine.blocks import random_rectangles, scattered_squares
 from kt_formal.combine.blocks_engine import construct
 from kt_formal.decide import decide
-from kt_formal.engines.base import TourRequest
+from kt_formal.question import TourRequest
 from kt_formal.proofs import find_proof
 from kt_formal.kernel.tourcheck import Grid, check_tour
 

@@ -94,7 +94,7 @@ def test_no_note_when_cached(monkeypatch, capsys):
 def test_loaded_kernel_counts_as_compiled():
     from kt_formal.board import Board
     from kt_formal.engines import _search
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
     from kt_formal.engines.dfs import solve
 
     assert solve(TourRequest(Board(5, 5), closed=False, start=(0, 0))).found

@@ -11,7 +11,7 @@ from kt_formal.certificate import check_tour
 from kt_formal.combine import strips
 from kt_formal.combine.strips import STRIP_PIECES, plan, strip_construct
 from kt_formal.solve import find_tour
-from kt_formal.engines.base import Status
+from kt_formal.question import Status
 
 
 def theorem_closed(m, n):

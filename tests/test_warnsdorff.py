@@ -14,7 +14,7 @@ import conftest
 from kt_formal.board import Board
 from kt_formal.engines import warnsdorff
 from kt_formal.solve import find_tour
-from kt_formal.engines.base import Status, TourRequest
+from kt_formal.question import Status, TourRequest
 from kt_formal.exceptions import InvalidInput
 
 # ../shared beside the repository; KT_FORMAL_SHARED may point elsewhere (e.g. from a worktree)

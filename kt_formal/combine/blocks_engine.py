@@ -22,7 +22,9 @@ import time
 
 import numpy as np
 
-from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown  # noqa: F401
+from kt_formal.question import Budget, TourRequest
+
+from kt_formal.engines.base import found, unknown  # noqa: F401
 
 __all__ = ["solve", "construct", "repair_first", "frame_applies"]
 
@@ -155,18 +157,18 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
     """
     from kt_formal.engines import backtrack
 
-    clock = Stopwatch()
+    clock = Budget()
     steps = []
     tour, how = construct(request, time_limit, seed, steps)
     if tour is not None:
-        return found(request, tour.order, NAME, clock(), {"method": how, "steps": steps},
+        return found(request, tour.order, NAME, clock.elapsed(), {"method": how, "steps": steps},
                      f"built {'a closed' if request.closed else 'an open'} tour with the {how} construction")
-    left = None if time_limit is None else max(0.0, time_limit - clock())
+    left = None if time_limit is None else max(0.0, time_limit - clock.elapsed())
     if request.forced:
-        return unknown(request, NAME, clock(), "; ".join(f"{n}: {o}" for n, o, _ in steps),
+        return unknown(request, NAME, clock.elapsed(), "; ".join(f"{n}: {o}" for n, o, _ in steps),
                        {"method": "none", "steps": steps})
     result = backtrack.solve(request, time_limit=left, progress=progress)
     result.stats.update(method="backtrack", steps=steps)
     result.engine = NAME
-    result.wall_time = clock()
+    result.wall_time = clock.elapsed()
     return result

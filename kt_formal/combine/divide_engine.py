@@ -18,7 +18,9 @@ True
 
 from __future__ import annotations
 
-from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown, with_article  # noqa: F401
+from kt_formal.question import Budget, TourRequest
+
+from kt_formal.engines.base import found, impossible, unknown, with_article  # noqa: F401
 
 __all__ = ["solve", "is_plain", "CPSAT_FALLBACK_SQUARES"]
 
@@ -41,7 +43,7 @@ def _fallback(request, clock, why: str, options):
         result = cpsat.solve(request, **options)
         result.message = f"{result.message} (CP-SAT; {why})"
         return result
-    return unknown(request, NAME, clock(), f"{why}; the board is too large for the CP-SAT fallback")
+    return unknown(request, NAME, clock.elapsed(), f"{why}; the board is too large for the CP-SAT fallback")
 
 
 def solve(request: TourRequest, *, progress=None, scheme: str = "general", base: str = "library",
@@ -64,12 +66,12 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
     from kt_formal.combine.divide import construct, tour_exists
 
     options = {"time_limit": time_limit, "seed": seed, "workers": workers}
-    clock = Stopwatch()
+    clock = Budget()
     b = request.board
     if not b.has_holes:
         ok, reason = tour_exists(b.rows, b.cols, request.closed)
         if not ok:
-            return impossible(request, NAME, clock(), reason)
+            return impossible(request, NAME, clock.elapsed(), reason)
     if not is_plain(request):
         return _fallback(request, clock, "the construction builds plain rectangles only "
                          "(no holes, forced or forbidden moves, fixed ends)", options)
@@ -78,7 +80,7 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
         from kt_formal.combine.parberry import quadrant_construct
 
         tour = quadrant_construct(m, n, base, base_path, progress=progress)
-        return found(request, tour.order, NAME, clock(), {"scheme": "quadrants", "base": base},
+        return found(request, tour.order, NAME, clock.elapsed(), {"scheme": "quadrants", "base": base},
                      f"built {with_article(request.describe())} with seed 000's quadrant scheme")
     if scheme != "general":
         from kt_formal.exceptions import InvalidInput
@@ -86,13 +88,13 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
         raise InvalidInput(f"unknown divide scheme {scheme!r}; choose general or quadrants")
     if min(m, n) >= 5:
         tour = construct(m, n, closed=request.closed, progress=progress)
-        built = clock()
-        return found(request, tour.order, NAME, clock(), {"build_seconds": built},
+        built = clock.elapsed()
+        return found(request, tour.order, NAME, clock.elapsed(), {"build_seconds": built},
                      f"built {with_article(request.describe())} from joined blocks")
     from kt_formal.combine.strips import strip_construct
 
     tour = strip_construct(m, n, request.closed)
     if tour is None:
         return _fallback(request, clock, "the strip construction has no tour for this size", options)
-    return found(request, tour.order, NAME, clock(), {},
+    return found(request, tour.order, NAME, clock.elapsed(), {},
                  f"built {with_article(request.describe())} from strip pieces")

@@ -174,7 +174,7 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
             path = piece.tour
     if path is None:
         from kt_formal.engines import cpsat
-        from kt_formal.engines.base import Status, TourRequest
+        from kt_formal.question import Status, TourRequest
 
         request = TourRequest(spec.board(), closed=False, start=spec.start, end=spec.end)
         result = cpsat.solve(request, time_limit=time_limit, seed=spec.seed, workers=2)

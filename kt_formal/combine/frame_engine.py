@@ -14,7 +14,9 @@ does not cover get UNKNOWN with the reason. Every tour passes the independent ch
 
 from __future__ import annotations
 
-from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown  # noqa: F401
+from kt_formal.question import Budget, TourRequest
+
+from kt_formal.engines.base import found, unknown  # noqa: F401
 
 __all__ = ["solve", "SMALL", "CPSAT_MAX"]
 
@@ -50,7 +52,7 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
 
     if method not in ("auto", "construct", "cpsat"):
         raise InvalidInput(f"unknown method {method!r}; choose auto, construct or cpsat")
-    clock = Stopwatch()
+    clock = Budget()
     board = request.board
     n = board.n_squares
     notes = []
@@ -62,19 +64,19 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
             except NotApplicable as exc:
                 notes.append(f"the frame construction does not apply: {exc}")
             else:
-                return found(request, tour.order, NAME, clock(), {"method": "frame"},
+                return found(request, tour.order, NAME, clock.elapsed(), {"method": "frame"},
                              f"built a closed tour of the {board.describe()} board with the frame construction")
         else:
             notes.append("the frame construction makes closed tours without a fixed end or forced moves")
         if method == "construct":
-            return unknown(request, NAME, clock(), "; ".join(notes), {"method": "frame"})
+            return unknown(request, NAME, clock.elapsed(), "; ".join(notes), {"method": "frame"})
     if method == "cpsat" or n <= cpsat_max:
         result = cpsat.solve(request, time_limit=time_limit, seed=seed, workers=workers)
         result.stats["method"] = "cpsat"
         result.engine = NAME
-        result.wall_time = clock()
+        result.wall_time = clock.elapsed()
         if notes:
             result.message = "; ".join(notes) + "; " + result.message
         return result
     notes.append(f"the board has {n} squares, more than CP-SAT is tried on here ({cpsat_max})")
-    return unknown(request, NAME, clock(), "; ".join(notes), {"method": "none"})
+    return unknown(request, NAME, clock.elapsed(), "; ".join(notes), {"method": "none"})

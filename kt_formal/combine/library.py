@@ -249,7 +249,7 @@ def build_piece(spec: PieceSpec, time_limit: float = 120.0, workers: int = 2) ->
         If CP-SAT proves the spec impossible or runs out of time (the message says which).
     """
     from kt_formal.engines import cpsat
-    from kt_formal.engines.base import TourRequest
+    from kt_formal.question import TourRequest
 
     request = TourRequest(spec.board(), closed=spec.closed, start=spec.start, end=spec.end,
                           forced=spec.forced)

@@ -18,7 +18,9 @@ A fixed start of a closed tour is only a renumbering and is honoured.
 
 from __future__ import annotations
 
-from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
+from kt_formal.question import Budget, TourRequest
+
+from kt_formal.engines.base import found, impossible, unknown
 
 __all__ = ["solve", "NAME"]
 
@@ -34,15 +36,15 @@ def solve(request: TourRequest):
     """
     from kt_formal.combine.strips import narrow_has_tour, narrow_reason, strip_construct
 
-    clock = Stopwatch()
+    clock = Budget()
     b = request.board
     if min(b.rows, b.cols) > 4:
-        return unknown(request, NAME, clock(), "the narrow engine handles boards with a side of at most 4")
+        return unknown(request, NAME, clock.elapsed(), "the narrow engine handles boards with a side of at most 4")
     if b.has_holes or request.forced or request.forbidden:
-        return unknown(request, NAME, clock(),
+        return unknown(request, NAME, clock.elapsed(),
                        "the narrow engine handles plain rectangles only (no holes, forced or forbidden moves)")
     if not narrow_has_tour(b.rows, b.cols, request.closed):
-        return impossible(request, NAME, clock(), narrow_reason(b.rows, b.cols, request.closed))
+        return impossible(request, NAME, clock.elapsed(), narrow_reason(b.rows, b.cols, request.closed))
     tour = strip_construct(b.rows, b.cols, request.closed)
     if tour is None:  # pragma: no cover - strip_construct covers every case the theorems allow
         raise RuntimeError(f"no strip construction for {request.describe()}")
@@ -52,14 +54,14 @@ def solve(request: TourRequest):
             s, e = b.index(*request.start), b.index(*request.end)
             i = int((order == s).nonzero()[0][0])
             if e not in (int(order[i - 1]), int(order[(i + 1) % len(order)])):
-                return unknown(request, NAME, clock(),
+                return unknown(request, NAME, clock.elapsed(),
                                "the constructed closed tour does not have the asked end next to the start")
     else:
         ends = {int(order[0]), int(order[-1])}
         asked = [b.index(*sq) for sq in (request.start, request.end) if sq is not None]
         if any(a not in ends for a in asked) or (len(asked) == 2 and asked[0] == asked[1]):
-            return unknown(request, NAME, clock(),
+            return unknown(request, NAME, clock.elapsed(),
                            "the narrow construction does not offer open tours with these fixed ends")
-    return found(request, order, NAME, clock(),
+    return found(request, order, NAME, clock.elapsed(),
                  stats={"squares": len(order)},
                  message=f"{request.describe()}: chained library strip pieces")

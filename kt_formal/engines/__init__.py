@@ -5,11 +5,11 @@ each has ``NAME``, ``OPTIONS`` and ``solve(request, **options) -> Result``. Cons
 that answer like engines live in :mod:`kt_formal.combine`; the registry that names them all
 and picks one is :mod:`kt_formal.solve`.
 
->>> from kt_formal.engines.base import Status
+>>> from kt_formal.question import Status
 >>> Status.FOUND.exit_code
 0
 """
 
-from kt_formal.engines.base import Result, Status, TourRequest
+from kt_formal.question import Result, Status, TourRequest
 
 __all__ = ["Result", "Status", "TourRequest"]

@@ -29,7 +29,7 @@ import time
 
 from kt_formal.board import KNIGHT_MOVES
 from kt_formal.engines._search import Limits, Outcome, search_request, table_for
-from kt_formal.engines.base import Stopwatch, TourRequest
+from kt_formal.question import Budget, TourRequest
 from kt_formal.engines.exhaustive import outcome_result
 from kt_formal.graph import neighbour_table
 
@@ -69,10 +69,10 @@ def solve(
     -------
     Result
     """
-    clock = Stopwatch()
+    clock = Budget()
     nt = neighbour_table(request.board)
     out, runs = _search_with_restarts(request, nt, node_limit, time_limit, progress, stop)
-    return outcome_result(request, out, NAME, clock(), PRUNING, "backtracking", {"runs": runs})
+    return outcome_result(request, out, NAME, clock.elapsed(), PRUNING, "backtracking", {"runs": runs})
 
 
 def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=None):

@@ -1,134 +1,32 @@
-"""The result type every engine returns, and the steps every engine shares.
+"""What every engine provides, and the steps every engine shares to give its answer.
 
-An engine answers FOUND (with a verified tour), IMPOSSIBLE (it proved that no tour
-exists) or UNKNOWN (a limit ran out). UNKNOWN is never reported as impossible.
+An engine module has a ``NAME`` and ``solve(request, **options)`` returning a
+:class:`~kt_formal.question.Result`. :func:`found` orients a tour to the question's ends and
+passes it through the kernel's checker before anyone sees it; :func:`impossible` is only for
+what the engine proved; :func:`unknown` claims nothing.
 
->>> Status.FOUND.exit_code, Status.IMPOSSIBLE.exit_code, Status.UNKNOWN.exit_code
-(0, 1, 3)
+>>> from kt_formal.board import Board
+>>> from kt_formal.question import TourRequest
+>>> found(TourRequest(Board(3, 4), closed=False), [0, 5, 10, 3, 4, 9, 2, 7, 8, 1, 6, 11], "demo", 0.0).status
+Traceback (most recent call last):
+...
+RuntimeError: engine demo produced an invalid tour: ...
 """
 
 from __future__ import annotations
 
 import difflib
-import enum
 import inspect
 import math
-import time
-from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
+from kt_formal.question import MAX_NODES, Result, Status, TourRequest
 from kt_formal.tour import Tour
 
-__all__ = ["Status", "Result", "TourRequest", "Engine", "check_options", "found", "impossible", "unknown",
-           "Stopwatch"]
-
-
-class Status(enum.Enum):
-    """What an engine established."""
-
-    FOUND = "found"
-    IMPOSSIBLE = "impossible"
-    UNKNOWN = "unknown"
-
-    @property
-    def exit_code(self) -> int:
-        return {"found": 0, "impossible": 1, "unknown": 3}[self.value]
-
-
-@dataclass
-class TourRequest:
-    """What is asked of an engine: the board, closed or open, fixed ends, forced/forbidden moves.
-
-    ``start``/``end`` are (row, col) squares or None. For a closed tour ``start`` only
-    fixes where the numbering begins, and ``end`` (if given) must be the square visited
-    last, i.e. the move end-start is on the cycle. ``forced`` and ``forbidden`` are
-    moves given as pairs of (row, col) squares.
-    """
-
-    board: Board
-    closed: bool = True
-    start: tuple[int, int] | None = None
-    end: tuple[int, int] | None = None
-    forced: tuple = ()
-    forbidden: tuple = ()
-
-    def __post_init__(self):
-        b = self.board
-        if self.start is not None:
-            self.start = b.parse_live_square(self.start)
-        if self.end is not None:
-            self.end = b.parse_live_square(self.end)
-        self.forced = tuple(self._move(m, "forced") for m in self.forced)
-        self.forbidden = tuple(self._move(m, "forbidden") for m in self.forbidden)
-
-    def _move(self, m, what: str):
-        try:
-            a, b = m
-        except (TypeError, ValueError):
-            raise InvalidInput(f"{what} move {m!r} is not a pair of squares") from None
-        a = self.board.parse_live_square(a)
-        b = self.board.parse_live_square(b)
-        if (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 != 5:
-            raise InvalidInput(f"{what} move {a} -> {b} is not a knight move")
-        return a, b
-
-    def describe(self) -> str:
-        kind = "closed tour" if self.closed else "open tour"
-        text = f"{kind} of the {self.board.describe()} board"
-        if self.start is not None:
-            text += f" from {self.start}"
-        if self.end is not None:
-            text += f" to {self.end}"
-        return text
-
-
-@dataclass
-class Result:
-    """An engine's answer.
-
-    Attributes
-    ----------
-    status : Status
-    request : TourRequest
-    tour : Tour or None
-        Present exactly when ``status`` is FOUND; already verified.
-    proof : object or None
-        Evidence for IMPOSSIBLE where the engine has some (e.g. exhaustive search record).
-    engine : str
-    wall_time : float
-        Seconds spent in the engine.
-    stats : dict
-        Engine-specific counters (nodes, branches, conflicts, squares covered, ...).
-    message : str
-        One human sentence on what happened.
-    """
-
-    status: Status
-    request: TourRequest
-    tour: Tour | None = None
-    proof: object | None = None
-    engine: str = ""
-    wall_time: float = 0.0
-    stats: dict = field(default_factory=dict)
-    message: str = ""
-
-    @property
-    def found(self) -> bool:
-        return self.status is Status.FOUND
-
-    @property
-    def board(self) -> Board:
-        return self.request.board
-
-    def __repr__(self) -> str:
-        return (
-            f"<Result {self.status.value} by {self.engine} in {self.wall_time:.3f}s: "
-            f"{self.request.describe()}>"
-        )
+__all__ = ["Engine", "check_options", "orient", "found", "impossible", "unknown", "with_article"]
 
 
 class Engine(Protocol):
@@ -156,7 +54,6 @@ KNOWN_OPTIONS = frozenset(RUN_SETTINGS) | {
 
 _MAX_SEED = 2**31 - 1
 _MAX_WORKERS = 64
-_MAX_NODES = 2**62
 
 
 def _number(name: str, value, integer: bool, low, high):
@@ -209,25 +106,13 @@ def check_options(engine, options: dict) -> dict:
         elif name == "workers":
             _number(name, value, True, 1, _MAX_WORKERS)
         elif name in ("node_limit", "retries"):
-            _number(name, value, True, 1 if name == "node_limit" else 0, _MAX_NODES)
+            _number(name, value, True, 1 if name == "node_limit" else 0, MAX_NODES)
         if name in takes:
             passed[name] = value
         elif name not in RUN_SETTINGS:
             raise InvalidInput(f"the {engine.NAME} engine takes no option {name!r}; it takes "
                                f"{', '.join(sorted(takes)) or 'none'}")
     return passed
-
-
-class Stopwatch:
-    """Wall time since construction (``time.perf_counter``)."""
-
-    __slots__ = ("t0",)
-
-    def __init__(self):
-        self.t0 = time.perf_counter()
-
-    def __call__(self) -> float:
-        return time.perf_counter() - self.t0
 
 
 def orient(request: TourRequest, order: np.ndarray, closed: bool) -> np.ndarray:

@@ -28,7 +28,9 @@ import threading
 
 import numpy as np
 
-from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown  # noqa: F401
+from kt_formal.question import Budget, TourRequest
+
+from kt_formal.engines.base import found, impossible, unknown  # noqa: F401
 from kt_formal.graph import neighbour_table
 
 __all__ = ["solve", "DEFAULT_TIME_LIMIT"]
@@ -87,7 +89,7 @@ def solve(
     """
     from ortools.sat.python import cp_model
 
-    clock = Stopwatch()
+    clock = Budget()
     board = request.board
     nt = neighbour_table(board)
     k = len(nt)
@@ -95,22 +97,22 @@ def solve(
 
     # degenerate sizes that add_circuit would misread (a 2-cycle is not a tour)
     if closed and k < 3:
-        return impossible(request, NAME, clock(),
+        return impossible(request, NAME, clock.elapsed(),
                           f"a closed tour needs at least 3 squares; the board has {k}")
     if k == 1:
         sq = int(nt.squares[0])
-        return found(request, np.array([sq]), NAME, clock())
+        return found(request, np.array([sq]), NAME, clock.elapsed())
     isolated = np.flatnonzero(nt.degree == 0)
     if isolated.size:  # add_circuit would silently leave a square with no arcs out
         r, c = board.square(nt.squares[int(isolated[0])])
-        return impossible(request, NAME, clock(),
+        return impossible(request, NAME, clock.elapsed(),
                           f"square ({r}, {c}) has no knight move to another square, "
                           f"so no tour of {k} squares can visit it")
     if not closed and request.start is not None and request.start == request.end:
-        return impossible(request, NAME, clock(), "an open tour of 2 or more squares cannot start and end on the same square")
+        return impossible(request, NAME, clock.elapsed(), "an open tour of 2 or more squares cannot start and end on the same square")
 
     if progress is not None:
-        progress(clock(), time_limit, "building the model")
+        progress(clock.elapsed(), time_limit, "building the model")
     model = cp_model.CpModel()
     arcs = []
     lit_of: dict[tuple[int, int], object] = {}
@@ -137,7 +139,7 @@ def solve(
     elif request.end is not None and request.start is not None:
         a, b = nt.node(request.end), nt.node(request.start)
         if (a, b) not in lit_of:
-            return impossible(request, NAME, clock(),
+            return impossible(request, NAME, clock.elapsed(),
                               f"a closed tour ending at {request.end} returns to {request.start}, "
                               "which is not a knight move away")
         model.add(lit_of[(a, b)] + lit_of[(b, a)] == 1)
@@ -153,14 +155,14 @@ def solve(
 
     solver = cp_model.CpSolver()
     if time_limit is not None:  # the limit covers building the model too
-        solver.parameters.max_time_in_seconds = max(0.001, float(time_limit) - clock())
+        solver.parameters.max_time_in_seconds = max(0.001, float(time_limit) - clock.elapsed())
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(seed)
     solver.parameters.log_search_progress = bool(log)
     if progress is not None:
         solver.parameters.log_search_progress = True
         solver.parameters.log_to_stdout = bool(log)
-        solver.log_callback = lambda _line: progress(clock(), time_limit, "searching")
+        solver.log_callback = lambda _line: progress(clock.elapsed(), time_limit, "searching")
     watcher = None
     if stop is not None:
         import threading
@@ -194,13 +196,13 @@ def solve(
             if solver.boolean_value(lit):
                 succ[u] = v
         order = _walk(succ, k, closed)
-        return found(request, nt.squares[order], NAME, clock(), stats)
+        return found(request, nt.squares[order], NAME, clock.elapsed(), stats)
     if status == cp_model.INFEASIBLE:
-        return impossible(request, NAME, clock(),
+        return impossible(request, NAME, clock.elapsed(),
                           f"CP-SAT proved that no {request.describe()} exists", stats=stats)
     if status == cp_model.UNKNOWN:
         limit = f"{time_limit:g} s" if time_limit is not None else "its limit"
-        return unknown(request, NAME, clock(),
+        return unknown(request, NAME, clock.elapsed(),
                        f"CP-SAT reached {limit} without an answer", stats=stats)
     if status == cp_model.MODEL_INVALID:
         raise RuntimeError(f"CP-SAT model invalid: {model.validate()}")

@@ -25,7 +25,7 @@ or any ``"dr,dc;dr,dc;..."`` string listing the eight moves. The old names ``see
 from __future__ import annotations
 
 from kt_formal.engines._search import Limits, order_name, parse_order, search_request, table_for
-from kt_formal.engines.base import Stopwatch, TourRequest
+from kt_formal.question import Budget, TourRequest
 from kt_formal.engines.exhaustive import outcome_result
 from kt_formal.graph import neighbour_table
 
@@ -53,7 +53,7 @@ def solve(
     -------
     Result
     """
-    clock = Stopwatch()
+    clock = Budget()
     moves = parse_order(order)
     nt = neighbour_table(request.board)
     table = table_for(request, nt, moves, NAME)
@@ -61,4 +61,4 @@ def solve(
     out = search_request(request, nt, table, root_rule="start", heuristic="fixed", prune=False,
                          parity=False, limits=limits)
     stats = {"order": order_name(order) if isinstance(order, str) else str(moves)}
-    return outcome_result(request, out, NAME, clock(), "none", "depth-first search", stats)
+    return outcome_result(request, out, NAME, clock.elapsed(), "none", "depth-first search", stats)

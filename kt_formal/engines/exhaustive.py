@@ -38,7 +38,8 @@ from pathlib import Path
 
 from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
 from kt_formal.engines._search import Limits, search_request, table_for
-from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
+from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
 
@@ -112,14 +113,14 @@ def solve(
         FOUND (verified tour), IMPOSSIBLE with ``proof`` (see :func:`proof_dict`), or
         UNKNOWN when ``node_limit`` or ``time_limit`` ran out.
     """
-    clock = Stopwatch()
+    clock = Budget()
     _check_size(request)
     nt = neighbour_table(request.board)
     table = table_for(request, nt, None, NAME)
     limits = Limits(node_limit, time_limit, progress, "exhaustive")
     out = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
                          parity=True, limits=limits)
-    return outcome_result(request, out, NAME, clock(), PRUNING, "exhaustive search")
+    return outcome_result(request, out, NAME, clock.elapsed(), PRUNING, "exhaustive search")
 
 
 def outcome_result(request: TourRequest, out, engine: str, wall_time: float, pruning: str, searched: str,
@@ -156,7 +157,7 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
         Write every tour, one per line, as a JSON list of ``[row, col]`` squares
         (each undirected tour once; see :func:`enumerate_tours`).
     """
-    clock = Stopwatch()
+    clock = Budget()
     _check_size(request)
     nt = neighbour_table(request.board)
     table = table_for(request, nt, None, NAME)
@@ -188,7 +189,7 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
         directed = 2 * res.count if free_ends else None
     if not request.closed and not free_ends:  # a fixed end: each path runs from its start (or to its end)
         directed = res.count
-    return CountResult(res.count, directed, res.nodes, res.status != "limit", clock())
+    return CountResult(res.count, directed, res.nodes, res.status != "limit", clock.elapsed())
 
 
 def enumerate_tours(request: TourRequest, path, node_limit=None, time_limit=None, progress=None) -> CountResult:

@@ -17,7 +17,7 @@ says how far it got; never IMPOSSIBLE. Forced moves are refused (use cpsat); for
 moves are left out of the walk.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.engines.base import TourRequest
+>>> from kt_formal.question import TourRequest
 >>> r = solve(TourRequest(Board(8, 8)))
 >>> r.status.value, r.tour.check() is None, r.tour.closed
 ('found', True, True)
@@ -36,7 +36,9 @@ import time
 
 import numpy as np
 
-from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown
+from kt_formal.question import Budget, TourRequest
+
+from kt_formal.engines.base import found, unknown
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
 
@@ -71,9 +73,9 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
     Result
         FOUND (verified by the kernel) or UNKNOWN with ``stats["covered"]``.
     """
-    clock = Stopwatch()
+    clock = Budget()
     if request.forced:
-        return unknown(request, NAME, clock(), "extension and rotation does not take forced moves; use cpsat",
+        return unknown(request, NAME, clock.elapsed(), "extension and rotation does not take forced moves; use cpsat",
                        {"covered": 0})
     walks = WALKS if retries is None else int(retries) + 1
     if walks < 1:
@@ -81,11 +83,11 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
     deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
     order, stats = attempt(request, walks=walks, seed=seed, deadline=deadline, progress=progress)
     if order is not None:
-        return found(request, order, NAME, clock(), stats,
+        return found(request, order, NAME, clock.elapsed(), stats,
                      f"found {'a closed' if request.closed else 'an open'} tour of the "
                      f"{request.board.describe()} board")
     why = "the time limit" if stats.get("timed_out") else "its rotations"
-    return unknown(request, NAME, clock(),
+    return unknown(request, NAME, clock.elapsed(),
                    f"extension and rotation ran out of {why}: the best of {stats['walks']} walks "
                    f"covered {stats['covered']} of {stats['squares']} squares", stats)
 

@@ -34,7 +34,8 @@ import time
 import zlib
 
 from kt_formal.certificate import FORMAT, board_to_dict
-from kt_formal.engines.base import Stopwatch, TourRequest, found, impossible, unknown
+from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
 from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate, drup_claim
 
@@ -95,10 +96,10 @@ def _run(solver, budget: float | None):
     """
     if budget is None:
         return solver.solve()
-    clock = Stopwatch()
+    clock = Budget()
     slice_ = 2_000
     while True:
-        if clock() >= budget:
+        if clock.elapsed() >= budget:
             return None
         solver.conf_budget(slice_)
         answer = solver.solve_limited()
@@ -127,10 +128,10 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
     """
     from pysat.solvers import Solver
 
-    clock = Stopwatch()
+    clock = Budget()
 
     def left():
-        return None if time_limit is None else time_limit - clock()
+        return None if time_limit is None else time_limit - clock.elapsed()
 
     f = formula(request)
     arcs = [None] * (f.n_vars + 1)
@@ -146,7 +147,7 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
             sat = _run(solver, left())
             if sat is None:
                 stats.update(rounds=rounds, cuts=len(cuts))
-                return unknown(request, NAME, clock(),
+                return unknown(request, NAME, clock.elapsed(),
                                f"time limit reached in round {rounds} of the cut loop, "
                                f"after {len(cuts)} cuts; nothing is claimed", stats)
             if not sat:
@@ -154,26 +155,26 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
             cycles = _cycles(f, solver.get_model(), arcs)
             if len(cycles) == 1:
                 stats.update(rounds=rounds, cuts=len(cuts))
-                return found(request, _tour_order(request, f, cycles[0]), NAME, clock(), stats)
+                return found(request, _tour_order(request, f, cycles[0]), NAME, clock.elapsed(), stats)
             for cyc in cycles:
                 nodes = sorted(cyc)
                 cuts.append(nodes)
                 solver.add_clause(cut_clause(f, nodes))
-    stats.update(rounds=rounds, cuts=len(cuts), search_seconds=round(clock(), 6))
-    t_proof = clock()
+    stats.update(rounds=rounds, cuts=len(cuts), search_seconds=round(clock.elapsed(), 6))
+    t_proof = clock.elapsed()
     clauses = f.clauses + [cut_clause(f, c) for c in cuts]
     with Solver(name=SOLVER, with_proof=True, bootstrap_with=clauses) as prover:
         again = _run(prover, left())
         if again is None:
-            return unknown(request, NAME, clock(),
+            return unknown(request, NAME, clock.elapsed(),
                            f"the cut loop proved unsatisfiability after {len(cuts)} cuts, but the "
                            "time limit ran out while re-solving with proof logging; nothing is claimed",
                            stats)
         if again:
             raise RuntimeError("CaDiCaL found the final formula satisfiable on the re-run")
         lines = prover.get_proof()
-    stats["proof_seconds"] = round(clock() - t_proof, 6)
-    t_trim = clock()
+    stats["proof_seconds"] = round(clock.elapsed() - t_proof, 6)
+    t_trim = clock.elapsed()
     steps = _parse_drup(lines)
     stats["proof_lemmas_raw"] = sum(1 for a, _ in steps if a)
     if trim:
@@ -181,19 +182,19 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
         try:
             steps, used = trim_proof(clauses, f.n_vars, steps, deadline=deadline)
         except ProofOutOfTime as stop:
-            stats["trim_seconds"] = round(clock() - t_trim, 6)
-            return unknown(request, NAME, clock(),
+            stats["trim_seconds"] = round(clock.elapsed() - t_trim, 6)
+            return unknown(request, NAME, clock.elapsed(),
                            f"the cut loop proved unsatisfiability after {len(cuts)} cuts, but the "
                            f"time limit ran out while trimming the proof ({stop}); nothing is claimed",
                            stats)
         base = len(f.clauses)
         cuts = [c for j, c in enumerate(cuts) if base + j in used]  # unused cuts are dropped
         stats["cuts_used"] = len(cuts)
-    stats["trim_seconds"] = round(clock() - t_trim, 6)
+    stats["trim_seconds"] = round(clock.elapsed() - t_trim, 6)
     cert = certificate(request, f, cuts, steps, stats)
     stats["proof_lemmas"] = cert["proof"]["lemmas"]
     stats["proof_bytes"] = cert["proof"]["size"]
-    return impossible(request, NAME, clock(),
+    return impossible(request, NAME, clock.elapsed(),
                       f"{drup_claim_of(request)}: CaDiCaL proved it after {len(cuts)} cuts in "
                       f"{rounds} rounds; DRUP proof of {cert['proof']['lemmas']} lemmas",
                       proof=cert, stats=stats)

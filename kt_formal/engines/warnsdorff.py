@@ -14,7 +14,7 @@ result is UNKNOWN with ``stats["covered"]``. ``retries`` more walks with random
 tie-breaks (seeds ``seed + 1, seed + 2, ...``) may follow a failed one.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.engines.base import TourRequest
+>>> from kt_formal.question import TourRequest
 >>> solve(TourRequest(Board(8, 8), closed=False, start=(0, 0))).status.value
 'found'
 >>> r = solve(TourRequest(Board(100, 100), closed=False, start=(0, 0)), order="clockwise-from-7", tiebreak="last")
@@ -27,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from kt_formal.engines._search import centre_distance, prepare_kernels, table_for, warnsdorff_kernel
-from kt_formal.engines.base import Stopwatch, TourRequest, found, unknown
+from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.base import found, unknown
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
 
@@ -72,7 +73,7 @@ def solve(
     Result
         FOUND (verified) or UNKNOWN with ``stats["covered"]``, the most squares a walk covered.
     """
-    clock = Stopwatch()
+    clock = Budget()
     if tiebreak not in TIEBREAKS:
         raise InvalidInput(f"unknown tie-break {tiebreak!r}; choose from {', '.join(TIEBREAKS)}")
     retries = int(retries)
@@ -108,8 +109,8 @@ def solve(
                                   np.int64(seed + attempt), out))
         walks += 1
         best = max(best, n)
-        if progress is not None and (clock() - last_report >= 0.1 or attempt == retries):
-            last_report = clock()
+        if progress is not None and (clock.elapsed() - last_report >= 0.1 or attempt == retries):
+            last_report = clock.elapsed()
             progress(float(walks), float(retries + 1), f"warnsdorff: walk {walks}, covered {n} of {k}")
         if n < k:
             continue
@@ -119,7 +120,7 @@ def solve(
                 failure = "open"
                 continue
         stats = {"covered": k, "squares": k, "walks": walks, "tiebreak": tiebreak}
-        return found(request, nt.squares[out], NAME, clock(), stats)
+        return found(request, nt.squares[out], NAME, clock.elapsed(), stats)
     stats = {"covered": best, "squares": k, "walks": walks, "tiebreak": tiebreak}
     if best == k and failure == "open":
         msg = f"the Warnsdorff walk covered all {k} squares but does not close into a cycle"
@@ -127,4 +128,4 @@ def solve(
         msg = f"the Warnsdorff walk got stuck: covered {best} of {k} squares"
     if walks > 1:
         msg += f" (best of {walks} walks)"
-    return unknown(request, NAME, clock(), msg, stats)
+    return unknown(request, NAME, clock.elapsed(), msg, stats)

@@ -44,7 +44,7 @@ def replay_exhaustive(d) -> str:
     :data:`EXHAUSTIVE_CPSAT_SECONDS`. Anything else rejects the proof.
     """
     from kt_formal.engines import cpsat, exhaustive
-    from kt_formal.engines.base import Status, TourRequest
+    from kt_formal.question import Status, TourRequest
 
     if type(d.get("engine")) is not str or type(d.get("pruning")) is not str:
         _reject("'engine' and 'pruning' must be strings")
