@@ -34,7 +34,7 @@ def search(board: Board, closed: bool = True, engine: str = "auto"):
     return make
 
 
-def seed003_support():
+def support_model():
     from kt_formal.combine.frame import support_model
 
     return support_model("3x10", "4x3", 1, 1)
@@ -47,7 +47,7 @@ PICTURES = [
     # the command's pipeline answers a board this small with its fast first attempt
     ("tour_14x14_holes", search(Board.from_spec(14, 14, ["2,2,3x4", "8,7,4x4", "6,0,2x1"]), engine="extend-rotate"),
      False, 48, "kt-formal tour 14 14 --hole 2,2,3x4 --hole 8,7,4x4 --hole 6,0,2x1 --png t.png --cell 48"),
-    ("seed003_10x10_hole4x4", seed003_support, True, 56,
+    ("support_10x10_hole4x4", support_model, True, 56,
      "kt-formal frame support --a 3x10 --b 4x3 --wh 1 --wv 1 --png t.png --cell 56 --numbers"),
     ("tour_60x60_divide", search(Board(60, 60)), False, 12,
      "kt-formal tour 60 60 --png t.png --cell 12   (divide and conquer: joined library blocks)"),
