@@ -54,14 +54,24 @@ def square_name(rows: int, cols: int, r: int, c: int) -> str:
     return f"{chr(97 + c)}{rows - r}" if cols <= 26 else f"{r},{c}"
 
 
-def _rect(holes) -> tuple | None:
-    if not holes:
-        return None
-    rs = [h[0] for h in holes]
-    cs = [h[1] for h in holes]
-    top, left = min(rs), min(cs)
-    h, w = max(rs) - top + 1, max(cs) - left + 1
-    return (top, left, h, w) if h * w == len({tuple(x) for x in holes}) else None
+def _one_hole_rows(store: Store, last: str, board, what: str):
+    """``(m, n, tour, (top, left, h, w), answer, last)`` for every stored verdict of one board
+    (or all), each question having one rectangular hole and no fixed end; ``last`` is the
+    SQL of the last column. Raises InvalidInput naming ``what`` for any other question."""
+    from kt_formal.census.report import rect_of
+
+    sql = f"SELECT rows, cols, holes, tour, start, \"end\", answer, {last} FROM verdicts"
+    params: tuple = ()
+    if board is not None:
+        sql += " WHERE rows = ? AND cols = ?"
+        params = tuple(board)
+    for m, n, holes, tour, start, end, answer, extra in store.con.execute(sql, params):
+        rect = rect_of(json.loads(holes))
+        if rect is None or start != "null" or end != "null":
+            raise InvalidInput(f"{what} is for families of one rectangular hole without fixed ends "
+                               f"(--atlas, --rect-holes, --hole-size, --remove-squares 1); {m}x{n} holes "
+                               f"{holes} is not one{': use --csv' if what == 'the verdict table' else ''}")
+        yield m, n, tour, rect, answer, extra
 
 
 def atlas_rows(store: Store, board=None) -> list[tuple]:
@@ -70,19 +80,9 @@ def atlas_rows(store: Store, board=None) -> list[tuple]:
     Raises InvalidInput when a stored question is of another kind (a table row could
     not name it).
     """
-    sql = (f"SELECT rows, cols, holes, tour, start, \"end\", answer, "
-           f"CASE WHEN answer = 'no' THEN {_METHOD} END FROM verdicts")
-    params: tuple = ()
-    if board is not None:
-        sql += " WHERE rows = ? AND cols = ?"
-        params = tuple(board)
     out = []
-    for m, n, holes, tour, start, end, answer, method in store.con.execute(sql, params):
-        rect = _rect(json.loads(holes))
-        if rect is None or start != "null" or end != "null":
-            raise InvalidInput("the verdict table is for families of one rectangular hole without fixed ends "
-                               f"(--atlas, --rect-holes, --hole-size, --remove-squares 1); {m}x{n} holes "
-                               f"{holes} is not one: use --csv")
+    for m, n, tour, rect, answer, method in _one_hole_rows(
+            store, f"CASE WHEN answer = 'no' THEN {_METHOD} END", board, "the verdict table"):
         out.append((m, n, tour, *rect, answer, method or ""))
     out.sort(key=lambda r: (r[0], r[1], r[2] != "closed", r[5], r[6], r[3], r[4]))
     return out
@@ -486,21 +486,11 @@ def page_data(store: Store, board=None) -> dict:
     from kt_formal.census import report
     from kt_formal.proofs.explain import explain
 
-    sql = "SELECT rows, cols, holes, tour, start, \"end\", answer, certificate FROM verdicts"
-    params: tuple = ()
-    if board is not None:
-        sql += " WHERE rows = ? AND cols = ?"
-        params = tuple(board)
     reasons: list[str] = []
     reason_ix: dict = {}
     cache: dict = {}
     boards: dict = {}
-    for m, n, holes, tour, start, end, answer, cert in store.con.execute(sql, params):
-        rect = _rect(json.loads(holes))
-        if rect is None or start != "null" or end != "null":
-            raise InvalidInput("the page is for families of one rectangular hole without fixed ends "
-                               f"(--atlas, --rect-holes, --hole-size, --remove-squares 1); {m}x{n} holes "
-                               f"{holes} is not one")
+    for m, n, tour, rect, answer, cert in _one_hole_rows(store, "certificate", board, "the page"):
         top, left, h, w = rect
         card = boards.setdefault((m, n, tour), {})
         panel = card.setdefault((h, w), {})

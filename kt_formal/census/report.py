@@ -40,7 +40,7 @@ import numpy as np
 from kt_formal.census.store import COLUMNS, Store, row_question
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 
-__all__ = ["census_table", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
+__all__ = ["census_table", "rect_of", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
            "cell_key", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
 
 #: Map colours (RGB) by summary of the answers in one cell.
@@ -175,7 +175,7 @@ def cell_key(answers) -> str:
     return "mixed"
 
 
-def _rect_of(holes) -> tuple | None:
+def rect_of(holes) -> tuple | None:
     """``(top, left, height, width)`` when the holes fill one rectangle exactly, else None."""
     if not holes:
         return None
@@ -198,7 +198,7 @@ def _board_panels(rows_, m: int, n: int, squares: str):
     groups: dict = {}
     for _, _, holes, tour, answer, method in rows_:
         hs = json.loads(holes)
-        rect = _rect_of(hs)
+        rect = rect_of(hs)
         if rect is None:
             key = (tour, f"{len(hs)} squares removed", None)
             top, left = min(tuple(h) for h in hs) if hs else (0, 0)
