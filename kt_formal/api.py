@@ -166,7 +166,7 @@ def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(
     Dask cluster; ``spill_dir`` and ``table_bytes`` as for the compiled counter.
     """
     from kt_formal.question import TourRequest
-    from kt_formal.engines.frontier import MAX_SHORT_SIDE
+    from kt_formal.counting.frontier import MAX_SHORT_SIDE
     from kt_formal.exceptions import InvalidInput
 
     b = _board(board, cols, hole, remove, mask)
@@ -181,16 +181,16 @@ def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(
             raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}")
         extra = {k: v for k, v in (("spill_dir", spill_dir), ("table_bytes", table_bytes)) if v is not None}
         if dask is not None:
-            from kt_formal.engines._frontier_dask import count_request_dask
+            from kt_formal.counting._frontier_dask import count_request_dask
 
             res = count_request_dask(b, request.closed, request.start, request.end, address=dask, parts=parts,
                                      progress=progress, time_limit=time_limit, checkpoint=checkpoint,
                                      resume=resume, **extra)
         else:
             try:
-                from kt_formal.engines._frontier_jit import count_request_jit as count_request
+                from kt_formal.counting._frontier_jit import count_request_jit as count_request
             except ImportError:  # pragma: no cover - numba is a dependency
-                from kt_formal.engines.frontier import count_request
+                from kt_formal.counting.frontier import count_request
             if checkpoint is not None or resume:
                 extra.update(checkpoint=checkpoint, resume=resume, checkpoint_every=checkpoint_every)
             res = count_request(b, request.closed, request.start, request.end, progress=progress,
@@ -201,7 +201,7 @@ def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(
         raise InvalidInput(f"method must be auto, frontier or search, not {method!r}")
     if frontier_only:
         raise InvalidInput("checkpoint, resume and dask go with the frontier method")
-    from kt_formal.engines.exhaustive import count as exhaustive_count
+    from kt_formal.counting.exhaustive import count as exhaustive_count
 
     res = exhaustive_count(request, node_limit=node_limit, time_limit=time_limit, progress=progress)
     return CountResult(b, closed, request.start, request.end, int(res.count), bool(res.complete), "search",

@@ -432,7 +432,6 @@ def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
 def _run_verify(args) -> int:
     """One line per file; exit 0 when every file verifies, 1 if any is rejected or not
     checked, 2 if any is unreadable."""
-    from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
     if args.db is not None:
         if args.files:
@@ -739,16 +738,16 @@ def _frontier_counters():
     """(count_request, count_row): the compiled frontier counters where numba imports, else
     the pure-Python one and None (no one-sweep rows: the boards are counted one by one)."""
     try:
-        from kt_formal.engines._frontier_jit import count_request_jit, count_row
+        from kt_formal.counting._frontier_jit import count_request_jit, count_row
     except ImportError:  # pragma: no cover - numba is a dependency
-        from kt_formal.engines.frontier import count_request
+        from kt_formal.counting.frontier import count_request
 
         return count_request, None
     return count_request_jit, count_row
 
 
 def _count_frontier(args, board, request) -> int:
-    from kt_formal.engines.frontier import EIGHT_BY_EIGHT_MINUTES, MAX_SHORT_SIDE, estimate_states
+    from kt_formal.counting.frontier import EIGHT_BY_EIGHT_MINUTES, MAX_SHORT_SIDE, estimate_states
     from kt_formal.progress import progress_for
 
     count_request, count_row = _frontier_counters()
@@ -759,7 +758,7 @@ def _count_frontier(args, board, request) -> int:
                            f"{estimate_states(short):.1e} states per step")
     kwargs = {}
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
-        from kt_formal.engines._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+        from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
         kwargs = _spill_kwargs(args)
         spill_dir, max_states = kwargs["spill_dir"], kwargs["max_states"]
@@ -784,7 +783,7 @@ def _count_frontier(args, board, request) -> int:
         raise InvalidInput("--checkpoint, --resume and --dask need the compiled counter (numba)")
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         if args.dask:
-            from kt_formal.engines._frontier_dask import count_request_dask
+            from kt_formal.counting._frontier_dask import count_request_dask
 
             kwargs.pop("threads", None)
             res = count_request_dask(board, request.closed, request.start, request.end, address=args.dask,
@@ -817,7 +816,7 @@ def _count_frontier(args, board, request) -> int:
 def _spill_kwargs(args) -> dict:
     """``spill_dir``, ``max_states`` and ``table_bytes`` of the compiled frontier counter: the
     states a step may hold are what memory or the spill directory's free space holds."""
-    from kt_formal.engines._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+    from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
     spill_dir = args.spill_dir or tempfile.gettempdir()
     if not os.path.isdir(spill_dir):
@@ -842,7 +841,7 @@ def _checkpoint_kwargs(args) -> dict:
 
 def _count_sequence(args) -> int:
     from kt_formal.board import Board
-    from kt_formal.engines.frontier import MAX_SHORT_SIDE
+    from kt_formal.counting.frontier import MAX_SHORT_SIDE
     from kt_formal.progress import progress_for
 
     k_text, span = args.sequence
@@ -892,7 +891,7 @@ def _count_sequence(args) -> int:
 def _prepare_frontier(args) -> None:
     """Load (or compile, saying so unless quiet) the frontier kernels before the count's clock
     starts; numba's compiler context without SciPy's linear algebra (a quarter of a second)."""
-    from kt_formal.engines._frontier_jit import prepare_kernels
+    from kt_formal.counting._frontier_jit import prepare_kernels
     from kt_formal.engines._jit import start_compiler_without_blas
 
     start_compiler_without_blas()
@@ -901,7 +900,7 @@ def _prepare_frontier(args) -> None:
 
 def _run_count(args) -> int:
     from kt_formal.question import TourRequest
-    from kt_formal.engines.frontier import MAX_SHORT_SIDE
+    from kt_formal.counting.frontier import MAX_SHORT_SIDE
 
     if args.sequence:
         if args.rows is not None or args.mask or args.hole or args.remove:
@@ -915,7 +914,7 @@ def _run_count(args) -> int:
     short = min(board.rows, board.cols)
     if method == "auto":
         if short > MAX_SHORT_SIDE and board.n_squares > 64:
-            from kt_formal.engines.frontier import estimate_states
+            from kt_formal.counting.frontier import estimate_states
 
             raise InvalidInput(
                 f"counting the tours of the {board.rows}x{board.cols} board is out of reach: the "
@@ -935,7 +934,7 @@ def _run_count(args) -> int:
         if args.out:
             raise InvalidInput("--out lists every tour: use --method search")
         return _count_frontier(args, board, request)
-    from kt_formal.engines.exhaustive import count
+    from kt_formal.counting.exhaustive import count
     from kt_formal.progress import progress_for
 
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
@@ -959,7 +958,7 @@ def _run_count(args) -> int:
 def _add_warm(sub) -> None:
     p = sub.add_parser("warm", help="compile (or load) every compiled kernel now, once for later runs",
                        description="Compile the numba kernels of the frontier counter, the path searches, "
-                                   "the DRUP replay and the walks of the constructions, or load them where "
+                                   "and the walks of the constructions, or load them where "
                                    "they are cached on disk, and say what it did and how long it took. "
                                    "Compiling is done once: numba keeps the machine code in NUMBA_CACHE_DIR "
                                    "when that is set, else next to the package's source or in the user's "
@@ -975,7 +974,8 @@ def _warm_groups():
     import numpy as np
 
     from kt_formal.combine import blocks, repair, walk
-    from kt_formal.engines import _frontier_jit, _search, rupfast
+    from kt_formal.counting import _frontier_jit
+    from kt_formal.engines import _search
     from kt_formal.io import formats
 
     succ = np.array([1, 0], np.int64)
@@ -993,7 +993,6 @@ def _warm_groups():
 
     return [("frontier counter", _frontier_jit.KERNELS, lambda: _frontier_jit.prepare_kernels(note=False)),
             ("path searches", _search.KERNELS, lambda: _search.prepare_kernels(note=False)),
-            ("DRUP replay", rupfast.KERNELS, lambda: rupfast.prepare_kernels(note=False)),
             ("walks of the constructions", small, walks)]
 
 
@@ -1476,7 +1475,7 @@ def _styled_claim(args, path: str, claim: str) -> str:
     """The claim with its squares written as --squares says (chess names up to 26 columns)."""
     import re
 
-    from kt_formal.commandline import restyle, square_style
+    from kt_formal.commandline import square_style
 
     m = re.search(r"of the (\d+)x(\d+) board", claim)
     if not m:

@@ -46,7 +46,7 @@ import os
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kt_formal.board import Board
 from kt_formal.question import Budget, Status, TourRequest

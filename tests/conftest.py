@@ -45,7 +45,7 @@ def cli(capsys):
 # for it (instead of compiling the same kernels a second time) and then loads them from
 # the disk cache. Other kernels (the searches', a few seconds) compile where needed.
 _WARM: dict = {"proc": None}
-_COMPILE_THE_COUNTER = ("from kt_formal.engines._frontier_jit import prepare_kernels; "
+_COMPILE_THE_COUNTER = ("from kt_formal.counting._frontier_jit import prepare_kernels; "
                         "prepare_kernels(note=False)")
 
 
@@ -68,7 +68,7 @@ def wait_for_warm() -> None:
 def pytest_configure(config):
     if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or hasattr(config, "workerinput"):
         return
-    from kt_formal.engines import _frontier_jit
+    from kt_formal.counting import _frontier_jit
     from kt_formal.engines._jit import kernels_compiled
 
     if config.option.collectonly or all(kernels_compiled(k) for k in _frontier_jit.KERNELS):

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
 import re
 import shutil
 import struct
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 

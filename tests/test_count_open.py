@@ -8,9 +8,9 @@ import random
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.engines._frontier_jit import count_request_jit
+from kt_formal.counting._frontier_jit import count_request_jit
 from kt_formal.question import TourRequest
-from kt_formal.engines.exhaustive import count as exhaustive_count
+from kt_formal.counting.exhaustive import count as exhaustive_count
 
 BOARDS = [(r, c) for r in range(1, 7) for c in range(r, 31) if r * c <= 30]
 

@@ -9,13 +9,14 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.certificate import board_to_dict, check_tour
+from kt_formal.counting import exhaustive as exhaustive_counter
 from kt_formal.engines import cpsat, exhaustive
 from kt_formal.question import Status, TourRequest
 from kt_formal.graph import knight_graph
 
 
 def _count(m, n, closed=True, holes=None, **kw):
-    return exhaustive.count(TourRequest(Board(m, n, holes=holes), closed=closed, **kw))
+    return exhaustive_counter.count(TourRequest(Board(m, n, holes=holes), closed=closed, **kw))
 
 
 @pytest.mark.parametrize("m,n,expected", [(5, 6, 8), (3, 10, 16), (3, 12, 176), (6, 6, 9862)])
@@ -85,14 +86,14 @@ def _small_boards():
 def test_counts_match_an_unpruned_brute_force(board):
     # the pruning must never cut a tour: compare with plain enumeration
     for closed in (True, False):
-        res = exhaustive.count(TourRequest(board, closed=closed))
+        res = exhaustive_counter.count(TourRequest(board, closed=closed))
         assert res.complete and res.count == _brute_force(board, closed), closed
     start = board.squares()[0]
-    res = exhaustive.count(TourRequest(board, closed=False, start=start))
+    res = exhaustive_counter.count(TourRequest(board, closed=False, start=start))
     assert res.count == _brute_force(board, False, start=start)
     end = board.squares()[-1]
     if end != start:
-        res = exhaustive.count(TourRequest(board, closed=False, start=start, end=end))
+        res = exhaustive_counter.count(TourRequest(board, closed=False, start=start, end=end))
         assert res.count == _brute_force(board, False, start=start, end=end)
 
 
@@ -110,7 +111,7 @@ def _canonical(squares, closed):
 def test_enumerate_writes_each_tour_once(tmp_path, m, n, closed, expected):
     out = tmp_path / "tours.jsonl"
     board = Board(m, n)
-    res = exhaustive.enumerate_tours(TourRequest(board, closed=closed), out)
+    res = exhaustive_counter.enumerate_tours(TourRequest(board, closed=closed), out)
     lines = out.read_text().splitlines()
     assert res.count == expected == len(lines)
     tours = [json.loads(ln) for ln in lines]
@@ -142,16 +143,16 @@ def test_decide_found_and_impossible_with_proof():
 def test_limits_are_unknown_and_incomplete():
     res = exhaustive.solve(TourRequest(Board(4, 10)), node_limit=1000)
     assert res.status is Status.UNKNOWN and res.proof is None
-    c = exhaustive.count(TourRequest(Board(8, 8)), node_limit=100_000)
+    c = exhaustive_counter.count(TourRequest(Board(8, 8)), node_limit=100_000)
     assert not c.complete and c.nodes == 100_000
-    c = exhaustive.count(TourRequest(Board(8, 8)), time_limit=0.2)
+    c = exhaustive_counter.count(TourRequest(Board(8, 8)), time_limit=0.2)
     assert not c.complete and c.wall_time < 5
 
 
 def test_progress_is_rate_limited():
     stamps = []
     t0 = time.perf_counter()
-    res = exhaustive.count(TourRequest(Board(8, 8)), time_limit=1.0,
+    res = exhaustive_counter.count(TourRequest(Board(8, 8)), time_limit=1.0,
                            progress=lambda done, total, text: stamps.append((time.perf_counter(), done, total, text)))
     wall = time.perf_counter() - t0
     assert stamps, "a one-second count reports progress"

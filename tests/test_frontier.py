@@ -8,8 +8,8 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.question import TourRequest
-from kt_formal.engines.exhaustive import count as exhaustive_count
-from kt_formal.engines.frontier import count_request, count_tours
+from kt_formal.counting.exhaustive import count as exhaustive_count
+from kt_formal.counting.frontier import count_request, count_tours
 
 
 # Published values (../shared/reference.md): closed tours 5x6 = 8, 3x10 = 16, 3x12 = 176

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.engines._frontier_jit import count_request_jit, count_row
-from kt_formal.engines.frontier import count_request
+from kt_formal.counting._frontier_jit import count_request_jit, count_row
+from kt_formal.counting.frontier import count_request
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
 
@@ -184,7 +184,7 @@ def test_eight_across_5x8_closed():
 def test_table_parts_do_not_change_the_count(monkeypatch, threads):
     """A step over 4,096 states splits its table into one part a thread: 1 part or 4 parts
     (more parts than this machine's threads) give the count of the default split."""
-    from kt_formal.engines import _frontier_jit
+    from kt_formal.counting import _frontier_jit
 
     default = count_request_jit(Board(6, 6))
     monkeypatch.setattr(_frontier_jit, "_THREADS", threads)
@@ -196,7 +196,7 @@ def test_table_parts_do_not_change_the_count(monkeypatch, threads):
 def _tables_too_small_and_counted(monkeypatch, kernel: str) -> list:
     """Lay the tables out for a fiftieth of their keys and count the calls of ``kernel``
     (``regrow`` or ``shrink``): the list gets one item a call."""
-    from kt_formal.engines import _frontier_jit
+    from kt_formal.counting import _frontier_jit
 
     calls = []
     real = getattr(_frontier_jit, kernel)
@@ -236,8 +236,8 @@ def test_count_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     import collections
 
     from kt_formal import cli as cli_module
-    from kt_formal.engines._frontier_jit import DEFAULT_MAX_STATES
-    from kt_formal.engines.frontier import estimate_states
+    from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier import estimate_states
 
     if estimate_states(8) <= DEFAULT_MAX_STATES:
         pytest.skip("a machine with the memory for 8 x 8")
@@ -290,7 +290,7 @@ def test_one_sweep_counts_every_board_with_its_last_column_partly_filled(k, a, b
 def test_partly_filled_boards_against_the_reference_and_the_search():
     """Small boards of the family also by the pure-Python counter and the exhaustive search."""
     from kt_formal.question import TourRequest
-    from kt_formal.engines.exhaustive import count
+    from kt_formal.counting.exhaustive import count
 
     row = count_row(4, 4, 5, closed=False, partial=True)
     for (n, j), got in row.items():

@@ -21,7 +21,6 @@ from kt_formal.combine.blocks import random_rectangles, scattered_squares
 from kt_formal.decide import decide
 from kt_formal.solve import ENGINES, find_tour, shape_of
 from kt_formal.question import Status
-from kt_formal.proofs import check_proof
 
 decide_module = importlib.import_module("kt_formal.decide")
 

@@ -4,7 +4,6 @@ and the checker never accepts a claim that a second engine refutes."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 
 import pytest

@@ -19,7 +19,7 @@ from kt_formal.certificate import check_tour, verify_certificate
 from kt_formal.engines import sat
 from kt_formal.solve import find_tour
 from kt_formal.question import Status, TourRequest
-from kt_formal.engines.rupfast import check_drup_certificate_fast
+from rupfast import check_drup_certificate_fast
 from kt_formal.exceptions import CertificateRejected
 from kt_formal.kernel.cnf import arc_cnf, cut_clause
 from kt_formal.kernel.rup import (DrupRejected, check_drup_certificate, decode_cut,

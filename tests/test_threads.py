@@ -16,7 +16,7 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.engines import _threads
-from kt_formal.engines._frontier_jit import count_request_jit, count_row
+from kt_formal.counting._frontier_jit import count_request_jit, count_row
 from kt_formal.exceptions import InvalidInput
 from tests.conftest import ROOT
 
@@ -32,7 +32,7 @@ _PROBE = """
 import ctypes, sys
 {before}
 from kt_formal.board import Board
-from kt_formal.engines._frontier_jit import count_request_jit
+from kt_formal.counting._frontier_jit import count_request_jit
 import numba
 count_request_jit(Board(6, 6), threads=2)
 layer = numba.threading_layer()
@@ -183,7 +183,7 @@ def test_a_cold_cache_compiles_outside_the_time_limit(tmp_path):
 def test_a_busy_neighbour_costs_at_most_two_and_a_half_times(tmp_path):
     """A frontier count while another process spins on one core takes at most 2.5 times
     what it takes without it (a team that spins at its barriers took 10 times)."""
-    from kt_formal.engines._frontier_jit import prepare_kernels
+    from kt_formal.counting._frontier_jit import prepare_kernels
 
     prepare_kernels()
 
@@ -228,7 +228,7 @@ def test_warm_loads_every_kernel_and_says_so(cli):
     run = cli("warm")
     assert run.code == 0, run.err
     lines = run.out.splitlines()
-    for name in ("frontier counter", "path searches", "DRUP replay", "walks of the constructions"):
+    for name in ("frontier counter", "path searches", "walks of the constructions"):
         assert any(re.fullmatch(rf"{name}: \d+ kernels (loaded from the cache|compiled and cached) in [\d.]+ s", ln)
                    for ln in lines), run.out
     made = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
@@ -244,7 +244,7 @@ def test_after_the_preparation_a_count_compiles_nothing():
     tables grown, counts past 64 bits, rows and partly filled columns."""
     import tempfile
 
-    from kt_formal.engines import _frontier_jit as F
+    from kt_formal.counting import _frontier_jit as F
 
     F.prepare_kernels()
     before = {k.__name__: len(k.signatures) for k in F.KERNELS}

@@ -35,7 +35,6 @@ import json
 import sqlite3
 from pathlib import Path
 
-import numpy as np
 
 from kt_formal.census.store import COLUMNS, Store, row_question
 from kt_formal.exceptions import CertificateRejected, InvalidInput

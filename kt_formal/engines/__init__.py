@@ -3,7 +3,7 @@
 One module per engine (``cpsat``, ``backtrack``, ``warnsdorff``, ``dfs``, ``exhaustive``);
 each has ``NAME``, ``OPTIONS`` and ``solve(request, **options) -> Result``. Constructions
 that answer like engines live in :mod:`kt_formal.combine`; the registry that names them all
-and picks one is :mod:`kt_formal.solve`.
+and picks one is :mod:`kt_formal.solve`; the counters are in :mod:`kt_formal.counting`.
 
 >>> from kt_formal.question import Status
 >>> Status.FOUND.exit_code

@@ -1,4 +1,4 @@
-"""Exhaustive search: decide, count or list every knight's tour of a small board.
+"""Exhaustive search: decide whether a small board has a knight's tour, with a proof record if not.
 
 The search enumerates Hamiltonian cycles (closed tours) or Hamiltonian paths (open
 tours) of the knight graph depth first, each undirected tour once, with sound pruning
@@ -22,9 +22,9 @@ searched and the pruning rules, so it can be re-run (:func:`proof_dict`)::
      "board": {...}, "closed": true, "start": null, "end": null,
      "engine": "exhaustive", "nodes": 1234, "pruning": "..."}
 
+Counting and listing every tour with the same search is :mod:`kt_formal.counting.exhaustive`.
+
 >>> from kt_formal.board import Board
->>> count(TourRequest(Board(5, 6))).count
-8
 >>> r = solve(TourRequest(Board(4, 5)))
 >>> r.status.value, r.proof["method"]
 ('impossible', 'exhaustive')
@@ -32,9 +32,6 @@ searched and the pruning rules, so it can be re-run (:func:`proof_dict`)::
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from pathlib import Path
 
 from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
 from kt_formal.engines._search import Limits, search_request, table_for
@@ -43,37 +40,12 @@ from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
 
-__all__ = ["solve", "count", "enumerate_tours", "CountResult", "proof_dict", "outcome_result", "rerun_proof", "PRUNING", "NAME"]
+__all__ = ["solve", "proof_dict", "outcome_result", "rerun_proof", "check_size", "PRUNING", "NAME"]
 
 NAME = "exhaustive"
 
 #: Short name of the pruning rules, recorded in every proof.
 PRUNING = "colour-count, degree<2, dead-end degree, open-end count, direction symmetry"
-
-
-@dataclass
-class CountResult:
-    """The outcome of :func:`count`.
-
-    Attributes
-    ----------
-    count : int
-        Tours found, undirected (each cycle or path once). Complete only if ``complete``.
-    directed_count : int or None
-        ``2 * count`` for open tours with both ends free (paths walked either way), else None.
-    nodes : int
-        Search nodes (moves tried).
-    complete : bool
-        False when a limit ran out: ``count`` is then only a lower bound.
-    wall_time : float
-        Seconds.
-    """
-
-    count: int
-    directed_count: int | None
-    nodes: int
-    complete: bool
-    wall_time: float
 
 
 def proof_dict(request: TourRequest, nodes: int, engine: str = NAME, pruning: str = PRUNING) -> dict:
@@ -92,7 +64,7 @@ def proof_dict(request: TourRequest, nodes: int, engine: str = NAME, pruning: st
     }
 
 
-def _check_size(request: TourRequest) -> None:
+def check_size(request: TourRequest) -> None:
     k = request.board.n_squares
     if k > 10_000:
         raise InvalidInput(f"exhaustive search is for small boards; this one has {k} squares")
@@ -114,7 +86,7 @@ def solve(
         UNKNOWN when ``node_limit`` or ``time_limit`` ran out.
     """
     clock = Budget()
-    _check_size(request)
+    check_size(request)
     nt = neighbour_table(request.board)
     table = table_for(request, nt, None, NAME)
     limits = Limits(node_limit, time_limit, progress, "exhaustive")
@@ -141,60 +113,6 @@ def outcome_result(request: TourRequest, out, engine: str, wall_time: float, pru
         msg = f"{searched} exhausted {out.nodes:,} nodes: no {request.describe()}"
     return impossible(request, engine, wall_time, msg, proof=proof_dict(request, out.nodes, engine, pruning),
                       stats=stats)
-
-
-def count(request: TourRequest, node_limit=None, time_limit=None, progress=None, out=None) -> CountResult:
-    """Count the tours ``request`` allows (undirected), optionally writing each to ``out``.
-
-    Parameters
-    ----------
-    request : TourRequest
-    node_limit, time_limit : optional
-        Stop early; the result then has ``complete=False``.
-    progress : callable, optional
-        ``progress(nodes_done, None, text)``, at most about ten times a second.
-    out : str or Path, optional
-        Write every tour, one per line, as a JSON list of ``[row, col]`` squares
-        (each undirected tour once; see :func:`enumerate_tours`).
-    """
-    clock = Budget()
-    _check_size(request)
-    nt = neighbour_table(request.board)
-    table = table_for(request, nt, None, NAME)
-    limits = Limits(node_limit, time_limit, progress, "count")
-    cols = request.board.cols
-    fh = None
-    on_solution = None
-    if out is not None:
-        try:
-            fh = open(out, "w", encoding="utf-8")
-        except OSError as exc:
-            raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
-
-        def on_solution(squares):
-            fh.write(json.dumps([[int(i) // cols, int(i) % cols] for i in squares],
-                                separators=(",", ":")) + "\n")
-
-    try:
-        res = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
-                             parity=True, count=True, limits=limits, on_solution=on_solution)
-    finally:
-        if fh is not None:
-            fh.close()
-    free_ends = not request.closed and request.start is None and request.end is None
-    directed = res.directed
-    if res.status == "refuted":
-        directed = 0 if free_ends else None
-    elif res.status == "limit":
-        directed = 2 * res.count if free_ends else None
-    if not request.closed and not free_ends:  # a fixed end: each path runs from its start (or to its end)
-        directed = res.count
-    return CountResult(res.count, directed, res.nodes, res.status != "limit", clock.elapsed())
-
-
-def enumerate_tours(request: TourRequest, path, node_limit=None, time_limit=None, progress=None) -> CountResult:
-    """Write every tour of ``request`` to ``path`` (JSON lines of squares) and count them."""
-    return count(request, node_limit=node_limit, time_limit=time_limit, progress=progress, out=Path(path))
 
 
 def rerun_proof(proof: dict, time_limit: float | None = None):

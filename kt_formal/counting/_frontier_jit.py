@@ -1,6 +1,6 @@
 """The frontier (transfer-matrix) tour counter, compiled: one numba kernel a square.
 
-The dynamic programme is :mod:`kt_formal.engines.frontier`'s, step for step (the same
+The dynamic programme is :mod:`kt_formal.counting.frontier`'s, step for step (the same
 sweep, the same state values, the same pruning); that pure-Python version stays the
 reference the tests compare against. What changes is the bookkeeping:
 
@@ -74,7 +74,7 @@ from numba import prange
 from kt_formal.board import Board
 from kt_formal.engines import _threads
 from kt_formal.engines._jit import Preparation, cached_njit
-from kt_formal.engines.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
+from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
 __all__ = ["count_request_jit", "count_row", "fill_step", "prepare_kernels", "KERNELS", "COMPILE_SECONDS",
@@ -1345,7 +1345,7 @@ class _Sweep:
         if len(known) >= 2 and known[-1] > known[-2] > 0:
             # still growing: at the last column's rate, up to the fullest step measured on a
             # board as wide, until the last column (where the tours close and few are left)
-            from kt_formal.engines.frontier import estimate_states
+            from kt_formal.counting.frontier import estimate_states
 
             g = known[-1] / known[-2]
             # (closed tours measured; open ones hold up to some 30 times more: 6x6 28, 6x8 16)
@@ -1391,7 +1391,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                       spill_dir: str | None = None, threads: int | None = None, checkpoint: str | None = None,
                       resume: bool = False, checkpoint_every: float | None = None,
                       symmetry: bool = True) -> FrontierCount:
-    """:func:`kt_formal.engines.frontier.count_request`, compiled (same arguments and result).
+    """:func:`kt_formal.counting.frontier.count_request`, compiled (same arguments and result).
 
     ``table_bytes`` bounds the hash table of one step (default :data:`TABLE_BYTES`): a
     step that needs more runs in passes and keeps its states in files, unlinked as soon
@@ -1402,7 +1402,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
 
     ``checkpoint``: a directory where the states are written at a column boundary once
     ``checkpoint_every`` seconds (default 60) have passed since the last
-    (:mod:`kt_formal.engines._frontier_checkpoint`); with ``resume`` the count goes on
+    (:mod:`kt_formal.counting._frontier_checkpoint`); with ``resume`` the count goes on
     from the last checkpoint there (or starts afresh when there is none).
     """
     threads = _threads.requested_threads(threads)
@@ -1451,7 +1451,7 @@ def upside_down_alike(lay) -> bool:
 
 
 def _board_checkpointer(lay, closed, directory, every):
-    from kt_formal.engines._frontier_checkpoint import Checkpointer, question_key
+    from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
 
     key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), live=lay.live,
                        ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set),
@@ -1530,7 +1530,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         return out
     ckpt = None
     if checkpoint:
-        from kt_formal.engines._frontier_checkpoint import Checkpointer, question_key
+        from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
 
         ckpt = Checkpointer(checkpoint, question_key(kind="row", k=k, closed=bool(closed), partial=bool(partial),
                                                      limb=_LIMB),

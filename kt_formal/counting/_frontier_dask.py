@@ -1,8 +1,8 @@
 """The frontier counter on a Dask cluster: the states of each step parted by a hash of their keys.
 
-Each step of :func:`kt_formal.engines._frontier_jit.count_request_jit`'s sweep runs as
+Each step of :func:`kt_formal.counting._frontier_jit.count_request_jit`'s sweep runs as
 ``2 * P`` tasks for ``P`` parts: a task a part steps its states with the compiled kernels
-(:class:`~kt_formal.engines._frontier_jit._Sweep`, one thread: a worker process a core)
+(:class:`~kt_formal.counting._frontier_jit._Sweep`, one thread: a worker process a core)
 and merges their successors in its own table, then cuts them into ``P`` pieces by a hash
 of the key; a task a part then merges the pieces meant for it from every part (equal keys
 add their counts, exactly, in 31-bit digits). So no state is held twice after a step, no
@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from kt_formal.board import Board
-from kt_formal.engines.frontier import FrontierCount, sweep_layout
+from kt_formal.counting.frontier import FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
 __all__ = ["count_request_dask", "merge_parts", "DaskCluster"]
@@ -121,14 +121,14 @@ def merge_parts(*pieces):
 
 def _prepare_worker() -> None:
     """Load the kernels in a worker (a module-level function: Dask sends it by reference)."""
-    from kt_formal.engines import _frontier_jit as fj
+    from kt_formal.counting import _frontier_jit as fj
 
     fj.prepare_kernels(note=False)
 
 
 def _step_part(part, spec, i, args):
     """A worker's task: step one part's states; ``(pieces for each part, tours finished)``."""
-    from kt_formal.engines import _frontier_jit as fj
+    from kt_formal.counting import _frontier_jit as fj
 
     keys, counts = part
     P = spec["parts"]
@@ -170,14 +170,14 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
                        time_limit: float | None = None, table_bytes: int | None = None,
                        spill_dir: str | None = None, checkpoint: str | None = None, resume: bool = False,
                        checkpoint_every: float | None = None, cluster: DaskCluster | None = None) -> FrontierCount:
-    """:func:`~kt_formal.engines._frontier_jit.count_request_jit` on a Dask cluster, its states in
+    """:func:`~kt_formal.counting._frontier_jit.count_request_jit` on a Dask cluster, its states in
     ``parts`` parts (``address``: a scheduler, or ``"local"``; or an open ``cluster``).
 
     ``max_states`` bounds the states of one part; compiling the kernels on the workers is not
     counted in ``time_limit`` nor in the wall time. Checkpoints are the single-machine
     counter's (not taken here yet).
     """
-    from kt_formal.engines import _frontier_jit as fj
+    from kt_formal.counting import _frontier_jit as fj
 
     if checkpoint or resume:
         raise InvalidInput("--checkpoint and --resume are not taken with --dask yet: count on one machine")

@@ -1,0 +1,104 @@
+"""The exhaustive counter: count, or list, every knight's tour of a small board.
+
+The same depth-first search as :mod:`kt_formal.engines.exhaustive` (sound pruning only,
+each undirected tour met once), run to the end instead of stopping at the first tour.
+Open tours with both ends free are counted both ways too (``directed_count``).
+
+>>> from kt_formal.board import Board
+>>> from kt_formal.question import TourRequest
+>>> count(TourRequest(Board(5, 6))).count
+8
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from kt_formal.engines._search import Limits, search_request, table_for
+from kt_formal.engines.exhaustive import NAME, check_size
+from kt_formal.exceptions import InvalidInput
+from kt_formal.graph import neighbour_table
+from kt_formal.question import Budget, TourRequest
+
+__all__ = ["count", "enumerate_tours", "CountResult"]
+
+
+@dataclass
+class CountResult:
+    """The outcome of :func:`count`.
+
+    Attributes
+    ----------
+    count : int
+        Tours found, undirected (each cycle or path once). Complete only if ``complete``.
+    directed_count : int or None
+        ``2 * count`` for open tours with both ends free (paths walked either way), else None.
+    nodes : int
+        Search nodes (moves tried).
+    complete : bool
+        False when a limit ran out: ``count`` is then only a lower bound.
+    wall_time : float
+        Seconds.
+    """
+
+    count: int
+    directed_count: int | None
+    nodes: int
+    complete: bool
+    wall_time: float
+
+
+def count(request: TourRequest, node_limit=None, time_limit=None, progress=None, out=None) -> CountResult:
+    """Count the tours ``request`` allows (undirected), optionally writing each to ``out``.
+
+    Parameters
+    ----------
+    request : TourRequest
+    node_limit, time_limit : optional
+        Stop early; the result then has ``complete=False``.
+    progress : callable, optional
+        ``progress(nodes_done, None, text)``, at most about ten times a second.
+    out : str or Path, optional
+        Write every tour, one per line, as a JSON list of ``[row, col]`` squares
+        (each undirected tour once; see :func:`enumerate_tours`).
+    """
+    clock = Budget()
+    check_size(request)
+    nt = neighbour_table(request.board)
+    table = table_for(request, nt, None, NAME)
+    limits = Limits(node_limit, time_limit, progress, "count")
+    cols = request.board.cols
+    fh = None
+    on_solution = None
+    if out is not None:
+        try:
+            fh = open(out, "w", encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+
+        def on_solution(squares):
+            fh.write(json.dumps([[int(i) // cols, int(i) % cols] for i in squares],
+                                separators=(",", ":")) + "\n")
+
+    try:
+        res = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
+                             parity=True, count=True, limits=limits, on_solution=on_solution)
+    finally:
+        if fh is not None:
+            fh.close()
+    free_ends = not request.closed and request.start is None and request.end is None
+    directed = res.directed
+    if res.status == "refuted":
+        directed = 0 if free_ends else None
+    elif res.status == "limit":
+        directed = 2 * res.count if free_ends else None
+    if not request.closed and not free_ends:  # a fixed end: each path runs from its start (or to its end)
+        directed = res.count
+    return CountResult(res.count, directed, res.nodes, res.status != "limit", clock.elapsed())
+
+
+def enumerate_tours(request: TourRequest, path, node_limit=None, time_limit=None, progress=None) -> CountResult:
+    """Write every tour of ``request`` to ``path`` (JSON lines of squares) and count them."""
+    return count(request, node_limit=node_limit, time_limit=time_limit, progress=progress, out=Path(path))
