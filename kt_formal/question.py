@@ -25,7 +25,7 @@ from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
 from kt_formal.tour import Tour
 
-__all__ = ["Status", "Result", "TourRequest", "Budget"]
+__all__ = ["Status", "Result", "TourRequest", "Budget", "Stage"]
 
 #: The largest node limit a search accepts.
 MAX_NODES = 2**62
@@ -145,19 +145,13 @@ class Budget:
     >>> Budget(time_limit=float("nan"))
     Traceback (most recent call last):
     ...
-    kt_formal.kernel.errors.InvalidInput: the time limit must be a positive number of seconds, not nan
+    kt_formal.kernel.errors.InvalidInput: the time limit must be a finite number of seconds, not nan
     """
 
     __slots__ = ("time_limit", "node_limit", "stop", "t0")
 
     def __init__(self, time_limit=None, node_limit=None, stop: threading.Event | None = None):
-        if time_limit == math.inf:
-            time_limit = None  # an infinite limit is no limit
-        if time_limit is not None:
-            if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                    or not math.isfinite(time_limit) or time_limit <= 0):
-                raise InvalidInput(f"the time limit must be a positive number of seconds, not {time_limit!r}")
-            time_limit = float(time_limit)
+        time_limit = self.check_time_limit(time_limit)
         if node_limit is not None:
             if isinstance(node_limit, bool) or not isinstance(node_limit, int) or not 1 <= node_limit <= MAX_NODES:
                 raise InvalidInput(f"the node limit must be a whole number from 1 to {MAX_NODES}, not {node_limit!r}")
@@ -165,6 +159,23 @@ class Budget:
         self.node_limit = node_limit
         self.stop = stop
         self.t0 = time.perf_counter()
+
+    @staticmethod
+    def check_time_limit(time_limit):
+        """``time_limit`` as seconds (a float, or None for no limit), or InvalidInput: the
+        one check of a time limit, wherever one is given (``math.inf`` is refused: no
+        limit is None)."""
+        if time_limit is None:
+            return None
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+            raise InvalidInput(f"the time limit must be a number of seconds, not {time_limit!r}")
+        if not math.isfinite(time_limit):
+            raise InvalidInput(f"the time limit must be a finite number of seconds, not {time_limit!r}")
+        if time_limit == 0:
+            raise InvalidInput("the time limit must be above 0 seconds")
+        if time_limit < 0:
+            raise InvalidInput(f"the time limit must be a positive number of seconds, not {time_limit!r}")
+        return float(time_limit)
 
     def elapsed(self) -> float:
         """Seconds since the budget was made."""
@@ -190,3 +201,15 @@ class Budget:
 
     def __repr__(self) -> str:
         return f"<Budget time_limit={self.time_limit} node_limit={self.node_limit} elapsed={self.elapsed():.3f}>"
+
+
+@dataclass
+class Stage:
+    """One stage of the pipeline: its name, what came of it, and the seconds it took."""
+
+    name: str
+    outcome: str
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.outcome} ({self.seconds:.2f} s)"

@@ -194,7 +194,7 @@ def test_the_grouping_keeps_to_the_time_limit():
 def test_no_block_construction_after_the_repair_used_up_the_time():
     """The constructions' stage keeps to its share: once the hole repair has used the
     time, the block construction is not started (a note says so)."""
-    from kt_formal.combine.blocks_engine import construct
+    from kt_formal.solve.blocks_engine import construct
     from kt_formal.question import TourRequest
 
     board = Board(200, 200, holes=scattered_squares(200, 200, 400, seed=1, margin=0))

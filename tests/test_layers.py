@@ -9,7 +9,7 @@ import pytest
 import kt_formal
 from kt_formal import Board, InvalidInput, find_tour
 from kt_formal.engines import backtrack, cpsat
-from kt_formal.engines.base import check_options
+from kt_formal.solve import check_options
 
 
 def test_misspelt_option_names_the_closest():
@@ -36,7 +36,7 @@ def test_node_limit_is_honoured_by_backtracking():
 
 
 @pytest.mark.parametrize("name, value, what", [
-    ("time_limit", -1, "at least 0"),
+    ("time_limit", -1, "positive number of seconds"),
     ("time_limit", math.nan, "finite"),
     ("time_limit", math.inf, "finite"),
     ("time_limit", 0, "above 0"),

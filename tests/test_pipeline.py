@@ -16,7 +16,8 @@ import pytest
 import importlib
 from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
-from kt_formal.combine import blocks, blocks_engine
+from kt_formal.combine import blocks
+from kt_formal.solve import blocks_engine, policy
 from kt_formal.combine.blocks import random_rectangles, scattered_squares
 from kt_formal.decide import decide
 from kt_formal.solve import ENGINES, find_tour, shape_of
@@ -99,8 +100,8 @@ def test_divide_stage():
 
 
 def test_construction_stages_frame_and_blocks(monkeypatch):
-    monkeypatch.setattr(decide_module, "FAST_FIRST", False)  # the stages behind the fast attempt
-    monkeypatch.setattr(decide_module, "BACKGROUND_BACKTRACK", False)
+    monkeypatch.setattr(policy, "FAST_FIRST", False)  # the stages behind the fast attempt
+    monkeypatch.setattr(policy, "BACKGROUND_BACKTRACK", False)
     v = decide(Board.from_spec(60, 60, ["20,20,10x12"]))
     assert v.answer == "yes" and v.route == "construction:frame"
     assert shape_of(v.tour.board) == "sparse"
@@ -110,7 +111,7 @@ def test_construction_stages_frame_and_blocks(monkeypatch):
 
 
 def test_background_backtracking_and_portfolio_stages(monkeypatch):
-    monkeypatch.setattr(decide_module, "FAST_FIRST", False)  # the stages behind the fast attempt
+    monkeypatch.setattr(policy, "FAST_FIRST", False)  # the stages behind the fast attempt
     v = decide(Board.from_spec(60, 60, ["20,20,10x12"]))  # the frame first: milliseconds
     assert v.answer == "yes" and v.route == "construction:frame"
     assert [s.name for s in v.stages] == ["proofs", "frame"]
@@ -124,8 +125,8 @@ def test_background_backtracking_and_portfolio_stages(monkeypatch):
 
 
 def test_unknown_names_every_stage(monkeypatch):
-    monkeypatch.setattr(decide_module, "FAST_FIRST", False)  # the stages behind the fast attempt
-    monkeypatch.setattr(decide_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(policy, "FAST_FIRST", False)  # the stages behind the fast attempt
+    monkeypatch.setattr(policy, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(blocks, "MAX_GROUP_SQUARES", 5)
     # the block construction first, then the hole repair (as for holes that are not all small)
     monkeypatch.setattr(blocks_engine, "SMALL_HOLE_GROUP", 0)
@@ -144,8 +145,8 @@ def test_the_hole_repair_is_a_named_stage(monkeypatch):
     other stages follow."""
     from kt_formal.combine import repair
 
-    monkeypatch.setattr(decide_module, "FAST_FIRST", False)  # the stages behind the fast attempt
-    monkeypatch.setattr(decide_module, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(policy, "FAST_FIRST", False)  # the stages behind the fast attempt
+    monkeypatch.setattr(policy, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(repair, "WIDEN", (0,))  # one try a window, and every try fails at once
     monkeypatch.setattr(repair._Window, "solve", lambda self, time_limit, seed: False)
     b = Board(80, 80, holes=scattered_squares(80, 80, 40, seed=3))
@@ -212,7 +213,7 @@ def test_time_limit_is_a_promise(monkeypatch):
 
 
 def test_gave_up_early_does_not_claim_the_whole_limit(monkeypatch):
-    monkeypatch.setattr(decide_module, "CPSAT_MAX_SQUARES", 0)
+    monkeypatch.setattr(policy, "CPSAT_MAX_SQUARES", 0)
     b = Board.from_spec(60, 60, ["2,20,4x6"])
     v = decide(b, time_limit=60, engine="frame", method="construct")
     if v.answer == "unknown":
@@ -275,12 +276,12 @@ def test_a_construction_that_wins_does_not_wait_for_backtracking():
     v = decide(Board.from_spec(300, 300, ["149,149,2x2"]), time_limit=60)
     assert v.answer == "yes" and v.route == "construction:blocks", v.stages
     outcome = {s.name: s.outcome for s in v.stages}
-    cap = int(decide_module.BACKGROUND_NODES_PER_SQUARE * 300 * 300)
+    cap = int(policy.BACKGROUND_NODES_PER_SQUARE * 300 * 300)
     walked = re.fullmatch(r"no tour within one walk \(([\d,]+) nodes\); given up next to the constructions",
                           outcome["backtrack"])
     assert outcome["backtrack"] == "stopped: another answer came first" or (
         walked and cap <= int(walked.group(1).replace(",", "")) <= cap + 1000), outcome["backtrack"]
-    assert decide_module.PROBE_PER_GROUP * 1 < decide_module.PROBE_SECONDS
+    assert policy.PROBE_PER_GROUP * 1 < policy.PROBE_SECONDS
 
 
 # ---------------------------------------------------------------- the fast first attempt
@@ -296,14 +297,14 @@ FAST_BOARDS = [
 @pytest.fixture
 def cold(monkeypatch):
     """As in a fresh process: the compiled search not loaded yet (other tests load it)."""
-    monkeypatch.setattr(decide_module, "_kernels_loaded", lambda: False)
+    monkeypatch.setattr(policy, "kernels_loaded", lambda: False)
 
 
 @pytest.mark.parametrize("board,kw", FAST_BOARDS, ids=[f"{b.describe()}-{len(kw)}" for b, kw in FAST_BOARDS])
 def test_small_boards_are_answered_by_the_fast_attempt(cold, monkeypatch, board, kw):
     # which route answers, not how fast: on a busy test machine the attempt can need more than
     # its default cap, FAST_SECONDS, and the pipeline then rightly goes on to the constructions
-    monkeypatch.setattr(decide_module, "FAST_SECONDS", 30.0)
+    monkeypatch.setattr(policy, "FAST_SECONDS", 30.0)
     v = decide(board, time_limit=60, **kw)
     assert v.answer == "yes" and v.route.endswith("fast:extend-rotate") and v.engine == "extend-rotate"
     assert v.tour.check() is None and verify_certificate(v.certificate)[0] is not None
@@ -335,10 +336,10 @@ def _fast_fails(monkeypatch):
     (Board(3, 7), {"closed": False, "end": (1, 3)}),        # no, by the SAT route's DRUP proof
 ], ids=["8x8", "60x60-hole", "3x7-open-to-d2"])
 def test_when_the_fast_attempt_fails_the_pipeline_runs_as_before(cold, monkeypatch, board, kw):
-    monkeypatch.setattr(decide_module, "BACKGROUND_BACKTRACK", False)  # one route, no race
-    monkeypatch.setattr(decide_module, "FAST_FIRST", False)
+    monkeypatch.setattr(policy, "BACKGROUND_BACKTRACK", False)  # one route, no race
+    monkeypatch.setattr(policy, "FAST_FIRST", False)
     before = decide(board, time_limit=60, **kw)
-    monkeypatch.setattr(decide_module, "FAST_FIRST", True)
+    monkeypatch.setattr(policy, "FAST_FIRST", True)
     seen = _fast_fails(monkeypatch)
     v = decide(board, time_limit=60, **kw)
     assert len(seen) == 1 and seen[0].board == board
@@ -395,10 +396,10 @@ def test_fast_attempt_limits(cold, monkeypatch):
     monkeypatch.setattr(rotate, "solve", spy)
     decide(Board(8, 8), time_limit=1.0)
     decide(Board(8, 8), time_limit=None)
-    assert limits == [pytest.approx(0.1, abs=0.01), decide_module.FAST_SECONDS]
+    assert limits == [pytest.approx(0.1, abs=0.01), policy.FAST_SECONDS]
     decide(Board(6, 6), engine="cpsat")
     decide(Board(40, 42))  # divide and conquer builds it
-    monkeypatch.setattr(decide_module, "FAST_MAX_SQUARES", 63)
+    monkeypatch.setattr(policy, "FAST_MAX_SQUARES", 63)
     decide(Board(8, 8))
     assert len(limits) == 2
 
@@ -406,12 +407,12 @@ def test_fast_attempt_limits(cold, monkeypatch):
 def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(monkeypatch):
     """In a process that has the compiled search already (faster above a few hundred squares)."""
     seen = _fast_fails(monkeypatch)
-    monkeypatch.setattr(decide_module, "_kernels_loaded", lambda: True)
+    monkeypatch.setattr(policy, "kernels_loaded", lambda: True)
     assert decide(Board.from_spec(40, 40, ["10,10,2x2"])).answer == "yes"
     assert seen == []
     decide(Board(8, 8))
     assert len(seen) == 1
-    monkeypatch.setattr(decide_module, "_kernels_loaded", lambda: False)
+    monkeypatch.setattr(policy, "kernels_loaded", lambda: False)
     decide(Board.from_spec(40, 40, ["10,10,2x2"]))
     assert len(seen) == 2
 
@@ -421,4 +422,4 @@ def test_the_kernels_loaded_test_follows_the_process():
     from kt_formal.question import TourRequest
 
     backtrack.solve(TourRequest(Board(6, 6)))
-    assert decide_module._kernels_loaded()
+    assert policy.kernels_loaded()

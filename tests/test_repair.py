@@ -8,7 +8,7 @@ import pytest
 from kt_formal.board import Board
 from kt_formal.combine import repair
 from kt_formal.combine.blocks import random_rectangles, scattered_squares
-from kt_formal.combine.blocks_engine import construct
+from kt_formal.solve.blocks_engine import construct
 from kt_formal.decide import decide
 from kt_formal.question import TourRequest
 from kt_formal.proofs import find_proof

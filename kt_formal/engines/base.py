@@ -15,104 +15,27 @@ RuntimeError: engine demo produced an invalid tour: ...
 
 from __future__ import annotations
 
-import difflib
-import inspect
-import math
 from typing import Protocol
 
 import numpy as np
 
-from kt_formal.exceptions import InvalidInput
-from kt_formal.question import MAX_NODES, Result, Status, TourRequest
+from kt_formal.question import Result, Status, TourRequest
 from kt_formal.tour import Tour
 
-__all__ = ["Engine", "check_options", "orient", "found", "impossible", "unknown", "with_article"]
+__all__ = ["Engine", "orient", "found", "impossible", "unknown", "with_article"]
 
 
 class Engine(Protocol):
     """What every engine module provides: a name and ``solve``.
 
     ``solve(request, **options)`` takes its options as keyword-only parameters and
-    returns a :class:`Result`; :func:`check_options` validates what a caller passes
-    before the engine runs.
+    returns a :class:`Result`; :func:`kt_formal.solve.check_options` validates what a
+    caller passes before the engine runs.
     """
 
     NAME: str
 
     def solve(self, request: TourRequest, **options) -> Result: ...
-
-
-#: Settings of a run that every engine is handed; an engine that has no use for one (a
-#: deterministic single-threaded search and ``seed`` or ``workers``) does without it.
-RUN_SETTINGS = ("time_limit", "seed", "workers", "progress")
-
-#: Every option name some engine takes, for "did you mean" suggestions.
-KNOWN_OPTIONS = frozenset(RUN_SETTINGS) | {
-    "node_limit", "order", "tiebreak", "retries", "log", "scheme", "base", "base_path", "method",
-    "small", "cpsat_max",
-}
-
-_MAX_SEED = 2**31 - 1
-_MAX_WORKERS = 64
-
-
-def _number(name: str, value, integer: bool, low, high):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
-        kind = "a whole number" if integer else "a number"
-        raise InvalidInput(f"option {name} must be {kind}, got {value!r}")
-    if not integer and not math.isfinite(value):
-        raise InvalidInput(f"option {name} must be a finite number, got {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise InvalidInput(f"option {name} must be {bound}, got {value!r}")
-    return value
-
-
-def check_options(engine, options: dict) -> dict:
-    """Validate ``options`` for ``engine`` (a module with ``NAME`` and ``solve``).
-
-    Returns the options to pass to ``engine.solve``: the ones its signature takes.
-
-    Raises
-    ------
-    InvalidInput
-        For an option no engine knows (naming the closest one), an option this engine
-        cannot honour (``node_limit`` for CP-SAT), or a value out of range.
-
-    >>> from kt_formal.engines import cpsat
-    >>> check_options(cpsat, {"time_limt": 5})
-    Traceback (most recent call last):
-    ...
-    kt_formal.kernel.errors.InvalidInput: unknown option 'time_limt' (did you mean 'time_limit'?)
-    """
-    params = inspect.signature(engine.solve).parameters
-    takes = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
-    passed = {}
-    for name, value in options.items():
-        if name not in KNOWN_OPTIONS and name not in takes:
-            close = difflib.get_close_matches(name, sorted(KNOWN_OPTIONS | takes), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise InvalidInput(f"unknown option {name!r}{hint}")
-        if value is None:
-            if name in takes:
-                passed[name] = None
-            continue
-        if name == "time_limit":
-            value = _number(name, value, False, 0, None)
-            if value == 0:
-                raise InvalidInput("option time_limit must be above 0 seconds")
-        elif name == "seed":
-            _number(name, value, True, 0, _MAX_SEED)
-        elif name == "workers":
-            _number(name, value, True, 1, _MAX_WORKERS)
-        elif name in ("node_limit", "retries"):
-            _number(name, value, True, 1 if name == "node_limit" else 0, MAX_NODES)
-        if name in takes:
-            passed[name] = value
-        elif name not in RUN_SETTINGS:
-            raise InvalidInput(f"the {engine.NAME} engine takes no option {name!r}; it takes "
-                               f"{', '.join(sorted(takes)) or 'none'}")
-    return passed
 
 
 def orient(request: TourRequest, order: np.ndarray, closed: bool) -> np.ndarray:

@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from kt_formal.question import Budget, TourRequest
+from kt_formal.solve.policy import SMALL_SQUARES
 
 from kt_formal.engines.base import found, unknown  # noqa: F401
 
@@ -98,12 +99,12 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
 def frame_applies(request) -> bool:
     """Whether the constructions start with the frame (a closed tour of a big holed board)."""
     b = request.board
-    return (request.closed and request.end is None and b.has_holes and b.n_squares > 2500
+    return (request.closed and request.end is None and b.has_holes and b.n_squares > SMALL_SQUARES
             and not (request.forced or request.forbidden))
 
 
 def _repair_applies(request) -> bool:
-    return request.board.has_holes and request.end is None and request.board.n_squares > 2500
+    return request.board.has_holes and request.end is None and request.board.n_squares > SMALL_SQUARES
 
 
 def repair_first(request) -> bool:

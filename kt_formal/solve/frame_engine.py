@@ -15,14 +15,15 @@ does not cover get UNKNOWN with the reason. Every tour passes the independent ch
 from __future__ import annotations
 
 from kt_formal.question import Budget, TourRequest
+from kt_formal.solve.policy import SMALL_SQUARES
 
 from kt_formal.engines.base import found, unknown  # noqa: F401
 
 __all__ = ["solve", "SMALL", "CPSAT_MAX"]
 
 NAME = "frame"
-#: Boards with at most this many squares go straight to CP-SAT.
-SMALL = 2500
+#: Boards with at most this many squares go straight to CP-SAT: the policy's small boards.
+SMALL = SMALL_SQUARES
 #: Largest board (live squares) CP-SAT is tried on when the construction does not apply.
 CPSAT_MAX = 10_000
 

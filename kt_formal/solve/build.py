@@ -1,0 +1,121 @@
+"""The constructions stage of the pipeline: certified pieces before any search.
+
+Plain rectangles go to divide and conquer; big boards with sparse holes to the frame
+(milliseconds, whether it applies or not), then the hole repair or the block
+construction, with Warnsdorff-ordered backtracking probing next to them within the same
+budget (:mod:`kt_formal.solve.portfolio`). What runs when is the policy's
+(:mod:`kt_formal.solve.policy`); every tour passes the kernel's check before it leaves.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+from kt_formal.question import Budget, Stage, TourRequest
+from kt_formal.solve import policy
+from kt_formal.solve.portfolio import Portfolio
+
+__all__ = ["Built", "build"]
+
+
+class Built(NamedTuple):
+    """A tour a construction built (verified), how, and what the stage said."""
+
+    tour: object
+    how: str
+    route: str
+    stats: dict | None = None
+    message: str | None = None
+
+
+def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progress,
+          stages: list) -> tuple[Built | None, Portfolio | None]:
+    """Try the constructions that suit ``request``; note each in ``stages``.
+
+    Returns the tour built (or None) and the portfolio left running next to them (or
+    None), which the search stage takes over.
+    """
+    from kt_formal.solve import check_options, get_engine
+
+    board = request.board
+    if policy.builds_plain(request):
+        t = time.perf_counter()
+        module = get_engine("divide")
+        result = module.solve(request, **check_options(module, dict(time_limit=budget.share(1.0), seed=seed,
+                                                                    workers=workers)))
+        stages.append(Stage("divide", result.message, time.perf_counter() - t))
+        if result.found:
+            return Built(result.tour, "divide", "construction:divide", result.stats, result.message), None
+        return None, None
+    if not policy.constructions_suit(request, shape):
+        stages.append(Stage("constructions", f"skipped: the board is {shape} "
+                            f"({board.n_squares} squares, {board.n_holes} holes); searches suit it", 0.0))
+        return None, None
+    return _build_around_holes(request, budget, seed, workers, progress, stages)
+
+
+def _frame(request: TourRequest, stages: list) -> Built | None:
+    """The frame construction: milliseconds, whether it applies or not."""
+    from kt_formal.combine.frame import NotApplicable, frame_tour
+    from kt_formal.engines.base import found
+
+    t = time.perf_counter()
+    try:
+        tour = frame_tour(request.board)
+    except NotApplicable as exc:
+        stages.append(Stage("frame", f"not applicable: {exc}", time.perf_counter() - t))
+        return None
+    stages.append(Stage("frame", "built", time.perf_counter() - t))
+    result = found(request, tour.order, "frame", time.perf_counter() - t)
+    return Built(result.tour, "frame", "construction:frame")
+
+
+def _build_around_holes(request, budget, seed, workers, progress, stages):
+    from kt_formal.combine.holes import hole_groups
+    from kt_formal.engines.base import found
+    from kt_formal.solve.blocks_engine import construct, frame_applies, repair_first
+
+    board = request.board
+    if frame_applies(request):
+        built = _frame(request, stages)
+        if built is not None:
+            return built, None
+    # backtracking runs next to the constructions: on big boards with sparse holes
+    # Warnsdorff's rule often walks straight through (hundredths of a second)
+    pf = None
+    groups = max(1, len(hole_groups(board.hole_mask))) if board.has_holes else 1
+    probe = budget.share(0.1, at_most=min(policy.PROBE_SECONDS, max(policy.PROBE_PER_GROUP * groups,
+                                                                    policy.PROBE_PER_SQUARE * board.n_squares)))
+    if policy.BACKGROUND_BACKTRACK and board.n_squares <= policy.BACKGROUND_MAX_SQUARES:
+        pf = Portfolio(request, seed, workers, progress)
+        pf.start("backtrack", budget.left(),
+                 node_limit=int(policy.BACKGROUND_NODES_PER_SQUARE * board.n_squares) + 1000)
+        pf.wait(probe)
+        if not pf.winner and repair_first(request):
+            # the hole repair builds its windows in Python: a search next to it would
+            # hold the interpreter half the time; the portfolio gives it another turn
+            pf.finish(stages, ["backtrack"], why="paused for the hole repair")
+            pf = None
+    # on huge boards backtracking waits for the portfolio: next to the construction it
+    # would slow it down (both hold the interpreter), and building its tables alone
+    # takes seconds
+    if pf is not None and pf.winner:
+        return None, pf
+    t = time.perf_counter()
+    notes = []
+    share = 0.6 if board.n_squares <= policy.BACKGROUND_MAX_SQUARES else 0.8
+    tour, how = construct(request, budget.share(share), seed, notes,
+                          stop=None if pf is None else pf.stop, frame=False)
+    for name, outcome, secs in notes:
+        stages.append(Stage(name, outcome, secs))
+    if tour is not None:
+        result = found(request, tour.order, how, time.perf_counter() - t)
+        if pf is not None:  # it stops within a chunk of nodes: no need to wait
+            pf.finish(stages, ["backtrack"], wait=0)
+        return Built(result.tour, how, f"construction:{how}"), None
+    if pf is not None and not pf.winner:
+        # its one walk found nothing: the portfolio runs it again without the cap
+        pf.finish(stages, ["backtrack"], why="the constructions built nothing")
+        pf = None
+    return None, pf

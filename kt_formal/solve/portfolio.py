@@ -1,0 +1,153 @@
+"""The portfolio: engines side by side in threads within one budget; the first answer wins.
+
+CP-SAT is stopped through its ``stop`` event, backtracking by raising from its progress
+hook; a construction running meanwhile watches the same event. Which engines run, in
+which order, is the policy's (:func:`kt_formal.solve.policy.portfolio_engines`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from kt_formal.question import Budget, Stage, Status, TourRequest
+from kt_formal.solve import policy
+
+__all__ = ["Portfolio", "run_portfolio"]
+
+
+class _Stopped(Exception):
+    """Raised inside a search's progress hook to end it (the portfolio found an answer)."""
+
+
+class Portfolio:
+    """Engines run side by side in threads; the first decisive answer stops the others."""
+
+    def __init__(self, request: TourRequest, seed, workers, progress):
+        self.request = request
+        self.seed, self.workers, self.progress = seed, workers, progress
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.results = {}
+        self.started = {}
+        self.threads = []
+        self.winner = []
+        self.cores = os.cpu_count() or 1
+
+    def start(self, name, limit, node_limit=None):
+        """Start engine ``name`` with ``limit`` seconds (None: none) in a thread of its own."""
+        th = threading.Thread(target=self._run, args=(name, limit, node_limit), daemon=True)
+        self.started[name] = time.perf_counter()
+        self.threads.append(th)
+        th.start()
+
+    def _run(self, name, limit, node_limit=None):
+        from kt_formal.solve import get_engine
+
+        t = time.perf_counter()
+        progress = self.progress
+        try:
+            if name == "cpsat":
+                w = max(1, min(self.workers, self.cores - 1)) if len(self.started) > 1 else self.workers
+                res = get_engine("cpsat").solve(self.request, time_limit=limit, seed=self.seed, workers=w,
+                                                stop=self.stop, progress=progress)
+            else:
+                def hook(done, total, text):
+                    if self.stop.is_set():
+                        raise _Stopped()
+                    if progress is not None:
+                        progress(done, total, text)
+
+                res = get_engine("backtrack").solve(self.request, time_limit=limit, progress=hook,
+                                                    stop=self.stop, node_limit=node_limit)
+                if node_limit is not None and res.status is Status.UNKNOWN and not self.stop.is_set():
+                    res.message = (f"no tour within one walk ({res.stats.get('nodes', node_limit):,} "
+                                   "nodes); given up next to the constructions")
+                if res.status is Status.UNKNOWN and self.stop.is_set():
+                    res = None
+        except _Stopped:
+            res = None
+        with self.lock:
+            self.results[name] = (res, time.perf_counter() - t)
+            if res is not None and res.status is not Status.UNKNOWN and not self.winner:
+                self.winner.append(res)
+                self.stop.set()
+
+    def wait(self, timeout):
+        """Until a winner, every engine done, or ``timeout`` seconds (None: no limit)."""
+        end = None if timeout is None else time.perf_counter() + timeout
+        while not self.winner and any(th.is_alive() for th in self.threads):
+            left = None if end is None else end - time.perf_counter()
+            if left is not None and left <= 0:
+                return
+            self.stop.wait(0.02 if left is None else min(0.02, left))
+
+    def finish(self, stages, names, why=None, wait=0.3):
+        """Stop the engines (waiting ``wait`` seconds at most for each) and note their stages."""
+        self.stop.set()
+        for th in self.threads:
+            th.join(wait)
+        winner = bool(self.winner)
+        for nm in names:
+            if nm in self.results:
+                res, secs = self.results[nm]
+                if res is None:
+                    outcome = ("stopped: another answer came first" if winner else
+                               f"stopped: {why}" if why else "stopped at the time limit")
+                elif res.status is Status.FOUND:
+                    outcome = "found a tour"
+                elif res.status is Status.IMPOSSIBLE:
+                    outcome = "reports no tour" + (" (CP-SAT infeasible)" if nm == "cpsat" else " (complete search)")
+                else:
+                    outcome = res.message or "limit reached"
+                stages.append(Stage(nm, outcome, secs))
+            elif nm in self.started:
+                stages.append(Stage(nm, "stopped: another answer came first" if wait == 0 else
+                                    "still running at the time limit; abandoned",
+                                    time.perf_counter() - self.started[nm]))
+        return self.winner[0] if self.winner else None
+
+    def at_limit(self) -> bool:
+        """Whether an engine stopped at a limit (rather than giving up)."""
+        return any(r is not None and (r.engine == "cpsat" or "limit" in (r.message or ""))
+                   for r, _ in self.results.values())
+
+
+def run_portfolio(request: TourRequest, shape: str, budget: Budget, seed, workers, progress, stages,
+                  pf: Portfolio | None = None):
+    """Run the engines that suit the board's shape side by side; the first answer wins.
+
+    ``pf`` is a portfolio already running (backtracking started next to the
+    constructions). Returns ``(decisive result or None, portfolio)``.
+    """
+    n = request.board.n_squares
+    names = policy.portfolio_engines(n, shape)
+    if pf is None:
+        pf = Portfolio(request, seed, workers, progress)
+    parallel = (os.cpu_count() or 1) >= 2
+    for i, nm in enumerate(names):
+        if pf.winner:
+            break
+        if nm in pf.started:
+            continue
+        left = budget.left()
+        if left is not None and left <= 0:
+            break
+        if parallel:
+            pf.start(nm, left)
+            if i < len(names) - 1:
+                pf.wait(policy.STAGGER_SECONDS)  # the next engine joins unless this one answered
+        else:  # one core: slices of the budget, one after the other
+            pf.start(nm, None if left is None else (left * 0.6 if i < len(names) - 1 else left))
+            pf.wait(None)
+    left = budget.left()
+    pf.wait(None if left is None else left + 0.5)
+    result = pf.finish(stages, names)
+    if n > policy.CPSAT_MAX_SQUARES:
+        stages.append(Stage("cpsat", f"skipped: above {policy.CPSAT_MAX_SQUARES} squares", 0.0))
+    for nm in names:
+        if nm not in pf.started:
+            stages.append(Stage(nm, "not started: another answer came first" if pf.winner
+                                else "not started: no time left", 0.0))
+    return result, pf
