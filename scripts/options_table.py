@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kt_formal.cli import build_parser  # noqa: E402
-from kt_formal.commandline import options_table  # noqa: E402
+from kt_formal.cli.parsing import options_table  # noqa: E402
 
 HEADER = """# Options of every command
 

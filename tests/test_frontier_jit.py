@@ -235,7 +235,7 @@ def test_count_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     line, exit 2, with the measured state count."""
     import collections
 
-    from kt_formal import cli as cli_module
+    from kt_formal.cli import count as cli_module
     from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
     from kt_formal.counting.frontier import estimate_states
 

@@ -167,7 +167,7 @@ def test_render_needs_out(cli, tmp_path):
 def test_no_option_has_two_meanings():
     """An option name means one thing in every command: its help text names one kind of value."""
     from kt_formal.cli import build_parser
-    from kt_formal.commandline import _options, _subparsers
+    from kt_formal.cli.parsing import _options, _subparsers
 
     kinds = {}
     for name, sub in _subparsers(build_parser()).items():
@@ -217,7 +217,7 @@ def test_unknown_said_once(cli):
 
 
 def test_time_limit_names_the_option(cli, tmp_path):
-    from kt_formal.cli import _next_step
+    from kt_formal.cli.scripting import _next_step
 
     assert "--time-limit" in _next_step("the frontier count stopped at its time limit (60 s) in column 3 of 8")
     # a census that leaves questions unknown says how to ask them again

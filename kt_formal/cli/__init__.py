@@ -1,0 +1,129 @@
+"""The ``kt-formal`` command.
+
+Exit codes: 0 found or verified, 1 proven impossible or certificate rejected,
+2 bad input, 3 unknown (a limit ran out). Errors are one line on stderr.
+
+>>> main(["tour", "0", "8"])  # prints "kt-formal: board sizes must be at least 1, got 0x8"
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from kt_formal.cli.parsing import PROG, print_renamed_notes
+from kt_formal.cli.tour import _add_tour
+from kt_formal.cli.exists import _add_exists
+from kt_formal.cli.verify import _add_verify
+from kt_formal.cli.graph import _add_graph
+from kt_formal.cli.count import _add_count
+from kt_formal.cli.render import _add_render
+from kt_formal.cli.models import _add_models
+from kt_formal.cli.frame import _add_frame
+from kt_formal.cli.census import _add_census
+from kt_formal.cli.census_report import _add_census_report
+from kt_formal.cli.warm import _add_warm
+from kt_formal.cli.completion import _add_completion
+from kt_formal.cli.scripting import _json_error, _next_step
+from kt_formal.exceptions import InvalidInput, KtFormalError
+
+__all__ = ["main", "build_parser"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit 2) instead of a usage dump."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        raise InvalidInput(f"{message} (see '{self.prog} --help')")
+
+
+def _version() -> str:
+    from kt_formal import __version__
+
+    return __version__
+
+
+#: Each command's ``_add_<command>(sub)``, in the order ``--help`` lists them; each command lives
+#: in a module of its own (``kt_formal/cli/<command>.py``).
+COMMANDS = [_add_tour, _add_exists, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame, _add_census, _add_census_report, _add_warm, _add_completion]
+
+
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Find, build and certify knight's tours.",
+                     epilog="example:\n  kt-formal tour 8 8\nrun 'kt-formal COMMAND --help' for each command's options",
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no notes and no progress line on standard error "
+                             "(also accepted after the command: 'kt-formal tour 8 8 --quiet')")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in COMMANDS:
+        add(sub)
+    _add_quiet_everywhere(sub)
+    parser.set_defaults(_root_parser=parser)  # for the commands that walk the parser (completion)
+    return parser
+
+
+def _add_quiet_everywhere(sub) -> None:
+    """Let ``--quiet`` also follow the command (its default does not reset the global one)."""
+    for p in set(sub.choices.values()):
+        try:
+            p.add_argument("-q", "--quiet", action="store_true", default=argparse.SUPPRESS,
+                           help="no notes and no progress line on standard error")
+        except argparse.ArgumentError:  # the command defines its own
+            pass
+
+
+def _quiet_stdout() -> None:
+    """Drop what is left in stdout's buffer (its flush at exit would fail again)."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+
+
+def main(argv=None) -> int:
+    """Run the command; return the exit code (never raise for expected errors)."""
+    parser = build_parser()
+    args = None
+    try:
+        args = parser.parse_args(argv)
+        print_renamed_notes(args)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
+        args._t0 = time.perf_counter()
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
+    except KtFormalError as exc:
+        message = _next_step(str(exc))
+        print(f"{PROG}: {message}", file=sys.stderr)
+        if getattr(args, "json", False):
+            _json_error(args, exc.exit_code, message)
+        return exc.exit_code
+    except MemoryError:
+        print(f"{PROG}: out of memory; try a smaller board", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # output piped into a command that stopped reading (e.g. head)
+        _quiet_stdout()
+        return 0
+    except OSError as exc:  # e.g. output to /dev/full
+        _quiet_stdout()
+        print(f"{PROG}: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: one line, with a way to see the traceback
+        if os.environ.get("KT_FORMAL_DEBUG"):
+            raise
+        print(f"{PROG}: internal error: {type(exc).__name__}: {exc} "
+              "(set KT_FORMAL_DEBUG=1 for a traceback)", file=sys.stderr)
+        return 4

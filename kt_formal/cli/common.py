@@ -1,0 +1,177 @@
+"""Options and helpers shared by the commands: the board, the search limits, notes, output files and pictures."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kt_formal.cli.parsing import Renamed
+from kt_formal.exceptions import InvalidInput
+
+
+def add_board_arguments(p: argparse.ArgumentParser) -> None:
+    """``M N [--hole R,C,HxW ...] [--square-hole SQ ...] [--mask FILE]``."""
+    p.add_argument("rows", nargs="?", help="number of rows M (omit with --mask)")
+    p.add_argument("cols", nargs="?", help="number of columns N (omit with --mask)")
+    p.add_argument("--hole", action="append", default=[], metavar="R,C,HxW",
+                   help="remove an H x W rectangle with top-left corner (R, C), 0-based; repeatable")
+    p.add_argument("--remove", action="append", default=[], metavar="SQ",
+                   help="remove one square, as R,C (0-based) or a chess name like d4; repeatable")
+    p.add_argument("--mask", metavar="FILE",
+                   help="read the board from an ASCII mask file: '.' square, '#' hole")
+
+
+def _size(text, what: str) -> int:
+    text = str(text).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        shown = text[:20] + ("..." if len(text) > 20 else "")
+        raise InvalidInput(f"{what} must be a whole number from 1 to 10^12, not {shown!r}")
+    return int(text)
+
+
+def board_from_args(args):
+    """Build the Board described by :func:`add_board_arguments` options."""
+    from kt_formal.board import Board
+
+    if args.mask:
+        if args.rows is not None:
+            raise InvalidInput("give either M N or --mask, not both")
+        board = Board.from_mask_file(args.mask)
+        if args.hole or args.remove:
+            board = Board.from_spec(board.rows, board.cols, args.hole,
+                                    [*board.holes(), *(board.parse_square(s) for s in args.remove)])
+        return board
+    if args.rows is None or args.cols is None:
+        raise InvalidInput("give the board size M N (or --mask FILE)")
+    rows = _size(args.rows, "M (rows)")
+    cols = _size(args.cols, "N (columns)")
+    probe = Board(rows, cols)
+    return Board.from_spec(rows, cols, args.hole, [probe.parse_square(s) for s in args.remove])
+
+
+def _bounded(kind, low, high, what: str):
+    """An argparse type: a number of ``kind`` from ``low`` to ``high`` (finite), named ``what``."""
+
+    def parse(text: str):
+        text = text.strip()
+        if len(text) > 40 or not text.isascii():
+            raise argparse.ArgumentTypeError(f"a number from {low} to {high} is wanted, "
+                                             f"not {text[:20]!r}{'...' if len(text) > 20 else ''}")
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a {'whole ' if kind is int else ''}number from "
+                                             f"{low} to {high} is wanted, not {text!r}") from None
+        if not (low <= value <= high):  # NaN fails this too
+            raise argparse.ArgumentTypeError(f"a number from {low} to {high} is wanted, not {text}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+#: Limits of the run settings on the command line.
+MAX_SECONDS = 10**7
+MAX_WORKERS = 64
+MAX_SEED = 2**31 - 1
+
+
+def add_search_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
+                   default=60.0, metavar="S",
+                   help="give up after S seconds and report unknown (default 60)")
+    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+                   help="random seed (default 0); runs repeat")
+    p.add_argument("--threads", type=_bounded(int, 1, MAX_WORKERS, "--threads"), default=2, dest="workers",
+                   metavar="T", help=f"solver threads, 1 to {MAX_WORKERS} (default 2)")
+    p.add_argument("--workers", type=_bounded(int, 1, MAX_WORKERS, "--threads"), dest="workers",
+                   metavar="T", action=Renamed, new="--threads", help=argparse.SUPPRESS)
+
+
+def _write_output(text: str, out: str | None) -> None:
+    if out:
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    else:
+        sys.stdout.write(text)
+
+
+def _note(args, text: str) -> None:
+    if not getattr(args, "quiet", False):
+        print(text, file=sys.stderr)
+
+
+class _EngineNames:
+    """``auto`` and the engine registry's names, looked up only when needed.
+
+    The registry's package imports numpy; ``kt-formal --help`` and ``verify`` do not
+    need it, so the parser is built without it (start-up stays fast).
+    """
+
+    def _names(self):
+        from kt_formal.solve import ENGINES
+
+        return ["auto", *ENGINES]
+
+    def __contains__(self, name):
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+
+def add_picture_arguments(p: argparse.ArgumentParser) -> None:
+    """``--svg FILE --png FILE --numbers`` (pictures, see :mod:`kt_formal.io.render`)."""
+    p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
+    p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
+    p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
+    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
+
+
+def _check_pictures(args, board) -> None:
+    """Refuse picture sizes above the caps before any search starts."""
+    for fmt in ("svg", "png"):
+        if getattr(args, fmt, None):
+            from kt_formal.io.render import check_picture_size  # only when a picture is asked for
+
+            check_picture_size(board, fmt)
+
+
+def _write_pictures(args, tour) -> list[str]:
+    """Write the ``--svg`` / ``--png`` pictures of a tour; return the paths written."""
+    written = []
+    for fmt in ("svg", "png"):
+        path = getattr(args, fmt, None)
+        if path:
+            from kt_formal.io import render  # only when a picture is asked for
+            from kt_formal.progress import progress_for
+
+            with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+                p(0, None, f"drawing {path}")
+                data = (render.tour_svg(tour, numbers=args.numbers).encode() if fmt == "svg"
+                        else render.tour_png(tour, numbers=args.numbers, cell=args.cell))
+            try:
+                with open(path, "wb") as fh:
+                    fh.write(data)
+            except OSError as exc:
+                raise InvalidInput(f"cannot write {path}: {exc.strerror}") from None
+            written.append(path)
+    return written
+
+
+def _write_tour(tour, fmt: str, out, engine: str) -> None:
+    from kt_formal.io.formats import save_tour, tour_text
+
+    if out:
+        save_tour(tour, out, fmt, engine=engine)
+        return
+    if fmt == "grid" and tour.board.size > 100_000:
+        from kt_formal.io.gridio import write_grid
+
+        sys.stdout.flush()
+        write_grid(tour, sys.stdout.buffer)
+        return
+    _write_output(tour.to_json(engine=engine) if fmt == "json" else tour_text(tour, fmt), None)

@@ -1,0 +1,66 @@
+"""``kt-formal exists``: an existence verdict with a certificate either way."""
+
+from __future__ import annotations
+
+import argparse
+
+from kt_formal.exceptions import InvalidInput
+from kt_formal.cli.common import _EngineNames, _note, _write_output, add_board_arguments, add_search_arguments, board_from_args
+from kt_formal.cli.scripting import _exists_exit, _json_verdict, _next_step, _styled, add_script_arguments
+
+
+EXISTS_EXAMPLES = """\
+examples:
+  kt-formal exists 5 5                       no: 13 dark and 12 light squares
+  kt-formal exists 4 1000 --cert p.json      no: Posa's alternation proof, then
+  kt-formal verify p.json                    re-checks it
+  kt-formal exists 8 8 --open --start a1 --end h8
+exit status: 0 yes, 1 no, 3 unknown (a limit ran out), 2 bad input
+"""
+
+
+def _add_exists(sub) -> None:
+    p = sub.add_parser("exists", help="decide whether a tour exists, with a certificate either way",
+                       description="Decide whether a board has a closed (or open) tour. A yes comes "
+                                   "with a verified tour, a no with a proof that 'kt-formal verify' "
+                                   "re-checks; unknown when a limit runs out.",
+                       epilog=EXISTS_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_board_arguments(p)
+    p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
+    p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
+    p.add_argument("--end", metavar="SQ", help="last square")
+    p.add_argument("--cert", metavar="FILE", help="write the certificate (tour or proof, JSON) to FILE")
+    p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
+                   help="auto (default): the whole pipeline (proofs, constructions, a portfolio of "
+                        "searches); or one of %(choices)s: the cheap proofs, then only that engine")
+    add_search_arguments(p)
+    p.add_argument("--exit-zero-on-proof", action="store_true",
+                   help="exit 0 for a certified answer either way (yes with a tour, no with a proof), "
+                        "3 unknown, 2 bad input: for 'kt-formal exists ... --cert p.json "
+                        "--exit-zero-on-proof && kt-formal verify p.json'")
+    add_script_arguments(p, "exists")
+    p.set_defaults(run=_run_exists)
+
+
+def _run_exists(args) -> int:
+    import json
+
+    from kt_formal.decide import decide
+
+    board = board_from_args(args)
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise InvalidInput(f"--time-limit must be positive, got {args.time_limit:g}")
+    verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
+                     time_limit=args.time_limit, engine=args.engine, seed=args.seed, workers=args.workers)
+    if args.cert and verdict.certificate is not None:
+        _write_output(json.dumps(verdict.certificate, separators=(",", ":")) + "\n", args.cert)
+    if getattr(args, "json", False):
+        return _json_verdict(args, "exists", board, verdict, None)
+    print(_styled(args, board, verdict.explanation))
+    if verdict.answer == "unknown" and _next_step(verdict.explanation) != verdict.explanation:
+        _note(args, "kt-formal: the time limit ran out; give more time with --time-limit S")
+    if args.cert:
+        where = (f"certificate written to {args.cert}" if verdict.certificate is not None
+                 else "no certificate to write")
+        _note(args, f"{verdict.answer} ({verdict.route}, {verdict.wall_time:.2f} s); {where}")
+    return _exists_exit(args, verdict)

@@ -1,0 +1,55 @@
+"""``kt-formal models``: list and check the certified pieces of the library."""
+
+from __future__ import annotations
+
+import argparse
+
+from kt_formal.exceptions import InvalidInput
+
+
+def _add_models(sub) -> None:
+    p = sub.add_parser("models", help="check or rebuild the library of certified pieces",
+                       description="The certified base and element tours in models/.",
+                       epilog="examples:\n  kt-formal models check\n  kt-formal models build --only structured-6x6",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("action", choices=["check", "build", "list"],
+                   help="check: verify every piece; build: regenerate with CP-SAT; list: show pieces")
+    p.add_argument("--only", action="append", default=[], metavar="NAME",
+                   help="with build: only these pieces (repeatable)")
+    p.add_argument("--dir", metavar="DIR", help="library folder (default: the installed models/)")
+    p.set_defaults(run=_run_models)
+
+
+def _run_models(args) -> int:
+    from pathlib import Path
+
+    from kt_formal.combine import library
+
+    directory = Path(args.dir) if args.dir else None
+    if args.action == "check":
+        report = library.check_library(directory)
+        bad = [(n, r) for n, r in report if r is not None]
+        for name, reason in report:
+            print(f"{'ok' if reason is None else 'BAD'}  {name}" + (f": {reason}" if reason else ""))
+        print(f"{len(report) - len(bad)} of {len(report)} pieces verified")
+        return 1 if bad else 0
+    specs = library.all_specs()
+    if args.action == "list":
+        for s in specs:
+            ends = f" {s.start}->{s.end}" if (s.start or s.end) else ""
+            print(f"{s.name:32} {s.rows}x{s.cols} {'closed' if s.closed else 'open'}{ends} "
+                  f"[{s.kind}] {len(s.forced)} forced moves")
+        return 0
+    if args.only:
+        names = {s.name for s in specs}
+        unknown = [n for n in args.only if n not in names]
+        if unknown:
+            raise InvalidInput(f"no piece named {unknown[0]!r} (see 'kt-formal models list')")
+        specs = [s for s in specs if s.name in args.only]
+
+    from kt_formal.progress import progress_for
+
+    with progress_for(enabled=not getattr(args, "quiet", False), label="models") as progress:
+        pieces = library.build_library(specs, directory, progress=progress)
+    print(f"built and verified {len(pieces)} piece{'' if len(pieces) == 1 else 's'}")
+    return 0

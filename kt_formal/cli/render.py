@@ -1,0 +1,59 @@
+"""``kt-formal render``: draw a tour file as SVG or PNG."""
+
+from __future__ import annotations
+
+import argparse
+
+from kt_formal.cli.parsing import Renamed
+from kt_formal.exceptions import InvalidInput
+from kt_formal.cli.common import _bounded, _note
+
+
+RENDER_EXAMPLES = """\
+examples:
+  kt-formal tour 8 8 --format json --out t.json && kt-formal render t.json --out t.svg
+  kt-formal render t.json --out t.png --numbers
+  kt-formal render grid.txt --closed --out grid.png
+
+The picture format follows the suffix of --out (.svg or .png). SVG is limited to boards
+of 200 squares a side, PNG to 4000.
+"""
+
+
+def _add_render(sub) -> None:
+    p = sub.add_parser("render", help="draw a tour file as an SVG or PNG picture",
+                       description="Draw a tour (any file 'kt-formal tour' writes), "
+                                   "checked first by the independent verifier.",
+                       epilog=RENDER_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
+                                     "chess, npy, succ, ktour)")
+    p.add_argument("--out", dest="output", metavar="FILE", help="picture to write (.svg or .png); required")
+    p.add_argument("-o", "--output", dest="output", metavar="FILE", action=Renamed, new="--out",
+                   help=argparse.SUPPRESS)
+    p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
+    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
+    p.add_argument("--closed", action="store_true", help="read a grid as a closed tour")
+    p.set_defaults(run=_run_render)
+
+
+def _run_render(args) -> int:
+    from kt_formal.exceptions import CertificateRejected
+    from kt_formal.io.formats import read_tour_file
+    from kt_formal.io.render import check_picture_path, save_picture
+
+    if not args.output:
+        raise InvalidInput("give the picture to write: --out FILE.svg or --out FILE.png")
+    check_picture_path(args.output)
+    try:
+        tour, _ = read_tour_file(args.file, closed=True if args.closed else None)
+    except CertificateRejected as exc:
+        print(f"REJECTED: {exc}")
+        return 1
+    from kt_formal.progress import progress_for
+
+    with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+        p(0, None, f"drawing {args.output}")
+        save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
+    kind = "closed" if tour.closed else "open"
+    _note(args, f"drew the {kind} tour of the {tour.board.describe()} board to {args.output}")
+    return 0

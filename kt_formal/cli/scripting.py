@@ -1,0 +1,141 @@
+"""Output for scripts: ``--json`` lines, squares styled as the user wrote them, error records."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from kt_formal.exceptions import InvalidInput, KtFormalError
+from kt_formal.cli.common import _write_pictures, _write_tour
+
+
+def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool = True) -> None:
+    """``--json`` (one object per line, schema kt-formal/1, docs/json.md) and ``--squares``."""
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (schema kt-formal/1, see docs/json.md) on standard "
+                        "output instead of the text; exit codes unchanged")
+    if squares:
+        p.add_argument("--squares", choices=("chess", "rc"), default=None,
+                       help="print squares as chess names (a1) or ROW,COL (7,0); default: as the "
+                            "squares were given, and ROW,COL beyond 26 columns")
+
+
+def _styled(args, board, text: str) -> str:
+    """``text`` with the start, end and removed squares written as ``--squares`` says."""
+    from kt_formal.cli.parsing import restyle, square_style
+
+    given = [getattr(args, "start", None), getattr(args, "end", None), *getattr(args, "remove", [])]
+    style = square_style(getattr(args, "squares", None), given, board.cols)
+    squares = []
+    for textsq in given:
+        if textsq:
+            try:
+                squares.append(board.parse_square(textsq))
+            except KtFormalError:
+                pass
+    tour = getattr(args, "_tour", None)
+    if tour is not None:
+        squares += [tour.start, tour.end]
+    return restyle(text, board.rows, squares, style)
+
+
+def _check_json_tour(args, board) -> None:
+    """``tour --json`` without ``--out`` lists the squares in the object: refuse what JSON cannot hold."""
+    if getattr(args, "json", False) and not args.out:
+        from kt_formal.io.formats import JSON_MAX_SQUARES, json_limit_message
+
+        if board.n_squares > JSON_MAX_SQUARES:
+            raise InvalidInput(json_limit_message(board.n_squares, "board"))
+
+
+def _json_verdict(args, command: str, board, verdict, fmt) -> int:
+    """``tour --json`` and ``exists --json``: the tour (or the certificate) to its file, then
+    one object on standard output."""
+    from kt_formal.io import jsonout
+
+    out = None
+    if command == "tour" and verdict.answer == "yes":
+        if args.out:
+            _write_tour(verdict.tour, fmt, args.out, verdict.engine)
+            out = args.out
+        _write_pictures(args, verdict.tour)
+    cert = args.cert if command == "exists" and args.cert and verdict.certificate is not None else None
+    start = board.parse_square(args.start) if args.start else None
+    end = board.parse_square(args.end) if args.end else None
+    d = jsonout.verdict_json(command, verdict, board, not args.open, start, end,
+                             certificate=cert or out, out=out, squares=command == "tour" and not out)
+    code = _exists_exit(args, verdict) if command == "exists" else verdict.exit_code
+    d["exit_code"] = code
+    jsonout.emit(d)
+    return code
+
+
+def _exists_exit(args, verdict) -> int:
+    """0 yes, 1 no, 3 unknown; with --exit-zero-on-proof a certified no exits 0 too."""
+    if getattr(args, "exit_zero_on_proof", False) and verdict.answer == "no" and verdict.certificate is not None:
+        return 0
+    return verdict.exit_code
+
+
+def _json_count(args, request, method: str, count: int, complete: bool, seconds: float, **extra) -> int:
+    """``count --json``: one object for one board."""
+    from kt_formal.io import jsonout
+
+    what = request.describe() if count == 1 else request.describe().replace("tour", "tours", 1)
+    message = f"{count} {what}" if complete else f"at least {count} {what} (a limit ran out)"
+    jsonout.emit(jsonout.count_json(request.board, request.closed, request.start, request.end, count=count,
+                                    complete=complete, method=method, seconds=seconds,
+                                    out=getattr(args, "out", None), message=message, **extra))
+    return 0 if complete else 3
+
+
+def _json_count_line(args, k: int, key, count: int) -> None:
+    """``count --sequence --json``: one object a line, as each count is known."""
+    from kt_formal.board import Board
+    from kt_formal.io import jsonout
+
+    n, j = key if args.partial else (key, k)
+    board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
+    t0 = getattr(args, "_t0", time.perf_counter())
+    jsonout.emit(jsonout.count_json(board, not args.open, count=count, complete=True, method="frontier",
+                                    seconds=time.perf_counter() - t0, message=f"{k}x{n} {count}",
+                                    partial={"kept": j, "of": k} if args.partial else None))
+
+
+
+
+
+
+def _json_census(args, command: str, unknown, run) -> int:
+    """``census --json`` and ``census-report --json``: the database's summary as one object
+    (census: only the family asked decides the exit code, as in the text form)."""
+    from kt_formal.census import report
+    from kt_formal.census.store import Store
+    from kt_formal.io import jsonout
+
+    with Store.open(args.db, readonly=True) as store:
+        summary = report.summary_dict(store)
+        text = "\n".join(report.summary_lines(store))
+    code = 3 if unknown else 0
+    if unknown is not None:
+        summary["unknown"] = int(unknown)
+    answer = "unknown" if unknown else "done"
+    run_d = None if run is None else {"questions": run.questions, "stored_before": run.stored_before,
+                                      "asked": run.asked, "orbits": run.orbits,
+                                      "seconds": round(float(run.seconds), 6)}
+    jsonout.emit(jsonout.census_json(command, answer, code, text, db=args.db, summary=summary, run=run_d))
+    return code
+
+
+def _next_step(message: str) -> str:
+    """A limit reached names the option that moves it."""
+    if ("time limit" in message or "ran out of time" in message) and "--time-limit" not in message:
+        return message.rstrip(".") + "; give more time with --time-limit S"
+    return message
+
+
+def _json_error(args, exc_code: int, message: str) -> None:
+    """With --json, a failure is one object too (besides the line on standard error)."""
+    from kt_formal.io import jsonout
+
+    jsonout.emit(jsonout.error_json(getattr(args, "command", None), exc_code, message))

@@ -1,0 +1,77 @@
+"""``kt-formal warm``: compile (or load) every compiled kernel once, up front."""
+
+from __future__ import annotations
+
+import argparse
+
+from kt_formal.exceptions import InvalidInput
+from kt_formal.cli.common import _note
+
+
+def _add_warm(sub) -> None:
+    p = sub.add_parser("warm", help="compile (or load) every compiled kernel now, once for later runs",
+                       description="Compile the numba kernels of the frontier counter, the path searches, "
+                                   "and the walks of the constructions, or load them where "
+                                   "they are cached on disk, and say what it did and how long it took. "
+                                   "Compiling is done once: numba keeps the machine code in NUMBA_CACHE_DIR "
+                                   "when that is set, else next to the package's source or in the user's "
+                                   "cache folder. Counts and searches compile what they need by themselves, "
+                                   "outside their time limits; this command does it up front.",
+                       epilog="example:\n  kt-formal warm      e.g. after installing, before timing a count",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(run=_run_warm)
+
+
+def _warm_groups():
+    """(name, kernels, prepare) of each group of compiled kernels."""
+    import numpy as np
+
+    from kt_formal.combine import blocks, repair, walk
+    from kt_formal.counting import _frontier_jit
+    from kt_formal.engines import _search
+    from kt_formal.io import formats
+
+    succ = np.array([1, 0], np.int64)
+    small = (walk._walker(), *repair._kernels(), formats._walk_kernel(), blocks._walker())
+
+    def walks():
+        walk.walk(succ, 0, 2)
+        number, one_cycle, cycle_pos = repair._kernels()
+        for dtype in (np.int32, np.int64):  # the repair's positions: int32 below 2**31 squares
+            number(succ.astype(dtype), 0, 2, np.zeros(2, dtype))
+        one_cycle(succ)
+        cycle_pos(succ, np.empty(2, np.int64))
+        formats._walk_kernel()(succ, np.int64(0), np.empty(2, np.int64))
+        blocks.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
+
+    return [("frontier counter", _frontier_jit.KERNELS, lambda: _frontier_jit.prepare_kernels(note=False)),
+            ("path searches", _search.KERNELS, lambda: _search.prepare_kernels(note=False)),
+            ("walks of the constructions", small, walks)]
+
+
+def _run_warm(args) -> int:
+    import time
+
+    from kt_formal.engines import _jit
+
+    t0 = time.perf_counter()
+    _jit.start_compiler_without_blas()  # as a count does (no kernel of the package uses BLAS)
+    for name, kernels, prepare in _warm_groups():
+        cached = all(_jit.kernels_compiled(k) for k in kernels)
+        if not cached:
+            _note(args, f"compiling the kernels of the {name} ...")
+        t = time.perf_counter()
+        prepare()
+        print(f"{name}: {len(kernels)} kernels {'loaded from the cache' if cached else 'compiled and cached'} "
+              f"in {time.perf_counter() - t:.1f} s", flush=True)
+    # every kernel made so far, those the groups' kernels call included (the inlined aside)
+    kernels = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
+    missing = [k.__name__ for k in kernels if not _jit.kernels_compiled(k)]
+    if missing:  # a kernel no group runs: a bug of this command
+        raise InvalidInput(f"no group of 'warm' runs the kernels {', '.join(missing)}")
+    where = getattr(getattr(kernels[0], "_cache", None), "_cache_path", None)
+    print(f"{len(kernels)} kernels ready in {time.perf_counter() - t0:.1f} s" + (f"; cached in {where}" if where else ""))
+    from kt_formal.engines._threads import threading_report
+
+    print(threading_report())
+    return 0
