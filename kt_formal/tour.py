@@ -239,17 +239,13 @@ class Tour:
             head += "# holes: " + " ".join(names) + "\n"
         return head
 
-    def save(self, path, fmt: str | None = None) -> Path:
-        """Write the tour; the format follows the suffix (.json, .npy) unless given."""
-        p = Path(path)
-        if fmt is None:
-            fmt = {".json": "json", ".npy": "npy"}.get(p.suffix.lower(), "grid")
-        if fmt == "npy":
-            with open(p, "wb") as fh:  # np.save on a path would append '.npy' to other names
-                np.save(fh, self.numbering())
-        else:
-            p.write_text(self.format(fmt), encoding="utf-8")
-        return p
+    def save(self, path, fmt: str | None = None, **meta) -> Path:
+        """Write the tour in any format of :data:`kt_formal.tourfile.TOUR_FORMATS` (default: by
+        the suffix: .json, .npy, .ktour, else a numbered grid); every file but ``npy`` says
+        whether the tour is closed. ``meta`` goes into a JSON certificate."""
+        from kt_formal.tourfile import save
+
+        return save(self, path, fmt, **meta)
 
     def __repr__(self) -> str:
         kind = "closed" if self.closed else "open"

@@ -118,9 +118,13 @@ def test_cli_verify_grid_text(cli, tmp_path):
     g = tmp_path / "t.txt"
     assert cli("tour", "8", "8", "--out", g).code == 0
     read_grid_text(g.read_text(), closed=True).verify()
-    r = cli("verify", g)
+    r = cli("verify", g)  # the file's first line says the tour is closed
+    assert r.code == 0 and r.out.startswith("OK: closed tour of the 8x8 board from ") and "numbered grid" in r.out
+    bare = tmp_path / "printed.txt"  # a grid as printed, without the header: open unless --closed
+    bare.write_text(cli("tour", "8", "8", "--quiet").out)
+    r = cli("verify", bare)
     assert r.code == 0 and r.out.startswith("OK: open tour of the 8x8 board from ") and "numbered grid" in r.out
-    r = cli("verify", g, "--closed")
+    r = cli("verify", bare, "--closed")
     assert r.code == 0 and r.out.startswith("OK: closed tour of the 8x8 board from ")
 
 
@@ -328,7 +332,7 @@ def test_graph_export_round_trip(fmt, cli, tmp_path):
     assert cli("graph", 8, 8, "--format", fmt).code == 2  # --format without --out
 
 
-@pytest.mark.parametrize("fmt", ["coords", "chess", "json"])
+@pytest.mark.parametrize("fmt", ["grid", "coords", "chess", "json", "succ", "bin"])
 @pytest.mark.parametrize("closed", [True, False])
 @pytest.mark.parametrize("spec", [(5, 6, []), (6, 7, ["2,2,1x2"])], ids=["5x6", "6x7-two-holes"])
 def test_tour_save_keeps_closedness_board_and_holes(tmp_path, fmt, closed, spec):
@@ -341,3 +345,30 @@ def test_tour_save_keeps_closedness_board_and_holes(tmp_path, fmt, closed, spec)
     path = tour.save(tmp_path / f"t.{fmt}", fmt)
     back, kind = read_tour_file(path)
     assert back == tour and back.closed is closed and back.board == board, kind
+
+
+@pytest.mark.parametrize("fmt", ["grid", "coords", "chess", "json", "npy", "succ", "bin"])
+@pytest.mark.parametrize("closed", [True, False])
+def test_every_format_round_trips_through_the_command_line(cli, tmp_path, fmt, closed):
+    """``tour --format F --out FILE`` then ``verify FILE`` checks the tour as the kind it was
+    written: a closed tour's file says so in every format but the bare numbered grid of
+    ``npy``, which is checked as closed when asked (``--closed``). Before, a grid file of a
+    closed tour was checked as an open one."""
+    path = tmp_path / f"t.{fmt}"
+    args = ["tour", 6, 6, "--hole", "2,2,1x2", "--format", fmt, "--out", path]
+    assert cli(*args, *([] if closed else ["--open"])).code == 0
+    back, how = read_tour_file(path, closed=True if (fmt == "npy" and closed) else None)
+    assert back.closed is closed and back.board == Board.from_spec(6, 6, ["2,2,1x2"]), how
+    run = cli("verify", path, *(["--closed"] if (fmt == "npy" and closed) else []))
+    assert run.code == 0, run.err
+    assert ("closed tour" if closed else "open tour") in run.out, run.out
+
+
+def test_a_grid_file_of_an_open_tour_is_not_taken_for_a_closed_one(tmp_path):
+    tour = find_tour(Board(5, 6), closed=False, start=(0, 0)).tour
+    path = tour.save(tmp_path / "t.txt")
+    assert path.read_text().startswith("# kt-formal grid: open tour, board 5x6\n")
+    with pytest.raises(CertificateRejected, match="open tour, a closed one was asked"):
+        read_tour_file(path, closed=True)
+    with pytest.raises(InvalidInput, match="not the 5x6 board"):
+        read_grid_text("# kt-formal grid: open tour, board 5x6\n1 2\n", closed=None)

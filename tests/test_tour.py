@@ -100,7 +100,7 @@ def test_numbering_and_successor(closed66):
 def test_save_formats(tmp_path, closed66):
     assert json.loads(closed66.save(tmp_path / "t.json").read_text())["kind"] == "tour"
     assert np.array_equal(np.load(closed66.save(tmp_path / "t.npy")), closed66.numbering())
-    assert closed66.save(tmp_path / "t.txt").read_text() == closed66.to_grid()
+    assert closed66.save(tmp_path / "t.txt").read_text() == "# kt-formal grid: closed tour, board 6x6\n" + closed66.to_grid()
     odd = closed66.save(tmp_path / "grid.bin", fmt="npy")
     assert odd.name == "grid.bin" and np.array_equal(np.load(odd), closed66.numbering())
     with pytest.raises(InvalidInput, match="unknown format"):

@@ -169,7 +169,7 @@ def _write_tour(tour, fmt: str, out, engine: str) -> None:
         save_tour(tour, out, fmt, engine=engine)
         return
     if fmt == "grid" and tour.board.size > 100_000:
-        from kt_formal.io.gridio import write_grid
+        from kt_formal.tourfile import write_grid
 
         sys.stdout.flush()
         write_grid(tour, sys.stdout.buffer)

@@ -79,7 +79,9 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.files import read_user_text, user_file_errors
-from kt_formal.io.gridio import JSON_MAX_SQUARES
+from kt_formal.tourfile import (BINARY_MAGIC, BINARY_SUFFIX, JSON_MAX_SQUARES, TOUR_FORMATS, format_for_path,
+                                json_limit_message, write_binary)
+from kt_formal.tourfile import save as save_tour
 
 __all__ = [
     "HOLE_TOKENS",
@@ -107,35 +109,16 @@ __all__ = [
 #: Tokens read as a hole in a text grid.
 HOLE_TOKENS = frozenset({"#", ".", "-", "0"})
 
-#: Every format ``kt-formal tour`` writes (and ``verify`` and ``render`` read).
-TOUR_FORMATS = ("grid", "coords", "chess", "json", "npy", "succ", "bin")
-
-#: First eight bytes of a binary order file.
-BINARY_MAGIC = b"KTOUR01\n"
-
-#: Suffix of binary order files (``--out t.ktour`` picks ``--format bin``).
-BINARY_SUFFIX = ".ktour"
-
+#: Bytes before the order in a binary order file.
 _HEADER = 32
+#: Squares read at a time from big files.
+_CHUNK = 1 << 22
 
 
 #: Largest grid file read (bytes).
 MAX_GRID_BYTES = 1 << 30
 
-_CHUNK = 1 << 22
 
-
-def format_for_path(path) -> str:
-    """The format a file name asks for: ``json``, ``npy``, ``bin`` by suffix, else ``grid``.
-
-    >>> format_for_path("t.json"), format_for_path("big.ktour"), format_for_path("t.txt")
-    ('json', 'bin', 'grid')
-    """
-    suffix = os.path.splitext(str(path or ""))[1].lower()
-    return {".json": "json", ".npy": "npy", BINARY_SUFFIX: "bin"}.get(suffix, "grid")
-
-
-# ---------------------------------------------------------------------- writing
 def tour_text(tour, fmt: str) -> str:
     """The text of a tour in ``grid``, ``coords``, ``chess`` or ``json`` format.
 
@@ -145,60 +128,6 @@ def tour_text(tour, fmt: str) -> str:
     return tour.format(fmt)
 
 
-def write_binary(tour, fh) -> None:
-    """Write the binary order file of ``tour`` (see the module docstring) to ``fh``."""
-    b = tour.board
-    width = 4 if b.size <= 2**32 else 8
-    header = (BINARY_MAGIC + np.array([b.rows, b.cols], dtype="<u8").tobytes()
-              + bytes([1 if tour.closed else 0, width]) + bytes(6))
-    fh.write(header)
-    dtype = "<u4" if width == 4 else "<u8"
-    order = tour.order
-    for lo in range(0, len(order), _CHUNK):
-        fh.write(np.ascontiguousarray(order[lo:lo + _CHUNK], dtype=dtype).tobytes())
-
-
-def save_tour(tour, path, fmt: str | None = None, **meta) -> Path:
-    """Write ``tour`` to ``path`` in any of :data:`TOUR_FORMATS` (default: by suffix).
-
-    Raises
-    ------
-    InvalidInput
-        If the file cannot be written, or JSON is asked above :data:`JSON_MAX_SQUARES`.
-    """
-    p = Path(path)
-    fmt = fmt or format_for_path(p)
-    if fmt not in TOUR_FORMATS:
-        raise InvalidInput(f"unknown format {fmt!r}; choose from {', '.join(TOUR_FORMATS)}")
-    if fmt == "json" and len(tour) > JSON_MAX_SQUARES:
-        raise InvalidInput(json_limit_message(len(tour)))
-    try:
-        with open(p, "wb") as fh:
-            if fmt == "bin":
-                write_binary(tour, fh)
-            elif fmt in ("npy", "succ"):
-                b = tour.board
-                np.save(fh, tour.numbering() if fmt == "npy" else tour.successor().reshape(b.rows, b.cols))
-            elif fmt == "grid" and tour.board.size > 100_000:
-                from kt_formal.io.gridio import write_grid
-
-                write_grid(tour, fh)
-            else:
-                text = tour.to_json(**meta) if fmt == "json" else tour_text(tour, fmt)
-                fh.write(text.encode("utf-8"))
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
-    return p
-
-
-def json_limit_message(squares: int, what: str = "tour") -> str:
-    """Why JSON is refused for a tour (or board) of ``squares`` squares, and what to use instead."""
-    return (f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; this {what} "
-            f"has {squares:,} squares: use --out FILE{BINARY_SUFFIX} (compact binary), --out FILE.npy "
-            f"or --format succ")
-
-
-# ---------------------------------------------------------------------- grids
 def _check_order(board: Board, order, closed: bool, source: str):
     from kt_formal.certificate import check_tour
     from kt_formal.tour import Tour
@@ -401,13 +330,31 @@ def _walk_kernel():
     return _WALK
 
 
-def read_grid_text(text: str, closed: bool = False, source: str = "grid"):
-    """Read a numbered text grid (see the module docstring) as a checked tour."""
+_GRID_HEAD = re.compile(r"#\s*kt-formal\s+grid:\s*(open|closed)\s+tour,\s*board\s+(\d+)x(\d+)\s*$")
+
+
+def read_grid_text(text: str, closed: bool | None = False, source: str = "grid"):
+    """Read a numbered text grid (see the module docstring) as a checked tour.
+
+    A grid file written by kt_formal starts with ``# kt-formal grid: closed|open tour, board
+    RxC``: the tour is checked as that kind (``closed``, if not None, must agree); a bare
+    grid is checked as closed when ``closed`` is true, else as open.
+    """
     lines = [ln.strip() for ln in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
     while lines and not lines[0]:
         lines.pop(0)
+    if lines and lines[0].startswith("#") and "kt-formal" in lines[0]:
+        m = _GRID_HEAD.match(lines.pop(0))
+        if m is None:
+            raise InvalidInput(f"{source}: the first line is not a '# kt-formal grid: ... tour, board RxC' header")
+        file_closed = m.group(1) == "closed"
+        if closed is not None and closed and not file_closed:
+            raise CertificateRejected(f"the file is of an open tour, a closed one was asked")
+        closed = file_closed
+        if len(lines) != int(m.group(2)) or any(len(ln.split()) != int(m.group(3)) for ln in lines):
+            raise InvalidInput(f"{source}: the grid is not the {m.group(2)}x{m.group(3)} board its header names")
     if not lines:
         raise InvalidInput(f"{source} is empty")
     rows = []
@@ -432,7 +379,7 @@ def read_grid_text(text: str, closed: bool = False, source: str = "grid"):
     biggest = max(max(r) for r in rows)
     if biggest >= 2**62:
         raise InvalidInput(f"{source}: number {biggest} is too large")
-    return grid_to_tour(np.array(rows, dtype=np.int64), closed=closed, source=source)
+    return grid_to_tour(np.array(rows, dtype=np.int64), closed=bool(closed), source=source)
 
 
 # ---------------------------------------------------------------------- coords and chess
@@ -671,6 +618,9 @@ def read_tour_file(path, closed: bool | None = None):
                     f"the certificate is of {'a closed' if tour.closed else 'an open'} tour, "
                     f"{'a closed' if closed else 'an open'} one was asked")
             how = "JSON certificate"
+        elif stripped.startswith("# kt-formal grid"):
+            tour = read_grid_text(text, closed=closed, source=p.name)
+            how = f"numbered grid of {'a closed' if tour.closed else 'an open'} tour"
         elif stripped.startswith("# kt-formal") or stripped.startswith("("):
             tour = read_order_text(text, closed=closed, source=p.name)
             how = ("list of squares" if stripped.startswith("#")
@@ -679,7 +629,7 @@ def read_tour_file(path, closed: bool | None = None):
         else:
             tour = read_grid_text(text, closed=bool(closed), source=p.name)
             how = f"numbered grid, checked as {'a closed' if closed else 'an open'} tour"
-    if not tour.closed and "grid" in how:
+    if not tour.closed and "checked as" in how:
         how += " (--closed also checks the closing move)"
     return tour, how
 
