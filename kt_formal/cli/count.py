@@ -115,7 +115,7 @@ def _count_frontier(args, board, request) -> int:
                            f"{estimate_states(short):.1e} states per step")
     kwargs = {}
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
-        from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+        from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
         kwargs = _spill_kwargs(args)
         spill_dir, max_states = kwargs["spill_dir"], kwargs["max_states"]
@@ -173,7 +173,7 @@ def _count_frontier(args, board, request) -> int:
 def _spill_kwargs(args) -> dict:
     """``spill_dir``, ``max_states`` and ``table_bytes`` of the compiled frontier counter: the
     states a step may hold are what memory or the spill directory's free space holds."""
-    from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
     spill_dir = args.spill_dir or tempfile.gettempdir()
     if not os.path.isdir(spill_dir):

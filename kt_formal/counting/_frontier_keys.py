@@ -1,0 +1,378 @@
+"""The frontier counter's states as keys: encoding and decoding, mirror images, a step's move
+tables, the hash table's slots (numba kernels inlined into the steps of
+:mod:`kt_formal.counting._frontier_tables`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from kt_formal.engines._jit import cached_njit
+
+__all__ = ["_LIMB", "_HASH", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_HASH2", "_popcount", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit"]
+
+
+_LIMB = 62
+
+
+_HASH = np.uint64(0x9E3779B97F4A7C15)
+
+
+_BLOCK = 1 << 18  # successors written at once before they go into the table (4 MB)
+
+
+_BATCH = 64  # table slots touched ahead of their inserts
+
+
+_SPARE_BYTES = 256 << 20  # the largest state arrays kept for reuse
+
+
+_LOAD = 0.75  # keys per slot the table is laid out for
+
+
+_LIMIT = 0.9  # most keys per slot before the table grows
+
+
+_HBITS = 16  # a step in passes splits the range of a second hash of the keys
+
+
+_HSPACE = 1 << _HBITS
+
+
+_HASH2 = np.uint64(0xD6E8FEB86659FD93)
+
+
+@cached_njit(inline="always")
+def _popcount(x):  # pragma: no cover - compiled
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@cached_njit(inline="always")
+def _lowest_bit(x):  # pragma: no cover - compiled
+    """The index of the lowest set bit of ``x`` (> 0)."""
+    n = 0
+    while not (x >> n) & 1:
+        n += 1
+    return n
+
+
+@cached_njit(inline="always")
+def _decode(key, W, b16, new_live, base):  # pragma: no cover - compiled
+    """The frontier values of ``key`` into ``base[:W]``, the new square's into ``base[W]``; returns tn."""
+    if b16:
+        tn = key & 3
+        x = key >> 2
+        for q in range(W):
+            base[q] = x & 15
+            x >>= 4
+    else:
+        tn = key % 3
+        x = key // 3
+        for q in range(W):
+            base[q] = x % 11
+            x //= 11
+    base[W] = 0 if new_live else 1
+    return tn
+
+
+@cached_njit(inline="always")
+def _combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead, z_req, l_req,
+           z_forb):  # pragma: no cover - compiled
+    """``allowed * 16 + required`` (neighbour bit sets) of a state, or -1 when it is dead."""
+    # frontier positions holding 0, 1, a path end (bit q for position q), without
+    # branches (the values are too irregular to predict)
+    zm = 0
+    om = 0
+    for q in range(W):
+        x = base[q]
+        zm |= np.int64(x == 0) << q
+        om |= np.int64(x == 1) << q
+    lm = ~(zm | om)
+    allowed = 0
+    for b in range(m):
+        pb = nbr_p[b]
+        bad = ((om >> pb) & 1) | (((lm >> pb) & 1) & np.int64(nbr_end[b]))
+        allowed |= (1 - bad) << b
+    # The dead-state check, done once for the state: after the step a square keeps
+    # its value, or, if it takes a move now, goes from 0 to a path end or from a path
+    # end to 1. A square short of room must change (a required move), or must not
+    # (a forbidden one), or the state is dead whatever the new square does.
+    if (zm & z_dead) | (lm & l_dead):
+        return -1
+    reqpos = (zm & z_req) | (lm & l_req)
+    forbpos = zm & z_forb
+    required = 0
+    for b in range(m):
+        pb = nbr_p[b]
+        required |= ((reqpos >> pb) & 1) << b
+        allowed &= ~(((forbpos >> pb) & 1) << b)
+    return _with_leaving(base[0] == 0, base[0] >= 2, closed, out_live, b0, allowed, required)
+
+
+@cached_njit(inline="always")
+def _with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # pragma: no cover - compiled
+    """``allowed * 16 + required`` once the leaving square (frontier position 0; ``zero0``:
+    without a move, ``end0``: a path end) is seen to, or -1: a path end of a closed tour, or
+    a live square without a move, must take its move from the new square now."""
+    if zero0 and out_live and closed:
+        return -1
+    if (closed and end0) or (zero0 and out_live):
+        if b0 < 0:
+            return -1
+        required |= 1 << b0
+    if required & ~allowed:
+        return -1
+    return allowed * 16 + required
+
+
+_P_W, _P_B16, _P_CLOSED, _P_FREE, _P_NEW_LIVE, _P_OUT_LIVE, _P_OUT_FIXED, _P_MAY_FINISH = range(8)
+
+
+_P_B0, _P_Z_DEAD, _P_L_DEAD, _P_Z_REQ, _P_L_REQ, _P_Z_FORB, _P_ONE_ROOM, _P_NO_ROOM = range(8, 16)
+
+
+_P_SHUT, _P_MERGE, _P_MIRROR = 16, 17, 18
+
+
+_N_PRM = 19
+
+
+_ONES = np.uint64(0x1111111111111111)
+
+
+_SEVENS = np.uint64(0x7777777777777777)
+
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+
+
+_DB_INDEX = np.zeros(64, np.int64)  # bit index of a power of two, by its de Bruijn product
+
+
+for _i in range(64):
+    _DB_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
+
+
+del _i
+
+
+@cached_njit
+def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live, out_fixed, room,
+                fixed_pos, may_finish):  # pragma: no cover - compiled
+    """What a square's step needs besides the states: ``(prm, pw, mstart, mlist)``.
+
+    ``prm`` holds the flags and the position masks of the dead-state check (at the
+    places ``_P_*``), ``pw`` the digit weights of a key, and ``mlist[mstart[c]:mstart[c + 1]]``
+    the move masks worth trying for each combination ``c = allowed * 16 + required`` of
+    neighbour bit sets.
+    """
+    pw = np.empty(W, np.int64)  # key = tn + sum(d[q] * pw[q])
+    if b16:
+        for q in range(W):
+            pw[q] = np.int64(4) << (4 * q)
+    else:
+        x = np.int64(3)
+        for q in range(W):
+            pw[q] = x
+            x *= 11
+    need0 = 2 if closed else 1
+    zbad = np.zeros(W, np.bool_)  # a square without a move here is dead
+    lbad = np.zeros(W, np.bool_)  # a path end here is dead
+    for q in range(W):
+        zbad[q] = room[q] < need0
+        lbad[q] = closed and room[q] < 1
+    # open tours: frontier squares that can take one move at most become ends of the tour
+    # (0 with room 1, a path end with room 0; fixed ends aside), as base positions q + 1
+    one_room = 0
+    no_room = 0
+    shut = 0  # a path end here takes no more moves: no room left, or a fixed end
+    if not closed:
+        for q in range(W):
+            if (fixed_pos >> q) & 1:
+                shut |= np.int64(1) << (q + 1)
+                continue
+            if room[q] == 0:
+                shut |= np.int64(1) << (q + 1)
+            if room[q] == 1:
+                one_room |= np.int64(1) << (q + 1)
+            elif room[q] == 0:
+                no_room |= np.int64(1) << (q + 1)
+    m = nbr_p.shape[0]
+    b0 = -1  # the neighbour bit of the leaving square (frontier position 0)
+    bit_at = np.full(W + 1, -1, np.int64)
+    for b in range(m):
+        bit_at[nbr_p[b]] = b
+        if nbr_p[b] == 0:
+            b0 = b
+    # position masks over frontier positions 1..W-1 (they move to q - 1 in the step)
+    z_dead = 0  # a 0 here is dead: short of room and no move can reach it now
+    l_dead = 0  # a path end here is dead
+    z_req = 0  # a 0 here must take a move now
+    l_req = 0  # a path end here must take a move now
+    z_forb = 0  # a 0 here must not take a move now (it would be a path end short of room)
+    for q in range(1, W):
+        nb = bit_at[q] >= 0
+        if zbad[q - 1]:
+            if not nb or lbad[q - 1]:
+                z_dead |= np.int64(1) << q
+            else:
+                z_req |= np.int64(1) << q
+        elif lbad[q - 1] and nb:
+            z_forb |= np.int64(1) << q
+        if lbad[q - 1]:
+            if nb:
+                l_req |= np.int64(1) << q
+            else:
+                l_dead |= np.int64(1) << q
+    # after the step the new square holds 0 (no move), a path end (one) or 1 (two):
+    # keep the masks whose count of moves its room allows
+    keep = np.zeros(masks.shape[0], np.int64)
+    nm = 0
+    for mi in range(masks.shape[0]):
+        moves = 0
+        for b in range(m):
+            moves += (masks[mi] >> b) & 1
+        if new_live and ((moves == 0 and zbad[W - 1]) or (moves == 1 and lbad[W - 1])):
+            continue
+        keep[nm] = masks[mi]
+        nm += 1
+    mstart = np.zeros(257, np.int64)
+    mlist = np.empty(256 * 16, np.int64)
+    t = 0
+    for combo in range(256):
+        mstart[combo] = t
+        al = combo // 16
+        rq = combo % 16
+        for mi in range(nm):
+            mask = keep[mi]
+            if mask & ~al or mask & rq != rq:
+                continue
+            mlist[t] = mask
+            t += 1
+    mstart[256] = t
+    prm = np.zeros(_N_PRM, np.int64)
+    prm[_P_W] = W
+    prm[_P_B16] = b16
+    prm[_P_CLOSED] = closed
+    prm[_P_FREE] = free_terminals
+    prm[_P_NEW_LIVE] = new_live
+    prm[_P_OUT_LIVE] = out_live
+    prm[_P_OUT_FIXED] = out_fixed
+    prm[_P_MAY_FINISH] = may_finish
+    prm[_P_B0] = b0
+    prm[_P_Z_DEAD] = z_dead
+    prm[_P_L_DEAD] = l_dead
+    prm[_P_Z_REQ] = z_req
+    prm[_P_L_REQ] = l_req
+    prm[_P_Z_FORB] = z_forb
+    prm[_P_ONE_ROOM] = one_room
+    prm[_P_NO_ROOM] = no_room
+    prm[_P_SHUT] = shut
+    prm[_P_MERGE] = (not closed) and free_terminals == 2
+    return prm, pw, mstart, mlist
+
+
+@cached_njit(inline="always")
+def _nibbles_equal(x, v):  # pragma: no cover - compiled
+    """Bit 4q set where nibble q of ``x`` (uint64) equals ``v`` (uint64, below 16), exactly."""
+    z = x ^ (v * _ONES)
+    h = ~(((z & _SEVENS) + _SEVENS) | z | _SEVENS)
+    return (h >> np.uint64(3)) & _ONES
+
+
+@cached_njit(inline="always")
+def _spread_bits(bits):  # pragma: no cover - compiled
+    x = np.uint64(0)
+    q = 0
+    while bits:
+        if bits & 1:
+            x |= np.uint64(1) << np.uint64(4 * q)
+        bits >>= 1
+        q += 1
+    return x
+
+
+@cached_njit(inline="always")
+def _add_limbs(dst, d0, src, s0, L, Ld):  # pragma: no cover - compiled
+    """dst[d0:d0 + Ld] += src[s0:s0 + L] (62-bit limbs, L <= Ld); returns the carry out of the top."""
+    mask62 = (np.int64(1) << 62) - 1
+    cy = 0
+    for li in range(Ld):
+        y = dst[d0 + li] + cy
+        if li < L:
+            y += src[s0 + li]
+        cy = y >> 62
+        dst[d0 + li] = y & mask62
+    return cy
+
+
+@cached_njit(inline="always")
+def _home(key, logT, capp):  # pragma: no cover - compiled
+    """(part, slot) of ``key`` in a table of ``2**logT`` parts of ``capp`` slots each."""
+    h = np.uint64(key) * _HASH
+    part = np.int64(h >> np.uint64(64 - logT)) if logT > 0 else np.int64(0)
+    x = (h << np.uint64(logT)) >> np.uint64(32)
+    return part, np.int64((x * np.uint64(capp)) >> np.uint64(32))
+
+
+@cached_njit(inline="always")
+def _mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
+    """The smaller of a closed tour's state ``nk`` at a column's end and its mirror image.
+
+    At the end of a column the frontier holds the last square of the column before last
+    (position 0, finished: nothing comes after it) and the last two columns (positions
+    ``1..k`` and ``k + 1..2k``, row 0 first). Turned upside down (row ``r`` to
+    ``k - 1 - r`` in both columns, the labels renumbered in frontier order) it is a state
+    of the board turned upside down; on a board that looks the same upside down the two
+    have the same ways to be finished, so the count may go to either: both go to the
+    smaller key, and the next column has about half the states.
+    """
+    B = 16 if b16 else 11
+    tn = _decode(nk, W, b16, True, dig)  # dig: W + 1 places
+    if dig[0] != 1:
+        return nk
+    k = (W - 1) // 2
+    for v in range(16):
+        lab[v] = 0
+    nxt = 2
+    out = 0
+    mult = 1
+    for q in range(W):
+        if q == 0:
+            v = dig[0]
+        elif q <= k:
+            v = dig[k + 1 - q]
+        else:
+            v = dig[3 * k + 1 - q]
+        if v >= 2:
+            if lab[v] == 0:
+                lab[v] = nxt
+                nxt += 1
+            v = lab[v]
+        out += v * mult
+        mult *= B
+    image = (out << 2) | tn if b16 else out * 3 + tn
+    return min(nk, image)
+
+
+@cached_njit(inline="always")
+def _emit(nk, x, acc_d, cflat, L, logT, capp, base_o, G, cnt, gk, gs, hlo, hhi):  # pragma: no cover - compiled
+    """A successor of state ``x``: a finished tour (-2) adds its count to ``acc_d`` (in
+    the first pass only); a state (``nk >= 0``) of this pass (a second hash of the key
+    in ``hlo..hhi - 1``) goes into the buffers, in the thread's range for its part."""
+    if nk == -2:
+        if hlo == 0:
+            _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
+    elif nk >= 0:
+        if hhi - hlo < _HSPACE:
+            h2 = np.int64((np.uint64(nk) * _HASH2) >> np.uint64(64 - _HBITS))
+            if h2 < hlo or h2 >= hhi:
+                return
+        part, _g = _home(nk, logT, capp)
+        o = base_o + part * G + cnt[part]
+        cnt[part] += 1
+        gk[o] = nk
+        gs[o] = x

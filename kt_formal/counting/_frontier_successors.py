@@ -1,0 +1,367 @@
+"""The successors of one frontier state: every way the next square can join the paths
+(compiled, inlined into the step kernel of :mod:`kt_formal.counting._frontier_tables`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from kt_formal.engines._jit import cached_njit
+from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_CLOSED, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _lowest_bit, _nibbles_equal, _popcount, _with_leaving
+
+__all__ = ["_combo16", "_successor16", "_singles", "_successor_open16", "_successor"]
+
+
+@cached_njit(inline="always")
+def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0,
+             low_w, closed):  # pragma: no cover - compiled
+    """:func:`_combo` of a packed state ``X`` (nibble q: position q; the masks are spread,
+    bit 4q for position q)."""
+    one = np.uint64(1)
+    zm = _nibbles_equal(X, np.uint64(0)) & low_w
+    om = _nibbles_equal(X, one) & low_w
+    lm = low_w & ~(zm | om)
+    if (zm & z_dead) | (lm & l_dead):
+        return -1
+    reqpos = (zm & z_req) | (lm & l_req)
+    forbpos = zm & z_forb
+    allowed = 0
+    required = 0
+    for b in range(m):
+        pb4 = nbr_p4[b]
+        bad = ((om >> pb4) & one) | (((lm >> pb4) & one) & np.uint64(nbr_end[b]))
+        ok = np.int64(one - bad) & ~np.int64((forbpos >> pb4) & one)
+        allowed |= ok << b
+        required |= np.int64((reqpos >> pb4) & one) << b
+    v0 = X & np.uint64(15)
+    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), closed, out_live, b0, allowed, required)
+
+
+@cached_njit(inline="always")
+def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, low_a,
+                 db_index):  # pragma: no cover - compiled
+    """:func:`_successor` of a closed tour's packed state ``X`` (the new square's value
+    in nibble W): the same moves on nibbles in one word, and the path ends relabelled in
+    frontier order one label at a time (a mask of its places), not one place at a time."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    F = np.uint64(15)
+    W4 = np.uint64(4 * W)
+    w = X
+    finished = False
+    for b in range(m):
+        if not (mask >> b) & 1:
+            continue
+        p4 = nbr_p4[b]
+        a = (w >> p4) & F
+        bv = (w >> W4) & F
+        if a == one or (nbr_end[b] and a >= two):
+            return -1
+        if a == zero:
+            if bv == zero:  # a new path: a label no state holds (15)
+                w |= (F << p4) | (F << W4)
+            else:
+                w = (w | (bv << p4)) & ~(F << W4) | (one << W4)
+        elif bv == zero:
+            w = (w & ~(F << p4)) | (one << p4) | (a << W4)
+        else:
+            w = (w & ~((F << p4) | (F << W4))) | (one << p4) | (one << W4)
+            if a == bv:  # closes a cycle
+                finished = True
+            else:  # joins two paths: bv's other end takes label a
+                eb = _nibbles_equal(w, bv) & low_a
+                if eb | (_nibbles_equal(w, a) & low_a):
+                    w = (w & ~(eb * F)) | (eb * a)
+                else:
+                    finished = True
+    v = w & F
+    if v >= two or (v == zero and out_live):
+        return -1
+    Y = w >> np.uint64(4)
+    if finished:
+        if not may_finish or Y != low_w:
+            return -1
+        return -2
+    # relabel: the first label met gets 2, the next 3, ...
+    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w  # places holding a label
+    out = Y & ~(t * F)
+    nxt = np.uint64(2)
+    while t:
+        lb = t & (~t + one)
+        q = db_index[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
+        e = _nibbles_equal(Y, (Y >> np.uint64(q)) & F) & t
+        out |= e * nxt
+        t &= ~e
+        nxt += one
+    return np.int64(out << np.uint64(2))
+
+
+@cached_njit(inline="always")
+def _singles(Y, low_w):  # pragma: no cover - compiled
+    """Spread bits of the places of ``Y`` holding a label found at no other place."""
+    one = np.uint64(1)
+    F = np.uint64(15)
+    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w  # places holding a label
+    out = np.uint64(0)
+    while t:
+        lb = t & (~t + one)
+        q4 = np.uint64(0)
+        while not (lb >> q4) & one:
+            q4 += np.uint64(4)
+        e = _nibbles_equal(Y, (Y >> q4) & F) & t
+        if e == lb:
+            out |= lb
+        t &= ~e
+    return out
+
+
+@cached_njit(inline="always")
+def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, may_finish, free, merge,
+                      one_room, no_room, shut, low_w, low_a, db_index):  # pragma: no cover - compiled
+    """:func:`_successor` of an open tour's packed state ``X`` (the new square's value in
+    nibble W; ``tn`` the ends of the tour gone from the frontier): the moves, the leaving
+    square, the pairing of the two unpartnered ends once both ends are placed, the end
+    and whole-path pruning and the relabelling, on nibbles of one word. ``one_room``,
+    ``no_room`` and ``shut`` are spread masks of the frontier after the step."""
+    zero = np.uint64(0)
+    one = np.uint64(1)
+    two = np.uint64(2)
+    F = np.uint64(15)
+    W4 = np.uint64(4 * W)
+    w = X
+    finished = False
+    for b in range(m):
+        if not (mask >> b) & 1:
+            continue
+        p4 = nbr_p4[b]
+        a = (w >> p4) & F
+        bv = (w >> W4) & F
+        if a == one or (nbr_end[b] and a >= two):
+            return -1
+        if a == zero:
+            if bv == zero:  # a new path: a label no state holds (15)
+                w |= (F << p4) | (F << W4)
+            else:
+                w = (w | (bv << p4)) & ~(F << W4) | (one << W4)
+        elif bv == zero:
+            w = (w & ~(F << p4)) | (one << p4) | (a << W4)
+        else:
+            w = (w & ~((F << p4) | (F << W4))) | (one << p4) | (one << W4)
+            if a == bv:  # the tour's two ends joined (only once both are placed)
+                if not (merge and tn == 2):
+                    return -1
+                finished = True
+            else:  # joins two paths: bv's other end takes label a
+                eb = _nibbles_equal(w, bv) & low_a
+                if eb | (_nibbles_equal(w, a) & low_a):
+                    w = (w & ~(eb * F)) | (eb * a)
+                else:  # both far ends are ends of the tour: a whole path
+                    finished = True
+    v = w & F
+    tn2 = tn
+    Y = w >> np.uint64(4)
+    if v == zero and out_live:
+        return -1
+    if v >= two:
+        if not out_fixed:
+            if tn2 >= free:
+                return -1
+            tn2 += 1
+        if not (_nibbles_equal(Y, v) & low_w):  # its other end gone before it: a whole path
+            finished = True
+    elif out_fixed and v != one:
+        return -1
+    if merge and tn2 == 2 and tn < 2 and not finished:
+        alone = _singles(Y, low_w)
+        if alone:
+            lb = alone & (~alone + one)
+            rest = alone & ~lb
+            if rest:
+                q4 = np.uint64(0)
+                while not (lb >> q4) & one:
+                    q4 += np.uint64(4)
+                x = (Y >> q4) & F
+                lb2 = rest & (~rest + one)
+                Y = (Y & ~(lb2 * F)) | (lb2 * x)
+    if finished:
+        if not may_finish or Y != low_w:
+            return -1
+        return -2
+    zpost = _nibbles_equal(Y, zero) & low_w
+    lpost = low_w & ~(zpost | (_nibbles_equal(Y, one) & low_w))
+    if tn2 + _popcount(np.int64(zpost & one_room)) + _popcount(np.int64(lpost & no_room)) > free:
+        return -1
+    sh = lpost & shut
+    while sh:
+        lb = sh & (~sh + one)
+        sh &= ~lb
+        q4 = np.uint64(0)
+        while not (lb >> q4) & one:
+            q4 += np.uint64(4)
+        e = _nibbles_equal(Y, (Y >> q4) & F) & low_w
+        mate = e & ~lb
+        if mate == zero or (mate & shut):
+            if not may_finish or ((zpost | lpost) & ~e):
+                return -1
+    # relabel: the first label met gets 2, the next 3, ...
+    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w
+    out = Y & ~(t * F)
+    nxt = two
+    while t:
+        lb = t & (~t + one)
+        q = db_index[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
+        e = _nibbles_equal(Y, (Y >> np.uint64(q)) & F) & t
+        out |= e * nxt
+        t &= ~e
+        nxt += one
+    return np.int64((out << two) | np.uint64(tn2))
+
+
+@cached_njit(inline="always")
+def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # pragma: no cover - compiled
+    """The key of the state that ``mask`` (the new square's moves back into the frontier)
+    makes of the decoded state ``base``; -1 when it makes none, -2 when it finishes the tour."""
+    W = prm[_P_W]
+    closed = prm[_P_CLOSED]
+    m = nbr_p.shape[0]
+    for q in range(W + 1):
+        w[q] = base[q]
+    finished = False
+    fresh = 100
+    for b in range(m):
+        if not (mask >> b) & 1:
+            continue
+        p = nbr_p[b]
+        a = w[p]
+        bv = w[W]
+        if a == 1 or (nbr_end[b] and a >= 2):
+            return -1
+        if a == 0 and bv == 0:
+            fresh += 1
+            w[p] = fresh
+            w[W] = fresh
+        elif a == 0:
+            w[p] = bv
+            w[W] = 1
+        elif bv == 0:
+            w[W] = a
+            w[p] = 1
+        elif a == bv:  # closes a cycle (open tours: joins the two ends of the tour)
+            if not closed and not (prm[_P_MERGE] and tn == 2):
+                return -1
+            w[p] = 1
+            w[W] = 1
+            finished = True
+        else:  # joins two paths
+            w[p] = 1
+            w[W] = 1
+            present = False
+            for t in range(W + 1):
+                if w[t] == bv or w[t] == a:
+                    present = True
+                    break
+            if present:
+                for t in range(W + 1):
+                    if w[t] == bv:
+                        w[t] = a
+            else:
+                finished = True
+    v = w[0]
+    tn2 = tn
+    if v == 0 and prm[_P_OUT_LIVE]:
+        return -1
+    if v >= 2:
+        if closed:
+            return -1
+        if not prm[_P_OUT_FIXED]:
+            if tn2 >= prm[_P_FREE]:
+                return -1
+            tn2 += 1
+        present = False
+        for t in range(1, W + 1):
+            if w[t] == v:
+                present = True
+                break
+        if not present:
+            finished = True
+    elif prm[_P_OUT_FIXED] and v != 1:
+        return -1
+    if prm[_P_MERGE] and tn2 == 2 and tn < 2 and not finished:
+        # both ends of the tour are placed: the two path ends joined to them (the only
+        # ends without a partner) become one pair, as if joined through the tour's ends,
+        # and the state is a closed tour's from now on
+        s1 = -1
+        for t in range(1, W + 1):
+            x = w[t]
+            if x < 2:
+                continue
+            alone = True
+            for u in range(1, W + 1):
+                if u != t and w[u] == x:
+                    alone = False
+                    break
+            if alone:
+                if s1 < 0:
+                    s1 = t
+                else:
+                    w[t] = w[s1]
+                    break
+    if finished:
+        if not prm[_P_MAY_FINISH]:
+            return -1
+        for t in range(1, W + 1):
+            if w[t] != 1:
+                return -1
+        return -2
+    if not closed:
+        chg = 0
+        moves = 0
+        for b in range(m):
+            bit = (mask >> b) & 1
+            chg |= bit << nbr_p[b]
+            moves += bit
+        zpost = zm & ~chg
+        lpost = (lm & ~chg) | (zm & chg)
+        if prm[_P_NEW_LIVE]:
+            if moves == 0:
+                zpost |= np.int64(1) << W
+            elif moves == 1:
+                lpost |= np.int64(1) << W
+        if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) > prm[_P_FREE]:
+            return -1
+        # a path whose two ends take no more moves (shut, or gone from the frontier as an
+        # end of the tour) is the whole tour: dead while any other square waits for moves
+        shut = lpost & prm[_P_SHUT]
+        while shut:
+            p = _lowest_bit(shut)
+            shut &= shut - 1
+            x = w[p]
+            p2 = -1
+            for t in range(1, W + 1):
+                if t != p and w[t] == x:
+                    p2 = t
+                    break
+            if p2 < 0 or (prm[_P_SHUT] >> p2) & 1:
+                if not prm[_P_MAY_FINISH]:
+                    return -1
+                rest = (zpost | lpost) & ~(np.int64(1) << p)
+                if p2 >= 0:
+                    rest &= ~(np.int64(1) << p2)
+                if rest:
+                    return -1
+    # relabel the path ends in frontier order, and encode
+    # (branch-free: lab[0] = 0, lab[1] = 1, lab[label] = 0 until it is numbered)
+    nxt = 2
+    nk = tn2
+    for q in range(W):
+        x = w[q + 1]
+        y = lab[x]
+        fresh_lab = np.int64(y == 0) & np.int64(x >= 2)
+        y += fresh_lab * nxt
+        lab[x] = y
+        nxt += fresh_lab
+        nk += y * pw[q]
+    for q in range(1, W + 1):
+        x = w[q]
+        lab[x] = x * np.int64(x < 2)
+    return nk

@@ -1,0 +1,303 @@
+"""The compiled steps of the frontier counter: one column square's successors of every state
+into a hash table (in parallel, in parts), the table's growth and shrinking, compaction, and
+the open tours' completion.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+from kt_formal.engines._jit import cached_njit
+from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _HASH2, _HBITS, _P_B0, _P_B16, _P_CLOSED, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _spread_bits, step_tables
+from kt_formal.counting._frontier_successors import _combo16, _successor, _successor16, _successor_open16
+
+__all__ = ["fill_step", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
+
+
+@cached_njit(parallel=True)
+def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
+              fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
+    """Merge the successors of states ``s0..`` into the table; returns where it stopped.
+
+    The table is ``2**logT`` parts of ``capp`` slots, one part a thread, a slot ``1 + Lo``
+    numbers of ``tab``: the key plus one (0 where empty), then the count's limbs, so a
+    probe and its count share a cache line; the part and the first slot to probe come
+    from a hash of the key. The states go in blocks: first every thread writes the
+    successors of its share of the block into the buffers ``gk``/``gs`` (key, source
+    state), in a range of its own for each part, then every thread puts the successors
+    of its part into the table, so no two threads write one slot. A block is taken only while every part stays under
+    ``limit`` keys even if all its successors (at most 16 a state) fell into one, so
+    probing always ends; when not one state fits the call returns its index and the
+    caller grows the table. ``fill`` counts each part's keys, ``dacc`` the tours
+    finished here (per thread, ``L + 1`` limbs), ``ovf`` marks a part whose count
+    overflowed its ``Lo`` limbs (the caller redoes the step with one more). Only the
+    successors whose second hash lies in ``hlo..hhi - 1`` go in (a step too large for
+    one table runs in passes, one a range).
+    """
+    S = keys.shape[0]
+    L = counts.shape[1]
+    T = np.int64(1) << logT
+    W = prm[_P_W]
+    m = nbr_p.shape[0]
+    closed = prm[_P_CLOSED]
+    b16 = prm[_P_B16]
+    new_live = prm[_P_NEW_LIVE]
+    G = gk.shape[0] // (T * T)  # the buffers' range of one thread and one part
+    cflat = counts.reshape(-1)
+    R = 1 + Lo
+    used = np.zeros((T, T), np.int64)  # successors of thread t for part p
+    # the packed form (closed tours, 4-bit digits): nibble q is frontier position q
+    swar = b16
+    nbr_p4 = np.empty(m, np.uint64)
+    for b in range(m):
+        nbr_p4[b] = np.uint64(4 * nbr_p[b])
+    low_w = np.uint64(0)  # bit 4q for the W frontier positions
+    for q in range(W):
+        low_w |= np.uint64(1) << np.uint64(4 * q)
+    low_a = low_w | (np.uint64(1) << np.uint64(4 * W))  # and the new square
+    new_sq = np.uint64(0) if new_live else np.uint64(1) << np.uint64(4 * W)
+    out_live = prm[_P_OUT_LIVE] != 0
+    may_finish = prm[_P_MAY_FINISH] != 0
+    z_dead = _spread_bits(prm[_P_Z_DEAD])
+    l_dead = _spread_bits(prm[_P_L_DEAD])
+    z_req = _spread_bits(prm[_P_Z_REQ])
+    l_req = _spread_bits(prm[_P_L_REQ])
+    z_forb = _spread_bits(prm[_P_Z_FORB])
+    # open tours, after the step (frontier position q at nibble q: the masks' bit q + 1)
+    one_room = _spread_bits(prm[_P_ONE_ROOM] >> 1)
+    no_room = _spread_bits(prm[_P_NO_ROOM] >> 1)
+    shut = _spread_bits(prm[_P_SHUT] >> 1)
+    out_fixed = prm[_P_OUT_FIXED] != 0
+    free = prm[_P_FREE]
+    merge = prm[_P_MERGE] != 0
+    mirror = prm[_P_MIRROR] != 0
+    s = s0
+    while s < S:
+        top = 0
+        for p in range(T):
+            top = max(top, fill[p])
+        per = min(G, (limit - top) // T) // 16  # states a thread (at most 16 successors each)
+        if per <= 0:
+            return s
+        e = min(S, s + per * T)
+        for t in prange(T):
+            # each thread's own work arrays (rows of one array would share cache lines)
+            base = np.empty(W + 1, np.int64)
+            w = np.empty(W + 1, np.int64)
+            lab = np.zeros(128, np.int64)
+            lab[1] = 1
+            acc_d = np.zeros(L + 1, np.int64)
+            cnt = np.zeros(T, np.int64)
+            mdig = np.empty(W + 1, np.int64)
+            mlab = np.zeros(16, np.int64)
+            if swar:  # packed digits: on the word itself
+                for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
+                    X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
+                    c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
+                                 prm[_P_B0], low_w, closed)
+                    if c < 0:
+                        continue
+                    if closed:
+                        for mi in range(mstart[c], mstart[c + 1]):
+                            nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
+                                              low_w, low_a, _DB_INDEX)
+                            if mirror and nk >= 0:
+                                nk = _mirror_image(nk, W, True, mdig, mlab)
+                            _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+                    else:
+                        tn = keys[x] & 3
+                        for mi in range(mstart[c], mstart[c + 1]):
+                            nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
+                                                   may_finish, free, merge, one_room, no_room, shut, low_w,
+                                                   low_a, _DB_INDEX)
+                            _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+            else:
+                for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
+                    tn = _decode(keys[x], W, b16, new_live, base)
+                    c = _combo(base, W, m, nbr_p, nbr_end, prm[_P_B0], closed, prm[_P_OUT_LIVE],
+                               prm[_P_Z_DEAD], prm[_P_L_DEAD], prm[_P_Z_REQ], prm[_P_L_REQ], prm[_P_Z_FORB])
+                    if c < 0:
+                        continue
+                    zm = 0
+                    lm = 0
+                    if not closed:
+                        for q in range(1, W):
+                            v = base[q]
+                            zm |= np.int64(v == 0) << q
+                            lm |= np.int64(v >= 2) << q
+                    for mi in range(mstart[c], mstart[c + 1]):
+                        nk = _successor(base, w, lab, mlist[mi], tn, zm, lm, prm, nbr_p, nbr_end, pw)
+                        if mirror and nk >= 0:
+                            nk = _mirror_image(nk, W, b16 != 0, mdig, mlab)
+                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+            for p in range(T):
+                used[t, p] = cnt[p]
+            _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
+        for p in prange(T):
+            lo = p * capp
+            slot = np.empty(_BATCH, np.int64)
+            item = np.empty(_BATCH, np.int64)
+            for t in range(T):
+                j = (t * T + p) * G
+                end = j + used[t, p]
+                while j < end:
+                    # a batch: find the home slots and touch them first (the loads of
+                    # the table overlap), then insert, the slots now in cache
+                    nb = 0
+                    touch = 0
+                    while j < end and nb < _BATCH:
+                        _part, g = _home(gk[j], logT, capp)
+                        slot[nb] = g
+                        item[nb] = j
+                        touch += tab[(lo + g) * R]
+                        nb += 1
+                        j += 1
+                    if touch == -1:  # never: keeps the touching loads
+                        ovf[p] = 2
+                    for u in range(nb):
+                        nk = gk[item[u]]
+                        g = slot[u]
+                        while True:
+                            k2 = tab[(lo + g) * R]
+                            if k2 == nk + 1:
+                                break
+                            if k2 == 0:
+                                tab[(lo + g) * R] = nk + 1
+                                fill[p] += 1
+                                break
+                            g += 1
+                            if g == capp:
+                                g = 0
+                        if _add_limbs(tab, (lo + g) * R + 1, cflat, gs[item[u]] * L, L, Lo):
+                            ovf[p] = 1
+        s = e
+    return S
+
+
+@cached_njit(parallel=True)
+def regrow(tab, Lo, logT, capp, ntab, ncapp):  # pragma: no cover - compiled
+    """Move every key of a table into a larger one of the same parts (``ncapp`` slots each)."""
+    T = np.int64(1) << logT
+    R = 1 + Lo
+    for p in prange(T):
+        nlo = p * ncapp
+        for j in range(p * capp, (p + 1) * capp):
+            k = tab[j * R]
+            if k == 0:
+                continue
+            _part, g = _home(k - 1, logT, ncapp)
+            while ntab[(nlo + g) * R]:
+                g += 1
+                if g == ncapp:
+                    g = 0
+            for li in range(R):
+                ntab[(nlo + g) * R + li] = tab[j * R + li]
+
+
+@cached_njit(parallel=True)
+def shrink(tab, Lo, logT, capp, hi, fill):  # pragma: no cover - compiled
+    """Drop the keys whose second hash is ``hi`` or more from a table (the pass keeps the
+    lower part of its range; the rest becomes a pass of its own), in place: each part
+    clears them, then walks its slots in probe order from a slot that was empty before
+    and moves each key back to the first free slot between its home and its place (keys
+    only move back within their run, so every key stays where its probe finds it)."""
+    T = np.int64(1) << logT
+    R = 1 + Lo
+    for p in prange(T):
+        base = p * capp
+        # an empty slot of the table as it was: no run of keys passes it, so the walk
+        # from it meets every run from its first slot on
+        start = 0
+        while tab[(base + start) * R] != 0:
+            start += 1
+        for j in range(capp):
+            k = tab[(base + j) * R]
+            if k != 0:
+                h2 = np.int64((np.uint64(k - 1) * _HASH2) >> np.uint64(64 - _HBITS))
+                if h2 >= hi:
+                    for li in range(R):
+                        tab[(base + j) * R + li] = 0
+                    fill[p] -= 1
+        for t in range(1, capp + 1):
+            j = (start + t) % capp
+            k = tab[(base + j) * R]
+            if k == 0:
+                continue
+            _part, g = _home(k - 1, logT, capp)
+            while g != j and tab[(base + g) * R] != 0:
+                g += 1
+                if g == capp:
+                    g = 0
+            if g != j:
+                for li in range(R):
+                    tab[(base + g) * R + li] = tab[(base + j) * R + li]
+                    tab[(base + j) * R + li] = 0
+
+
+@cached_njit(parallel=True)
+def compact(tab, Lo, out_keys, out_cnt):  # pragma: no cover - compiled
+    """The keys of a table and their counts into the dense arrays ``out_keys`` and
+    ``out_cnt`` (one row of ``Lo`` limbs a key; in table order); the table is left empty
+    (all zero) for the next step."""
+    R = 1 + Lo
+    cap = tab.shape[0] // R
+    nch = max(1, min(cap // 4096, 256))
+    per = np.zeros(nch + 1, np.int64)
+    for ch in prange(nch):
+        c = 0
+        for j in range(ch * cap // nch, (ch + 1) * cap // nch):
+            c += tab[j * R] != 0
+        per[ch + 1] = c
+    for ch in range(nch):
+        per[ch + 1] += per[ch]
+    for ch in prange(nch):
+        o = per[ch]
+        for j in range(ch * cap // nch, (ch + 1) * cap // nch):
+            if tab[j * R] != 0:
+                out_keys[o] = tab[j * R] - 1
+                tab[j * R] = 0
+                for li in range(Lo):
+                    out_cnt[o, li] = tab[j * R + 1 + li]
+                    tab[j * R + 1 + li] = 0
+                o += 1
+
+
+@cached_njit(parallel=True)
+def complete_tours(keys, counts, W, b16):  # pragma: no cover - compiled
+    """Limbs of the summed counts of the states whose frontier is one path with both ends
+    free terminals (value 2 at one or two places, the rest 1): whole open tours here."""
+    S = keys.shape[0]
+    L = counts.shape[1]
+    cflat = counts.reshape(-1)
+    nch = max(1, min(S, 64))
+    acc = np.zeros((nch, L + 1), np.int64)
+    for ch in prange(nch):
+        for s in range(ch * S // nch, (ch + 1) * S // nch):
+            tk = keys[s]
+            if b16:
+                tn = tk & 3
+                x = tk >> 2
+            else:
+                tn = tk % 3
+                x = tk // 3
+            ends = 0
+            good = True
+            for q in range(W):
+                if b16:
+                    d = x & 15
+                    x >>= 4
+                else:
+                    d = x % 11
+                    x //= 11
+                if d == 0 or d > 2:
+                    good = False
+                    break
+                if d == 2:
+                    ends += 1
+            if good and ends >= 1 and ends + tn == 2:
+                _add_limbs(acc[ch], 0, cflat, s * L, L, L + 1)
+    return acc
+
+
+#: The kernels a count calls from Python (the others are inlined into them).
+KERNELS = (step_tables, fill_step, regrow, shrink, compact, complete_tours)
