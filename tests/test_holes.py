@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kt_formal.combine.holes import hole_groups, hole_runs
-from kt_formal.combine.repair import hole_groups as labelled_groups
+from kt_formal.combine.repair_plan import hole_groups as labelled_groups
 
 
 def test_runs_cover_every_hole_once():

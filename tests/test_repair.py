@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.combine import repair
+from kt_formal.combine import repair, repair_plan
 from kt_formal.combine.blocks import random_rectangles, scattered_squares
 from kt_formal.solve.blocks_engine import construct
 from kt_formal.decide import decide
@@ -39,7 +39,7 @@ def test_clusters_balance_and_cover_every_hole(seed):
         if (excess > 0) == ((r + c) % 2 == 1):
             mask[r, c] = False
             excess += -1 if excess > 0 else 1
-    groups = repair.clusters(mask)
+    groups = repair_plan.clusters(mask)
     seen = np.zeros_like(mask)
     for holes, pairs in groups:
         assert _colour_excess(holes) == 0
@@ -54,7 +54,7 @@ def test_unbalanced_holes_are_not_repaired():
     mask = np.zeros((20, 20), dtype=bool)
     mask[3, 3] = mask[5, 5] = True  # both light
     with pytest.raises(repair.RepairNotApplicable, match="colour"):
-        repair.clusters(mask)
+        repair_plan.clusters(mask)
 
 
 @pytest.mark.parametrize("rows,cols,count,seed", [(30, 30, 10, 0), (40, 40, 24, 1), (40, 36, 30, 2),
@@ -146,7 +146,7 @@ def test_plan_balances_every_window_and_removes_exactly_the_holes(seed):
             assert any((steps[j].remove == (r, c)).all(axis=1).any() for j in s.after)
         for p, q in s.segs:
             hops += 1
-            assert abs(p[0] - q[0]) + abs(p[1] - q[1]) <= 2 * repair.HOP + 16
+            assert abs(p[0] - q[0]) + abs(p[1] - q[1]) <= 2 * repair_plan.HOP + 16
         removed[s.remove[:, 0], s.remove[:, 1]] += 1
         removed[s.restore[:, 0], s.restore[:, 1]] -= 1
     assert (removed == mask).all()  # waypoints removed and put back once each
@@ -173,10 +173,10 @@ def test_a_long_pair_is_walked_in_hops():
     mask = np.zeros((30, 200), dtype=bool)
     mask[10, 10] = mask[12, 181] = True  # one light, one dark, 173 squares apart
     steps, n_clusters = repair.plan(mask)
-    assert n_clusters == 2 and len(steps) == -(-173 // repair.HOP)  # one window a hop
+    assert n_clusters == 2 and len(steps) == -(-173 // repair_plan.HOP)  # one window a hop
     for s in steps:
         for p, q in s.segs:
-            assert abs(p[0] - q[0]) + abs(p[1] - q[1]) <= repair.HOP + 4
+            assert abs(p[0] - q[0]) + abs(p[1] - q[1]) <= repair_plan.HOP + 4
     _kernel_ok(repair.repair_tour(Board(30, 200, holes=mask), time_limit=60))
 
 
@@ -266,15 +266,15 @@ def test_the_random_holes_script_writes_the_board_the_mask_reader_reads(tmp_path
 def test_the_chunked_matching_pairs_every_point_once_near_the_exact_cost(monkeypatch, n, chunk):
     rng = np.random.default_rng(n)
     pd, pl = rng.random((n, 2)) * 400, rng.random((n, 2)) * 400
-    exact = repair._match(pd, pl)
-    monkeypatch.setattr(repair, "DENSE_MATCH", chunk)
-    approx = repair._match(pd, pl)
+    exact = repair_plan._match(pd, pl)
+    monkeypatch.setattr(repair_plan, "DENSE_MATCH", chunk)
+    approx = repair_plan._match(pd, pl)
     assert sorted(approx.tolist()) == list(range(n))  # a perfect matching
     length = lambda m: np.abs(pd - pl[m]).sum()  # noqa: E731
     # no better than the exact matching, and better than pairing the colours in their order
     # along the curve (the chunks re-match that order locally)
     naive = np.empty(n, dtype=np.int64)
-    naive[np.argsort(repair._hilbert(pd.round()))] = np.argsort(repair._hilbert(pl.round()))
+    naive[np.argsort(repair_plan._hilbert(pd.round()))] = np.argsort(repair_plan._hilbert(pl.round()))
     assert length(exact) <= length(approx) < length(naive)
 
 

@@ -79,8 +79,7 @@ from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _L
 from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours, fill_step, regrow, shrink
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES
 
-__all__ = ["count_request_jit", "count_row", "fill_step", "prepare_kernels", "KERNELS", "COMPILE_SECONDS",
-           "DEFAULT_MAX_STATES", "TABLE_BYTES"]
+__all__ = ["count_request_jit", "count_row", "fill_step", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
 
 #: table parts of a large step (a power of two), None: one a thread asked for (at most 16)
 _THREADS = None
