@@ -6,8 +6,8 @@ Run from the repository root::
     python benchmarks/bench_holes.py --full     # every target of the holes issue (many minutes)
     python benchmarks/bench_holes.py --full --family scattered   # one family
 
-Families (the hole generators are :func:`kt_formal.combine.blocks.random_rectangles` and
-:func:`~kt_formal.combine.blocks.scattered_squares`, seeded):
+Families (the hole generators are :func:`kt_formal.combine.hole_masks.random_rectangles` and
+:func:`~kt_formal.combine.hole_masks.scattered_squares`, seeded):
 
 * ``rect1000``: 1000 x 1000 with 20 random rectangles up to 50 x 50;
 * ``grid-N``: N x N with an (N/5) x (N/4) hole at positions of a 10 x 10 grid (margins 0
@@ -43,7 +43,7 @@ import numpy as np  # noqa: E402
 
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.combine import blocks  # noqa: E402
-from kt_formal.combine.blocks import random_rectangles, scattered_squares  # noqa: E402
+from kt_formal.combine.hole_masks import random_rectangles, scattered_squares  # noqa: E402
 from kt_formal.decide import FAST_MAX_SQUARES, decide  # noqa: E402
 
 

@@ -5,7 +5,7 @@ Run from the repository root::
     python scripts/random_holes.py 2000 2000 4000 --seed 0 --out board.txt
     kt-formal tour --mask board.txt --time-limit 600
 
-The holes are :func:`kt_formal.combine.blocks.scattered_squares` with no margin: every
+The holes are :func:`kt_formal.combine.hole_masks.scattered_squares` with no margin: every
 square is equally likely, the only rule being as many dark as light holes (else the
 colour count alone rules out a closed tour). The same seed gives the same board; the
 file is the ASCII mask ``--mask`` reads (``.`` a square, ``#`` a hole, one line a row).
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from kt_formal.combine.blocks import scattered_squares  # noqa: E402
+from kt_formal.combine.hole_masks import scattered_squares  # noqa: E402
 
 #: Largest board written (the mask reader takes files up to 64 MiB).
 MAX_SQUARES = 60_000_000

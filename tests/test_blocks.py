@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.combine import blocks
-from kt_formal.combine.blocks import (BlocksNotApplicable, block_tour, cut_parts, random_rectangles,
-                                      scattered_squares, solve_group, walk_neighbours)
+from kt_formal.combine import blocks_layout
+from kt_formal.combine.blocks import BlocksNotApplicable, block_tour, solve_group, walk_neighbours
+from kt_formal.combine.blocks_layout import cut_parts
+from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.solve import find_tour
 from kt_formal.question import Status
@@ -156,8 +157,8 @@ def test_groups_and_cache_are_used(monkeypatch):
     assert st["groups"] >= 1 and st["joins"] >= 1
     # the same group again comes from the cache, without CP-SAT
     calls = []
-    orig = blocks._solve_group
-    monkeypatch.setattr(blocks, "_solve_group", lambda *a: calls.append(1) or orig(*a))
+    orig = blocks_layout._solve_group
+    monkeypatch.setattr(blocks_layout, "_solve_group", lambda *a: calls.append(1) or orig(*a))
     _check(Board.from_spec(60, 60, ["21,21,3x2"]))
     assert calls == []
 

@@ -18,7 +18,7 @@ from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
 from kt_formal.combine import blocks
 from kt_formal.solve import blocks_engine, policy
-from kt_formal.combine.blocks import random_rectangles, scattered_squares
+from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.decide import decide
 from kt_formal.solve import ENGINES, find_tour, shape_of
 from kt_formal.question import Status

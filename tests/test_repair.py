@@ -7,7 +7,7 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.combine import repair, repair_plan
-from kt_formal.combine.blocks import random_rectangles, scattered_squares
+from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.solve.blocks_engine import construct
 from kt_formal.decide import decide
 from kt_formal.question import TourRequest

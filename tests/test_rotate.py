@@ -8,7 +8,7 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
-from kt_formal.combine.blocks import random_rectangles, scattered_squares
+from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.engines import rotate
 from kt_formal.question import Status, TourRequest
 from kt_formal.exceptions import InvalidInput

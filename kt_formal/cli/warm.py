@@ -26,7 +26,7 @@ def _warm_groups():
     """(name, kernels, prepare) of each group of compiled kernels."""
     import numpy as np
 
-    from kt_formal.combine import blocks, repair, walk
+    from kt_formal.combine import blocks_layout as blocks, repair, walk
     from kt_formal.counting import _frontier_jit
     from kt_formal.engines import _search
     from kt_formal.io import formats

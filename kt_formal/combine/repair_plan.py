@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from kt_formal.combine.blocks import _DSU
+from kt_formal.combine.blocks_layout import _DSU
 
 __all__ = ["RepairNotApplicable", "hole_groups", "clusters", "Step", "plan", "DENSE_MATCH", "HOP"]
 
