@@ -28,11 +28,10 @@ def _warm_groups():
 
     from kt_formal.combine import blocks_layout as blocks, repair, walk
     from kt_formal.counting import _frontier_jit
-    from kt_formal.engines import _search
-    from kt_formal.io import formats
+    from kt_formal.engines import _search, successors
 
     succ = np.array([1, 0], np.int64)
-    small = (walk._walker(), *repair._kernels(), formats._walk_kernel(), blocks._walker())
+    small = (successors.follow_kernel(), *repair._kernels(), blocks._walker())
 
     def walks():
         walk.walk(succ, 0, 2)
@@ -41,7 +40,6 @@ def _warm_groups():
             number(succ.astype(dtype), 0, 2, np.zeros(2, dtype))
         one_cycle(succ)
         cycle_pos(succ, np.empty(2, np.int64))
-        formats._walk_kernel()(succ, np.int64(0), np.empty(2, np.int64))
         blocks.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
 
     return [("frontier counter", _frontier_jit.KERNELS, lambda: _frontier_jit.prepare_kernels(note=False)),

@@ -8,6 +8,7 @@ from kt_formal.board import Board
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.exceptions import InvalidInput
 import os
+from kt_formal.engines.successors import compile_once
 
 __all__ = ["BlocksNotApplicable", "cut_parts", "solve_group", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
 
@@ -243,7 +244,6 @@ def _solve_group(live, closed, start, end, need, time_limit, seed, workers):
     return [(order[i], order[i + 1]) for i in range(k - 1)] or [(order[0], -1)]
 
 
-_WALK = None
 
 
 def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba
@@ -260,14 +260,8 @@ def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba
     return out.shape[0]
 
 
-def _walker():
-    """The compiled :func:`_walk_py`, made on first use."""
-    global _WALK
-    if _WALK is None:
-        from kt_formal.engines._jit import cached_njit
-
-        _WALK = cached_njit(nogil=True)(_walk_py)
-    return _WALK
+#: The compiled :func:`_walk_py`, made on first use.
+_walker = compile_once(_walk_py, nogil=True)
 
 
 def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:

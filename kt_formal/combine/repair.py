@@ -54,6 +54,7 @@ import time
 
 import numpy as np
 
+from kt_formal.engines.successors import compile_once
 from kt_formal.board import Board
 from kt_formal.combine.repair_plan import RepairNotApplicable, Step, _MOVES, plan
 
@@ -75,41 +76,37 @@ QUICK_SECONDS = 0.05
 
 
 # ====================================================================== compiled loops
-_KERNELS = None
+def _number(succ, start, length, pos):  # pragma: no cover - compiled
+    cur = start
+    for k in range(length):
+        pos[cur] = k
+        cur = succ[cur]
+
+
+def _one_cycle(jump):  # pragma: no cover - compiled
+    n = jump.shape[0]
+    cur = 0
+    for k in range(1, n + 1):
+        cur = jump[cur]
+        if cur == 0:
+            return k == n
+    return False
+
+
+def _cycle_pos(jump, out):  # pragma: no cover - compiled
+    cur = 0
+    for k in range(jump.shape[0]):
+        out[cur] = k
+        cur = jump[cur]
+
+
+_MAKERS = (compile_once(_number, nogil=True), compile_once(_one_cycle, nogil=True),
+           compile_once(_cycle_pos, nogil=True))
 
 
 def _kernels():
     """The numbering walk of the tour and the two loops over the contracted cycle (numba)."""
-    global _KERNELS
-    if _KERNELS is None:
-        from kt_formal.engines._jit import cached_njit
-
-        @cached_njit(nogil=True)
-        def number(succ, start, length, pos):  # pragma: no cover - compiled
-            cur = start
-            for k in range(length):
-                pos[cur] = k
-                cur = succ[cur]
-
-        @cached_njit(nogil=True)
-        def one_cycle(jump):  # pragma: no cover - compiled
-            n = jump.shape[0]
-            cur = 0
-            for k in range(1, n + 1):
-                cur = jump[cur]
-                if cur == 0:
-                    return k == n
-            return False
-
-        @cached_njit(nogil=True)
-        def cycle_pos(jump, out):  # pragma: no cover - compiled
-            cur = 0
-            for k in range(jump.shape[0]):
-                out[cur] = k
-                cur = jump[cur]
-
-        _KERNELS = (number, one_cycle, cycle_pos)
-    return _KERNELS
+    return tuple(make() for make in _MAKERS)
 
 
 # ====================================================================== the tour

@@ -15,6 +15,8 @@ import mmap
 
 import numpy as np
 
+from kt_formal.engines.successors import follow
+
 __all__ = ["estimate_bytes", "big_empty", "walk"]
 
 
@@ -50,39 +52,16 @@ def big_empty(n: int, dtype) -> np.ndarray:
 
 
 # ====================================================================== walk
-_WALK = None
-
-
-def _walker():
-    global _WALK
-    if _WALK is None:
-        from kt_formal.engines._jit import cached_njit
-
-        @cached_njit(nogil=True)
-        def _walk(succ, start, out):  # pragma: no cover - compiled
-            cur = start
-            for k in range(out.shape[0]):
-                out[k] = cur
-                if cur < 0:
-                    return -2
-                cur = succ[cur]
-            return cur
-
-        _WALK = _walk
-    return _WALK
-
-
 def walk(succ: np.ndarray, start: int, length: int) -> np.ndarray:
-    """Visiting order from ``start`` following ``succ`` for ``length`` squares (numba).
+    """Visiting order from ``start`` following ``succ`` for ``length`` squares (compiled
+    :func:`kt_formal.engines.successors.follow`, into a buffer on huge pages).
 
     The result is checked by the independent checker, not here.
 
     >>> walk(np.array([2, 0, 1]), 0, 3).tolist()
     [0, 2, 1]
     """
-    out = big_empty(length, succ.dtype)
-    _walker()(succ, np.int64(start), out)
-    return out
+    return follow(succ, start, length, out=big_empty(length, succ.dtype))
 
 
 # ====================================================================== assembler

@@ -29,6 +29,7 @@ import threading
 import numpy as np
 
 from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.successors import follow
 
 from kt_formal.engines.base import found, impossible, unknown  # noqa: F401
 from kt_formal.graph import neighbour_table
@@ -211,9 +212,4 @@ def solve(
 
 def _walk(succ: np.ndarray, k: int, closed: bool) -> np.ndarray:
     """Follow successor links: from node 0 for a cycle, from the dummy's successor for a path."""
-    order = np.empty(k, dtype=np.int64)
-    cur = 0 if closed else int(succ[k])
-    for i in range(k):
-        order[i] = cur
-        cur = int(succ[cur])
-    return order
+    return follow(succ, 0 if closed else int(succ[k]), k)

@@ -82,6 +82,7 @@ from kt_formal.files import read_user_text, user_file_errors
 from kt_formal.tourfile import (BINARY_MAGIC, BINARY_SUFFIX, JSON_MAX_SQUARES, TOUR_FORMATS, format_for_path,
                                 json_limit_message, write_binary)
 from kt_formal.tourfile import save as save_tour
+from kt_formal.engines.successors import follow
 
 __all__ = [
     "HOLE_TOKENS",
@@ -286,48 +287,9 @@ def successor_to_tour(succ: np.ndarray, source: str = "successor array"):
             raise CertificateRejected(f"an open tour has one first square (no square leads to it); "
                                       f"this array has {firsts.size}")
         start = int(firsts[0])
-    order = _walk(flat, start, k, index_dtype(rows, cols))
+    order = follow(flat, start, k, index_dtype(rows, cols), note=True)
     board = Board(rows, cols, holes=(~live).reshape(rows, cols) if k < total else None)
     return _check_order(board, order, closed, source)
-
-
-def _walk(succ: np.ndarray, start: int, k: int, dtype=np.int64) -> np.ndarray:
-    """Follow ``succ`` from ``start`` for at most ``k`` squares (stops at -1)."""
-    if k <= 2_000_000:
-        nxt = succ.tolist()
-        out = [start]
-        v = nxt[start]
-        while v >= 0 and len(out) < k:
-            out.append(v)
-            v = nxt[v]
-        return np.array(out, dtype=dtype)
-    from kt_formal.engines._jit import announce_compile
-
-    announce_compile(_walk_kernel())
-    out = np.empty(k, dtype=dtype)
-    n = _walk_kernel()(succ, np.int64(start), out)
-    return out[:n]
-
-
-_WALK = None
-
-
-def _walk_kernel():
-    global _WALK
-    if _WALK is None:
-        from kt_formal.engines._jit import cached_njit
-
-        def walk_successors(succ, start, out):
-            v = start
-            n = 0
-            while v >= 0 and n < out.shape[0]:
-                out[n] = v
-                n += 1
-                v = succ[v]
-            return n
-
-        _WALK = cached_njit(walk_successors)
-    return _WALK
 
 
 _GRID_HEAD = re.compile(r"#\s*kt-formal\s+grid:\s*(open|closed)\s+tour,\s*board\s+(\d+)x(\d+)\s*$")
