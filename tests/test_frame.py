@@ -9,19 +9,18 @@ import pytest
 from kt_formal.combine import library
 from kt_formal.board import Board
 from kt_formal.certificate import check_tour
-from kt_formal.combine import frame
+from kt_formal.combine import frame, frame_large
 from kt_formal.combine.frame import (
-    SEED_A,
-    SEED_B,
+    PAPER_A_ELEMENTS,
+    PAPER_B_ELEMENTS,
     NotApplicable,
     band_path,
     element_a_spec,
     element_b_spec,
-    frame_tour,
     rotation_model,
-    single_hole,
     support_model,
 )
+from kt_formal.combine.frame_large import frame_tour, single_hole
 from kt_formal.solve import Status, TourRequest, choose_engine, find_tour
 from kt_formal.exceptions import InvalidInput
 
@@ -80,7 +79,7 @@ def test_hole_free_support_when_m_is_twice_m1():
 
 
 # ---------------------------------------------------------------------- elements
-@pytest.mark.parametrize("n, m", SEED_A)
+@pytest.mark.parametrize("n, m", PAPER_A_ELEMENTS)
 def test_every_listed_element_a_is_in_the_library(n, m):
     piece = library.load_piece(f"element-A-{n}x{m}")  # verified on load
     assert piece.spec == element_a_spec(n, m)
@@ -88,7 +87,7 @@ def test_every_listed_element_a_is_in_the_library(n, m):
     assert piece.tour.check() is None and not piece.tour.closed
 
 
-@pytest.mark.parametrize("n1, m1", SEED_B)
+@pytest.mark.parametrize("n1, m1", PAPER_B_ELEMENTS)
 def test_every_listed_element_b_is_in_the_library(n1, m1):
     piece = library.load_piece(f"element-B-{n1}x{m1}")
     assert piece.spec == element_b_spec(n1, m1)
@@ -129,7 +128,7 @@ def test_bad_support_parameters():
 
 
 # ---------------------------------------------------------------------- the models, wh, wv <= 4
-@pytest.mark.parametrize("n, m", SEED_A)
+@pytest.mark.parametrize("n, m", PAPER_A_ELEMENTS)
 def test_rotation_model_all_sizes(n, m):
     built = 0
     for wh in range(1, 5):
@@ -151,10 +150,10 @@ def test_rotation_model_all_sizes(n, m):
     assert built == sum(wh * m >= 2 * n for wh in range(1, 5)) * 4 > 0
 
 
-@pytest.mark.parametrize("n1, m1", SEED_B)
+@pytest.mark.parametrize("n1, m1", PAPER_B_ELEMENTS)
 def test_support_model_all_sizes(n1, m1):
     built = 0
-    for n, m in SEED_A:
+    for n, m in PAPER_A_ELEMENTS:
         for wh in range(1, 5):
             for wv in range(1, 5):
                 if wh * m < 2 * m1:
@@ -170,7 +169,7 @@ def test_support_model_all_sizes(n1, m1):
                 else:
                     assert hole is None
                 built += 1
-    expected = sum(wh * m >= 2 * m1 for _, m in SEED_A for wh in range(1, 5)) * 4
+    expected = sum(wh * m >= 2 * m1 for _, m in PAPER_A_ELEMENTS for wh in range(1, 5)) * 4
     assert built == expected > 0
 
 
@@ -241,7 +240,7 @@ def test_frame_construction_several_holes(R, C, holes):
 def test_join_swaps_two_moves_into_one_cycle():
     a = frame_tour(Board.from_spec(20, 30, ["5,5,10x20"])).order
     b = frame_tour(Board.from_spec(20, 30, ["5,5,10x20"])).order + 20 * 30
-    joined = frame._join(a, b, 20, 30)
+    joined = frame_large._join(a, b, 20, 30)
     board = Board.from_spec(40, 30, ["5,5,10x20", "25,5,10x20"])
     assert check_tour(board, joined, closed=True) is None
 

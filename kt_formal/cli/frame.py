@@ -37,7 +37,8 @@ def _add_frame(sub) -> None:
 
 
 def _run_frame(args) -> int:
-    from kt_formal.combine.frame import rotation_model, single_hole, support_model
+    from kt_formal.combine.frame import rotation_model, support_model
+    from kt_formal.combine.frame_large import single_hole
 
     if args.model == "rotation":
         if not args.element or args.a or args.b:

@@ -51,7 +51,7 @@ def _run_graph(args) -> int:
     print(f"colours: {dark} dark, {light} light (a1 is dark)")
     print("degrees: " + ", ".join(f"{d}: {int(n)}" for d, n in enumerate(hist) if n))
     if args.out:
-        from kt_formal.io.formats import write_graph
+        from kt_formal.io.graphfiles import write_graph
         from kt_formal.graph import knight_graph
 
         write_graph(knight_graph(board), args.out, args.format)

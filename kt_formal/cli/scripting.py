@@ -42,7 +42,7 @@ def _styled(args, board, text: str) -> str:
 def _check_json_tour(args, board) -> None:
     """``tour --json`` without ``--out`` lists the squares in the object: refuse what JSON cannot hold."""
     if getattr(args, "json", False) and not args.out:
-        from kt_formal.io.formats import JSON_MAX_SQUARES, json_limit_message
+        from kt_formal.tourfile import JSON_MAX_SQUARES, json_limit_message
 
         if board.n_squares > JSON_MAX_SQUARES:
             raise InvalidInput(json_limit_message(board.n_squares, "board"))

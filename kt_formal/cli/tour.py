@@ -71,7 +71,7 @@ def _add_tour(sub) -> None:
 
 def _check_tour_output(args, board) -> str:
     """The output format, refusing what cannot be written for this board size (before any work)."""
-    from kt_formal.io.formats import JSON_MAX_SQUARES, format_for_path, json_limit_message
+    from kt_formal.tourfile import JSON_MAX_SQUARES, format_for_path, json_limit_message
     from kt_formal.tourfile import TEXT_SLOW_SQUARES
 
     fmt = args.format or format_for_path(args.out)

@@ -2,7 +2,7 @@
 
 For a board with holes (or an open tour with fixed ends) it tries, in order: the frame
 construction of seed 003 (one rectangular hole, margins >= 3;
-:func:`kt_formal.combine.frame.frame_tour`), the hole repair for many small holes
+:func:`kt_formal.combine.frame_large.frame_tour`), the hole repair for many small holes
 (:func:`kt_formal.combine.repair.repair_tour`: a tour of the whole rectangle re-routed
 around the holes), the block construction for any hole mask
 (:func:`kt_formal.combine.blocks.block_tour`; on boards whose holes are not all small it
@@ -41,7 +41,7 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
     out the frame (the caller tried it).
     """
     from kt_formal.combine.blocks import BlocksNotApplicable, block_tour
-    from kt_formal.combine.frame import NotApplicable, frame_tour
+    from kt_formal.combine.frame_large import NotApplicable, frame_tour
 
     steps = steps if steps is not None else []
     b = request.board

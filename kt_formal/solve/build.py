@@ -57,7 +57,7 @@ def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progr
 
 def _frame(request: TourRequest, stages: list) -> Built | None:
     """The frame construction: milliseconds, whether it applies or not."""
-    from kt_formal.combine.frame import NotApplicable, frame_tour
+    from kt_formal.combine.frame_large import NotApplicable, frame_tour
     from kt_formal.engines.base import found
 
     t = time.perf_counter()

@@ -1,7 +1,7 @@
 """The ``frame`` engine: closed tours of boards with holes.
 
 For a large board minus one rectangular hole it builds the tour with the generalised
-frame of seed 003 (:func:`kt_formal.combine.frame.frame_tour`, seconds for 2000 x 2000);
+frame (:func:`kt_formal.combine.frame_large.frame_tour`, seconds for 2000 x 2000);
 small boards, and boards the construction does not cover, go to CP-SAT with a time
 limit (limit reached: UNKNOWN). Boards too large for CP-SAT that the construction
 does not cover get UNKNOWN with the reason. Every tour passes the independent checker.
@@ -47,7 +47,7 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
     Result
         ``stats["method"]`` says which way the answer came (``frame`` or ``cpsat``).
     """
-    from kt_formal.combine.frame import NotApplicable, frame_tour
+    from kt_formal.combine.frame_large import NotApplicable, frame_tour
     from kt_formal.engines import cpsat
     from kt_formal.exceptions import InvalidInput
 

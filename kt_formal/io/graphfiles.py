@@ -1,0 +1,62 @@
+"""Knight graphs in files: networkx's writers (GraphML, edge lists, JSON) for a graph with portable node names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from kt_formal.exceptions import InvalidInput
+
+__all__ = ["portable_graph", "write_graph", "GRAPH_FORMATS"]
+
+
+#: Formats of ``kt-formal graph --format``: networkx's writers.
+GRAPH_FORMATS = ("graphml", "edgelist", "json")
+
+
+def portable_graph(G):
+    """A copy of a knight graph with string nodes ``"r,c"`` that every file format keeps.
+
+    Node attributes: ``row``, ``col`` and those of the graph (``colour``).
+
+    >>> from kt_formal.board import Board
+    >>> from kt_formal.graph import knight_graph
+    >>> H = portable_graph(knight_graph(Board(3, 4)))
+    >>> sorted(H.nodes)[:3], H.nodes["0,0"]["row"]
+    (['0,0', '0,1', '0,2'], 0)
+    """
+    import networkx as nx
+
+    H = nx.Graph(**G.graph)
+    for (r, c), data in G.nodes(data=True):
+        H.add_node(f"{r},{c}", row=int(r), col=int(c), **data)
+    H.add_edges_from((f"{a[0]},{a[1]}", f"{b[0]},{b[1]}") for a, b in G.edges())
+    return H
+
+
+def write_graph(G, path, fmt: str) -> Path:
+    """Write a knight graph as GraphML, an edge list (``r,c r,c`` a line) or node-link JSON.
+
+    Nodes are written as ``"r,c"`` strings (:func:`portable_graph`); networkx reads each
+    file back with ``read_graphml``, ``read_edgelist`` and ``node_link_graph``.
+    """
+    import json
+
+    import networkx as nx
+
+    if fmt not in GRAPH_FORMATS:
+        raise InvalidInput(f"unknown graph format {fmt!r}; choose from {', '.join(GRAPH_FORMATS)}")
+    H = portable_graph(G)
+    p = Path(path)
+    try:
+        if fmt == "graphml":
+            nx.write_graphml(H, p)
+        elif fmt == "edgelist":
+            nx.write_edgelist(H, p, data=False)
+        else:
+            try:
+                data = nx.node_link_data(H, edges="links")
+            except TypeError:  # networkx < 3.4 has no edges= and writes "links"
+                data = nx.node_link_data(H)
+            p.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
+    return p
