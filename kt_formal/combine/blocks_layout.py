@@ -175,75 +175,46 @@ def solve_group(live: np.ndarray, *, closed: bool = True, start=None, end=None, 
 
 
 def _solve_group(live, closed, start, end, need, time_limit, seed, workers):
-    from ortools.sat.python import cp_model
+    """One group's tour by a circuit model: its moves as (square, next square) pairs of the
+    group's mask, "infeasible" (proved, or a join's ports are missing) or None (no answer
+    in time). ``need``: groups of moves of which the tour must use one each."""
+    from kt_formal.engines.circuit import Circuit
 
     h, w = live.shape
     idx = np.flatnonzero(live.ravel())
     k = idx.size
-    if k == 0:
+    if k == 0 or (closed and k < 3):
         return "infeasible"
+    if not closed and k == 1:
+        return []
     node = np.full(h * w, -1, dtype=np.int64)
     node[idx] = np.arange(k)
     r, c = np.divmod(idx, w)
-    model = cp_model.CpModel()
-    arcs = []
-    lit = {}
+    circuit = Circuit(k, open_path=not closed)
     for dr, dc in _MOVES.tolist():
         rr, cc = r + dr, c + dc
         ok = (rr >= 0) & (rr < h) & (cc >= 0) & (cc < w)
         ok[ok] = live[rr[ok], cc[ok]]
-        for u, v in zip(np.flatnonzero(ok).tolist(), node[rr[ok] * w + cc[ok]].tolist()):
-            x = model.new_bool_var(f"arc_{u}_{v}")
-            lit[(u, v)] = x
-            arcs.append((u, v, x))
-    if closed and k < 3:
-        return "infeasible"
+        circuit.add_arcs(np.flatnonzero(ok), node[rr[ok] * w + cc[ok]], names="arc")
     if not closed:
-        d = k
-        s = [int(node[start[0] * w + start[1]])] if start is not None else range(k)
-        e = [int(node[end[0] * w + end[1]])] if end is not None else range(k)
-        for u in s:
-            x = model.new_bool_var(f"start_{u}")
-            arcs.append((d, u, x))
-        for u in e:
-            x = model.new_bool_var(f"end_{u}")
-            arcs.append((u, d, x))
-        if k == 1:
-            return []
-    model.add_circuit(arcs)
+        circuit.add_path_ends([int(node[start[0] * w + start[1]])] if start is not None else range(k),
+                              [int(node[end[0] * w + end[1]])] if end is not None else range(k))
     for group in need:
         terms = []
         for a, b in group:
             u, v = int(node[a[0] * w + a[1]]), int(node[b[0] * w + b[1]])
-            if u >= 0 and v >= 0 and (u, v) in lit:
-                terms += [lit[(u, v)], lit[(v, u)]]
+            if u >= 0 and v >= 0 and circuit.literal(u, v) is not None:
+                terms += [circuit.literal(u, v), circuit.literal(v, u)]
         if not terms:
             return "infeasible"
-        model.add_bool_or(terms)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
-    solver.parameters.num_workers = int(workers)
-    solver.parameters.random_seed = int(seed)
-    status = solver.solve(model)
-    if status == cp_model.INFEASIBLE:
-        return "infeasible"
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
-    succ = np.full(k + 1, -1, dtype=np.int64)
-    for u, v, x in arcs:
-        if solver.boolean_value(x):
-            succ[u] = v
-    cur = 0 if closed else int(succ[k])
-    order = []
-    for _ in range(k):
-        order.append(cur)
-        cur = int(succ[cur])
-    order = idx[np.array(order)].tolist()
+        circuit.model.add_bool_or(terms)
+    status = circuit.solve(time_limit=max(0.01, float(time_limit)), workers=workers, seed=seed)
+    if status != "found":
+        return "infeasible" if status == "infeasible" else None
+    order = idx[circuit.order(closed)].tolist()
     if closed:
         return [(order[i], order[(i + 1) % k]) for i in range(k)]
     return [(order[i], order[i + 1]) for i in range(k - 1)] or [(order[0], -1)]
-
-
 
 
 def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba

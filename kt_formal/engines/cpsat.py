@@ -29,7 +29,7 @@ import threading
 import numpy as np
 
 from kt_formal.question import Budget, TourRequest
-from kt_formal.engines.successors import follow
+from kt_formal.engines.circuit import Circuit
 
 from kt_formal.engines.base import found, impossible, unknown  # noqa: F401
 from kt_formal.graph import neighbour_table
@@ -88,128 +88,94 @@ def solve(
     -------
     Result
     """
-    from ortools.sat.python import cp_model
-
     clock = Budget()
-    board = request.board
-    nt = neighbour_table(board)
-    k = len(nt)
-    closed = request.closed
+    nt = neighbour_table(request.board)
+    trivial = _degenerate(request, nt, clock)
+    if trivial is not None:
+        return trivial
+    if progress is not None:
+        progress(clock.elapsed(), time_limit, "building the model")
+    circuit = _model(request, nt)
+    if not isinstance(circuit, Circuit):
+        return impossible(request, NAME, clock.elapsed(), circuit)
+    done = threading.Event()
 
-    # degenerate sizes that add_circuit would misread (a 2-cycle is not a tour)
-    if closed and k < 3:
+    def prepare(solver):
+        if progress is not None:
+            solver.parameters.log_search_progress = True
+            solver.parameters.log_to_stdout = bool(log)
+            solver.log_callback = lambda _line: progress(clock.elapsed(), time_limit, "searching")
+        if stop is not None:
+            def watch():
+                while not done.wait(0.02):
+                    if stop.is_set():
+                        solver.stop_search()  # repeated: the search may not have started yet
+
+            threading.Thread(target=watch, daemon=True).start()
+
+    # the limit covers building the model too
+    limit = None if time_limit is None else max(0.001, float(time_limit) - clock.elapsed())
+    try:
+        with _keep_sigint():
+            status = circuit.solve(time_limit=limit, workers=workers, seed=seed, log=log, prepare=prepare)
+    finally:
+        done.set()
+    solver = circuit.solver
+    stats = {"arcs": circuit.n_arcs, "branches": solver.num_branches, "conflicts": solver.num_conflicts,
+             "solver_wall_time": solver.wall_time, "workers": int(workers), "seed": int(seed)}
+    if status == "found":
+        return found(request, nt.squares[circuit.order(request.closed)], NAME, clock.elapsed(), stats)
+    if status == "infeasible":
+        return impossible(request, NAME, clock.elapsed(),
+                          f"CP-SAT proved that no {request.describe()} exists", stats=stats)
+    limit_text = f"{time_limit:g} s" if time_limit is not None else "its limit"
+    return unknown(request, NAME, clock.elapsed(), f"CP-SAT reached {limit_text} without an answer", stats=stats)
+
+
+def _degenerate(request: TourRequest, nt, clock):
+    """The answer for sizes the circuit constraint would misread, or None."""
+    k = len(nt)
+    board = request.board
+    if request.closed and k < 3:  # a 2-cycle is not a tour
         return impossible(request, NAME, clock.elapsed(),
                           f"a closed tour needs at least 3 squares; the board has {k}")
     if k == 1:
-        sq = int(nt.squares[0])
-        return found(request, np.array([sq]), NAME, clock.elapsed())
+        return found(request, np.array([int(nt.squares[0])]), NAME, clock.elapsed())
     isolated = np.flatnonzero(nt.degree == 0)
     if isolated.size:  # add_circuit would silently leave a square with no arcs out
         r, c = board.square(nt.squares[int(isolated[0])])
         return impossible(request, NAME, clock.elapsed(),
                           f"square ({r}, {c}) has no knight move to another square, "
                           f"so no tour of {k} squares can visit it")
-    if not closed and request.start is not None and request.start == request.end:
-        return impossible(request, NAME, clock.elapsed(), "an open tour of 2 or more squares cannot start and end on the same square")
+    if not request.closed and request.start is not None and request.start == request.end:
+        return impossible(request, NAME, clock.elapsed(),
+                          "an open tour of 2 or more squares cannot start and end on the same square")
+    return None
 
-    if progress is not None:
-        progress(clock.elapsed(), time_limit, "building the model")
-    model = cp_model.CpModel()
-    arcs = []
-    lit_of: dict[tuple[int, int], object] = {}
+
+def _model(request: TourRequest, nt):
+    """The circuit model of ``request`` (see the module docstring), or the reason it has none."""
+    k = len(nt)
+    circuit = Circuit(k, open_path=not request.closed)
     tails = np.repeat(np.arange(k), 8)
     heads = nt.table.ravel()
     keep = heads >= 0
-    for u, v in zip(tails[keep].tolist(), heads[keep].tolist()):
-        lit = model.new_bool_var(f"arc_{u}_{v}")
-        lit_of[(u, v)] = lit
-        arcs.append((u, v, lit))
-
-    dummy = k
-    if not closed:
+    circuit.add_arcs(tails[keep], heads[keep], names="arc")
+    if not request.closed:
         starts = [nt.node(request.start)] if request.start is not None else range(k)
         ends = [nt.node(request.end)] if request.end is not None else range(k)
-        for s in starts:
-            lit = model.new_bool_var(f"start_{s}")
-            lit_of[(dummy, s)] = lit
-            arcs.append((dummy, s, lit))
-        for e in ends:
-            lit = model.new_bool_var(f"end_{e}")
-            lit_of[(e, dummy)] = lit
-            arcs.append((e, dummy, lit))
+        circuit.add_path_ends(starts, ends)
     elif request.end is not None and request.start is not None:
         a, b = nt.node(request.end), nt.node(request.start)
-        if (a, b) not in lit_of:
-            return impossible(request, NAME, clock.elapsed(),
-                              f"a closed tour ending at {request.end} returns to {request.start}, "
-                              "which is not a knight move away")
-        model.add(lit_of[(a, b)] + lit_of[(b, a)] == 1)
-    model.add_circuit(arcs)
-
+        if circuit.literal(a, b) is None:
+            return (f"a closed tour ending at {request.end} returns to {request.start}, "
+                    "which is not a knight move away")
+        circuit.model.add(circuit.literal(a, b) + circuit.literal(b, a) == 1)
     for a, b in request.forced:
         u, v = nt.node(a), nt.node(b)
-        model.add(lit_of[(u, v)] + lit_of[(v, u)] == 1)
+        circuit.model.add(circuit.literal(u, v) + circuit.literal(v, u) == 1)
     for a, b in request.forbidden:
         u, v = nt.node(a), nt.node(b)
-        model.add(lit_of[(u, v)] == 0)
-        model.add(lit_of[(v, u)] == 0)
-
-    solver = cp_model.CpSolver()
-    if time_limit is not None:  # the limit covers building the model too
-        solver.parameters.max_time_in_seconds = max(0.001, float(time_limit) - clock.elapsed())
-    solver.parameters.num_workers = int(workers)
-    solver.parameters.random_seed = int(seed)
-    solver.parameters.log_search_progress = bool(log)
-    if progress is not None:
-        solver.parameters.log_search_progress = True
-        solver.parameters.log_to_stdout = bool(log)
-        solver.log_callback = lambda _line: progress(clock.elapsed(), time_limit, "searching")
-    watcher = None
-    if stop is not None:
-        import threading
-
-        done = threading.Event()
-
-        def watch():
-            while not done.wait(0.02):
-                if stop.is_set():
-                    solver.stop_search()  # repeated: the search may not have started yet
-
-        watcher = threading.Thread(target=watch, daemon=True)
-        watcher.start()
-    try:
-        with _keep_sigint():
-            status = solver.solve(model)
-    finally:
-        if watcher is not None:
-            done.set()
-    stats = {
-        "arcs": len(arcs),
-        "branches": solver.num_branches,
-        "conflicts": solver.num_conflicts,
-        "solver_wall_time": solver.wall_time,
-        "workers": int(workers),
-        "seed": int(seed),
-    }
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        succ = np.full(k + 1, -1, dtype=np.int64)
-        for u, v, lit in arcs:
-            if solver.boolean_value(lit):
-                succ[u] = v
-        order = _walk(succ, k, closed)
-        return found(request, nt.squares[order], NAME, clock.elapsed(), stats)
-    if status == cp_model.INFEASIBLE:
-        return impossible(request, NAME, clock.elapsed(),
-                          f"CP-SAT proved that no {request.describe()} exists", stats=stats)
-    if status == cp_model.UNKNOWN:
-        limit = f"{time_limit:g} s" if time_limit is not None else "its limit"
-        return unknown(request, NAME, clock.elapsed(),
-                       f"CP-SAT reached {limit} without an answer", stats=stats)
-    if status == cp_model.MODEL_INVALID:
-        raise RuntimeError(f"CP-SAT model invalid: {model.validate()}")
-    raise RuntimeError(f"unexpected CP-SAT status {solver.status_name(status)}")
-
-
-def _walk(succ: np.ndarray, k: int, closed: bool) -> np.ndarray:
-    """Follow successor links: from node 0 for a cycle, from the dummy's successor for a path."""
-    return follow(succ, 0 if closed else int(succ[k]), k)
+        circuit.model.add(circuit.literal(u, v) == 0)
+        circuit.model.add(circuit.literal(v, u) == 0)
+    return circuit
