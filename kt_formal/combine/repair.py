@@ -329,13 +329,65 @@ def pick_batch(steps, pending, done, win: np.ndarray, squares_of, size: int):
     return chosen, rest
 
 
+def _accept(st: _State, ws: list, done, stats, back: list, solve_all, failed) -> int:
+    """Splice the batch's solved windows into the tour where the tour stays one cycle.
+
+    The batch's paths in tour order make a contracted cycle, each leading to the next; a
+    window is accepted when its new paths keep that cycle whole. Rejected windows are
+    solved again for the order their paths now come in, up to :data:`ROUNDS` times; then
+    the next batch takes them (``back``). Returns how many were accepted.
+    """
+    _, one_cycle, cycle_pos = _kernels()
+    p = 0
+    if ws:
+        ranks = np.argsort(np.argsort(np.concatenate([st.pos[w.entries] for w in ws]), kind="stable"))
+        off = 0
+        for w in ws:
+            w.rank = ranks[off:off + len(w.entries)]
+            off += len(w.entries)
+        p = off
+        jump = (np.arange(p, dtype=np.int64) + 1) % p
+    accepted = 0
+    for rnd in range(ROUNDS + 1):
+        rejected = []
+        for w in ws:
+            old = jump[w.rank]
+            jump[w.rank] = (w.rank[w.sigma()] + 1) % p
+            if one_cycle(jump):
+                w.write(st)
+                done[w.index] = True
+                accepted += 1
+                stats["done"] = stats.get("done", 0) + 1
+            else:
+                jump[w.rank] = old
+                rejected.append(w)
+        if not rejected:
+            break
+        stats["rejected"] = stats.get("rejected", 0) + len(rejected)
+        if rnd == ROUNDS:  # the next batch takes them, after a walk
+            back.extend(w.index for w in rejected)
+            break
+        # the rejected windows again, for the order their paths now come in
+        where = np.empty(p, dtype=np.int64)
+        cycle_pos(jump, where)
+        for w in rejected:
+            w.order = np.argsort(where[w.rank], kind="stable")
+        ws = []
+        for w, ok in zip(rejected, solve_all(rejected)):
+            if ok:
+                ws.append(w)
+            else:
+                failed(w.step)
+                back.append(w.index)
+    return accepted
+
+
 def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, seed: int,
          stop, stats, workers: int, batch: int) -> None:
     """Re-route every step's window, in batches of windows side by side, in place."""
     from concurrent.futures import ThreadPoolExecutor
 
     rows, cols = st.rows, st.cols
-    _, one_cycle, cycle_pos = _kernels()
     n = len(steps)
     done = np.zeros(n, dtype=bool)
     # nearby windows one after the other (row-major order of their first spot)
@@ -404,48 +456,7 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
                     failed(w.step)
                     back.append(w.index)
             ws = [w for w in ws if w.nxt is not None]
-            # the contracted cycle: the batch's paths in tour order, each leading to the next
-            p = 0
-            if ws:
-                ranks = np.argsort(np.argsort(np.concatenate([st.pos[w.entries] for w in ws]), kind="stable"))
-                off = 0
-                for w in ws:
-                    w.rank = ranks[off:off + len(w.entries)]
-                    off += len(w.entries)
-                p = off
-                jump = (np.arange(p, dtype=np.int64) + 1) % p
-            accepted = 0
-            for rnd in range(ROUNDS + 1):
-                rejected = []
-                for w in ws:
-                    old = jump[w.rank]
-                    jump[w.rank] = (w.rank[w.sigma()] + 1) % p
-                    if one_cycle(jump):
-                        w.write(st)
-                        done[w.index] = True
-                        accepted += 1
-                        stats["done"] = stats.get("done", 0) + 1
-                    else:
-                        jump[w.rank] = old
-                        rejected.append(w)
-                if not rejected:
-                    break
-                stats["rejected"] = stats.get("rejected", 0) + len(rejected)
-                if rnd == ROUNDS:  # the next batch takes them, after a walk
-                    back.extend(w.index for w in rejected)
-                    break
-                # the rejected windows again, for the order their paths now come in
-                where = np.empty(p, dtype=np.int64)
-                cycle_pos(jump, where)
-                for w in rejected:
-                    w.order = np.argsort(where[w.rank], kind="stable")
-                ws = []
-                for w, ok in zip(rejected, solve_all(rejected)):
-                    if ok:
-                        ws.append(w)
-                    else:
-                        failed(w.step)
-                        back.append(w.index)
+            accepted = _accept(st, ws, done, stats, back, solve_all, failed)
             for _i, sq in chosen:
                 win[sq] = -1
             for i, _sq in chosen:
