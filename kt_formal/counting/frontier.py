@@ -198,6 +198,149 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
                        live_after, later)
 
 
+#: What :func:`_next_state` returns for a tour made whole at this step.
+_WHOLE = "whole"
+
+
+class _Step:
+    """What one square's step of the sweep needs: its moves back into the window, the
+    square leaving the window, and the room for moves each window square has left."""
+
+    def __init__(self, lay, i: int):
+        k, N, W, live = lay.k, lay.N, lay.W, lay.live
+        r = divmod(i, k)[1]
+        self.i, self.W = i, W
+        self.is_live = i < N and live[i]
+        self.nbr_pos = []
+        if self.is_live:
+            for dr, dc, p in ((-1, -2, 0), (1, -2, 2), (-2, -1, k - 1), (2, -1, k + 3)):
+                rr, cc = r + dr, i // k + dc
+                if 0 <= rr < k and cc >= 0:
+                    j = i - W + p
+                    if live[j] and frozenset((i, j)) not in lay.forbidden_set:
+                        self.nbr_pos.append((p, j, frozenset((i, j)) in lay.forced_set))
+        self.out_j = i - W  # the square leaving the frontier after this step
+        self.out_fixed = self.out_j in lay.ends
+        self.cap_i = 1 if i in lay.ends else 2
+        self.rest_after = lay.live_after[i + 1] if i < N else 0
+        # after this step, window position q holds square i + 1 - W + q; the moves it can
+        # still get come from squares after i: a square short of moves is a dead state
+        self.room = []
+        for q in range(W):
+            j = i + 1 - W + q
+            self.room.append(sum(1 for t in lay.later[j] if t > i) if 0 <= j < N and live[j] else 9)
+        self.must = 0
+        for b, (_p, _j, f) in enumerate(self.nbr_pos):
+            if f:
+                self.must |= 1 << b
+
+
+def _join_moves(step: _Step, lay, closed: bool, w: list, tn: int, mask: int):
+    """Give the new square (``w[W]``) the moves of ``mask``; (ok, finished)."""
+    W = step.W
+    finished = False
+    fresh = 1000  # labels of fragments born at this step
+    for b in range(len(step.nbr_pos)):
+        if not mask >> b & 1:
+            continue
+        p = step.nbr_pos[b][0]
+        a_val, b_val = w[p], w[W]
+        if a_val == 1:  # the neighbour has two moves already
+            return False, False
+        if step.nbr_pos[b][1] in lay.ends and a_val >= 2:  # a fixed end takes one move only
+            return False, False
+        if a_val == 0 and b_val == 0:
+            fresh += 1
+            w[p] = w[W] = fresh
+        elif a_val == 0:
+            w[p] = b_val
+            w[W] = 1
+        elif b_val == 0:
+            w[W] = a_val
+            w[p] = 1
+        elif a_val == b_val:  # closes a cycle (open: joins the tour's two ends)
+            if not closed and not (lay.free_terminals == 2 and tn == 2):
+                return False, False
+            w[p] = w[W] = 1
+            finished = True
+        else:  # joins two paths: the far end of b's joins a's label
+            w[p] = w[W] = 1
+            if b_val in w or a_val in w:
+                for t in range(W + 1):
+                    if w[t] == b_val:
+                        w[t] = a_val
+            else:  # both far ends are terminals: a whole path
+                finished = True
+    return True, finished
+
+
+def _open_dead(step: _Step, lay, w: list, tn2: int) -> bool:
+    """An open tour's state that cannot end well: more squares that must be ends than
+    free ends left, or a path that is the whole tour while other squares wait."""
+    W, i, room, ends = step.W, step.i, step.room, lay.ends
+    # a square that can take one move at most (0 with room 1, a path end with room 0)
+    # ends the open tour: with the ends already used, more of them than free terminals
+    # is a dead state (fixed ends aside)
+    forced_ends = sum(1 for q in range(W)
+                      if ((w[q] == 0 and room[q] == 1) or (w[q] >= 2 and room[q] == 0))
+                      and i + 1 - W + q not in ends)
+    if tn2 + forced_ends > lay.free_terminals:
+        return True
+    # a path whose two ends take no more moves (no room, a fixed end, or gone as an end
+    # of the tour) is the whole tour: dead while any other square waits for moves
+    shut = [q for q in range(W) if w[q] >= 2 and (room[q] == 0 or i + 1 - W + q in ends)]
+    for q in shut:
+        mate = [u for u in range(W) if u != q and w[u] == w[q]]
+        if not mate or mate[0] in shut:
+            if step.rest_after or any(w[u] != 1 for u in range(W) if u != q and u not in mate):
+                return True
+    return False
+
+
+def _next_state(step: _Step, lay, closed: bool, base: list, tn: int, mask: int):
+    """The state after the step's square takes the moves of ``mask``: its key, :data:`_WHOLE`
+    when the tour is whole, or None when no tour continues from it."""
+    W = step.W
+    w = base[:]  # W + 1 entries, the new square last
+    ok, finished = _join_moves(step, lay, closed, w, tn, mask)
+    if not ok:
+        return None
+    # the leaving square
+    v = w.pop(0)
+    tn2 = tn
+    out_j = step.out_j
+    if v == 0 and out_j >= 0 and lay.live[out_j]:
+        return None  # a square without any move
+    if v >= 2:
+        if closed:
+            return None
+        if not step.out_fixed:
+            if tn2 >= lay.free_terminals:
+                return None
+            tn2 += 1
+        if v not in w:  # its fragment's other end already left: a whole path
+            finished = True
+    elif step.out_fixed and v != 1:
+        return None
+    if lay.free_terminals == 2 and tn2 == 2 and tn < 2 and not finished:
+        # both ends of the tour are placed: the two path ends joined to them (the only
+        # labels without a partner) become one pair, as if joined through the tour's
+        # ends; the state is a closed tour's from now on
+        alone = [q for q in range(W) if w[q] >= 2 and w.count(w[q]) == 1]
+        if len(alone) == 2:
+            w[alone[1]] = w[alone[0]]
+    if finished:
+        # the tour is whole: nothing else may be pending or still to come
+        return None if step.rest_after or any(x != 1 for x in w) else _WHOLE
+    for q in range(W):
+        x = w[q]
+        if (x == 0 and step.room[q] < (2 if closed else 1)) or (x >= 2 and closed and step.room[q] < 1):
+            return None
+    if not closed and _open_dead(step, lay, w, tn2):
+        return None
+    return _normalise(w), tn2
+
+
 def count_request(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
                   progress=None, max_states: int = 5_000_000, time_limit: float | None = None) -> FrontierCount:
     """Count the tours of ``board`` (closed, or open with optional fixed ends).
@@ -229,8 +372,6 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
     if isinstance(lay, FrontierCount):
         return lay
     rows, cols, k, n, N, W = lay.rows, lay.cols, lay.k, lay.n, lay.N, lay.W
-    live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
-    free_terminals, forced_set, forbidden_set = lay.free_terminals, lay.forced_set, lay.forbidden_set
     # state: (window tuple of W values, non-fixed terminals used) -> count
     # values: 0 = live square without a move, 1 = finished / hole / outside, >= 2 = path end label
     states = {((1,) * W, 0): 1}
@@ -240,144 +381,19 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
     for i in range(N + W):  # the last W steps only flush the frontier
         on_board = i < N
         r, c = divmod(i, k)[1], i // k
-        is_live = on_board and live[i]
-        nbr_pos = []
-        if is_live:
-            for dr, dc, p in ((-1, -2, 0), (1, -2, 2), (-2, -1, k - 1), (2, -1, k + 3)):
-                rr, cc = r + dr, c + dc
-                if 0 <= rr < k and cc >= 0:
-                    j = i - W + p
-                    if live[j] and frozenset((i, j)) not in forbidden_set:
-                        nbr_pos.append((p, j, frozenset((i, j)) in forced_set))
-        out_j = i - W  # the square leaving the frontier after this step
-        out_fixed = out_j in ends
-        cap_i = 1 if i in ends else 2
-        rest_after = live_after[i + 1] if on_board else 0
-        # after this step, window position q holds square i + 1 - W + q; the moves it can
-        # still get come from squares after i: a square short of moves is a dead state
-        room = []
-        for q in range(W):
-            j = i + 1 - W + q
-            room.append(sum(1 for t in later[j] if t > i) if 0 <= j < N and live[j] else 9)
+        step = _Step(lay, i)
         new_states: dict = {}
-        m = len(nbr_pos)
-        must = 0
-        for b, (_p, _j, f) in enumerate(nbr_pos):
-            if f:
-                must |= 1 << b
         for (window, tn), cnt in states.items():
             base = list(window)
-            base.append(0 if is_live else 1)
-            for mask in range(1 << m):
-                if mask & must != must:
+            base.append(0 if step.is_live else 1)
+            for mask in range(1 << len(step.nbr_pos)):
+                if mask & step.must != step.must or bin(mask).count("1") > step.cap_i:
                     continue
-                if bin(mask).count("1") > cap_i:
-                    continue
-                w = base[:]  # W + 1 entries, the new square last
-                ok = True
-                finished = False
-                fresh = 1000  # labels of fragments born at this step
-                for b in range(m):
-                    if not mask >> b & 1:
-                        continue
-                    p = nbr_pos[b][0]
-                    a_val, b_val = w[p], w[W]
-                    if a_val == 1:  # the neighbour has two moves already
-                        ok = False
-                        break
-                    if nbr_pos[b][1] in ends and a_val >= 2:  # a fixed end takes one move only
-                        ok = False
-                        break
-                    if a_val == 0 and b_val == 0:
-                        fresh += 1
-                        w[p] = w[W] = fresh
-                    elif a_val == 0:
-                        w[p] = b_val
-                        w[W] = 1
-                    elif b_val == 0:
-                        w[W] = a_val
-                        w[p] = 1
-                    elif a_val == b_val:  # closes a cycle (open: joins the tour's two ends)
-                        if not closed and not (free_terminals == 2 and tn == 2):
-                            ok = False
-                            break
-                        w[p] = w[W] = 1
-                        finished = True
-                    else:  # joins two paths: the far end of b's joins a's label
-                        w[p] = w[W] = 1
-                        if b_val in w or a_val in w:
-                            for t in range(W + 1):
-                                if w[t] == b_val:
-                                    w[t] = a_val
-                        else:  # both far ends are terminals: a whole path
-                            finished = True
-                if not ok:
-                    continue
-                # the leaving square
-                v = w.pop(0)
-                tn2 = tn
-                if v == 0 and out_j >= 0 and live[out_j]:
-                    continue  # a square without any move
-                if v >= 2:
-                    if closed:
-                        continue
-                    if not out_fixed:
-                        if tn2 >= free_terminals:
-                            continue
-                        tn2 += 1
-                    if v not in w:  # its fragment's other end already left: a whole path
-                        finished = True
-                elif out_fixed and v != 1:
-                    continue
-                if free_terminals == 2 and tn2 == 2 and tn < 2 and not finished:
-                    # both ends of the tour are placed: the two path ends joined to them
-                    # (the only labels without a partner) become one pair, as if joined
-                    # through the tour's ends; the state is a closed tour's from now on
-                    alone = [q for q in range(W) if w[q] >= 2 and w.count(w[q]) == 1]
-                    if len(alone) == 2:
-                        w[alone[1]] = w[alone[0]]
-                if finished:
-                    # the tour is whole: nothing else may be pending or still to come
-                    if rest_after or any(x != 1 for x in w):
-                        continue
+                key = _next_state(step, lay, closed, base, tn, mask)
+                if key is _WHOLE:
                     done += cnt
-                    continue
-                dead = False
-                for q in range(W):
-                    x = w[q]
-                    if x == 0:
-                        if room[q] < (2 if closed else 1):
-                            dead = True
-                            break
-                    elif x >= 2 and closed and room[q] < 1:
-                        dead = True
-                        break
-                if dead:
-                    continue
-                if not closed:
-                    # a square that can take one move at most (0 with room 1, a path end
-                    # with room 0) ends the open tour: with the ends already used, more
-                    # of them than free terminals is a dead state (fixed ends aside)
-                    forced_ends = sum(1 for q in range(W)
-                                      if ((w[q] == 0 and room[q] == 1) or (w[q] >= 2 and room[q] == 0))
-                                      and i + 1 - W + q not in ends)
-                    if tn2 + forced_ends > free_terminals:
-                        continue
-                    # a path whose two ends take no more moves (no room, a fixed end, or
-                    # gone as an end of the tour) is the whole tour: dead while any other
-                    # square waits for moves
-                    shut = [q for q in range(W) if w[q] >= 2 and (room[q] == 0 or i + 1 - W + q in ends)]
-                    whole = False
-                    for q in shut:
-                        mate = [u for u in range(W) if u != q and w[u] == w[q]]
-                        if not mate or mate[0] in shut:
-                            if rest_after or any(w[u] != 1 for u in range(W) if u != q and u not in mate):
-                                whole = True
-                                break
-                    if whole:
-                        continue
-                key = (_normalise(w), tn2)
-                new_states[key] = new_states.get(key, 0) + cnt
+                elif key is not None:
+                    new_states[key] = new_states.get(key, 0) + cnt
         states = new_states
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             raise LimitReached(f"the frontier count stopped at its time limit ({time_limit:g} s) "
