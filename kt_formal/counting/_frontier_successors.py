@@ -218,17 +218,12 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
 
 
 @cached_njit(inline="always")
-def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # pragma: no cover - compiled
-    """The key of the state that ``mask`` (the new square's moves back into the frontier)
-    makes of the decoded state ``base``; -1 when it makes none, -2 when it finishes the tour."""
-    W = prm[_P_W]
-    closed = prm[_P_CLOSED]
-    m = nbr_p.shape[0]
-    for q in range(W + 1):
-        w[q] = base[q]
+def _join_moves(w, mask, W, nbr_p, nbr_end, closed, merge, tn):  # pragma: no cover - compiled
+    """Give the new square (``w[W]``) the moves of ``mask``: -1 when no state results, 1
+    when a tour is finished, else 0."""
     finished = False
     fresh = 100
-    for b in range(m):
+    for b in range(nbr_p.shape[0]):
         if not (mask >> b) & 1:
             continue
         p = nbr_p[b]
@@ -247,7 +242,7 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
             w[W] = a
             w[p] = 1
         elif a == bv:  # closes a cycle (open tours: joins the two ends of the tour)
-            if not closed and not (prm[_P_MERGE] and tn == 2):
+            if not closed and not (merge and tn == 2):
                 return -1
             w[p] = 1
             w[W] = 1
@@ -266,6 +261,106 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
                         w[t] = a
             else:
                 finished = True
+    return 1 if finished else 0
+
+
+@cached_njit(inline="always")
+def _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W):  # pragma: no cover - compiled
+    """Whether an open tour's state after the step is dead: more squares that must be ends
+    than free ends left, or a path that is the whole tour while other squares wait."""
+    chg = 0
+    moves = 0
+    for b in range(nbr_p.shape[0]):
+        bit = (mask >> b) & 1
+        chg |= bit << nbr_p[b]
+        moves += bit
+    zpost = zm & ~chg
+    lpost = (lm & ~chg) | (zm & chg)
+    if prm[_P_NEW_LIVE]:
+        if moves == 0:
+            zpost |= np.int64(1) << W
+        elif moves == 1:
+            lpost |= np.int64(1) << W
+    if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) > prm[_P_FREE]:
+        return True
+    # a path whose two ends take no more moves (shut, or gone from the frontier as an
+    # end of the tour) is the whole tour: dead while any other square waits for moves
+    shut = lpost & prm[_P_SHUT]
+    while shut:
+        p = _lowest_bit(shut)
+        shut &= shut - 1
+        x = w[p]
+        p2 = -1
+        for t in range(1, W + 1):
+            if t != p and w[t] == x:
+                p2 = t
+                break
+        if p2 < 0 or (prm[_P_SHUT] >> p2) & 1:
+            if not prm[_P_MAY_FINISH]:
+                return True
+            rest = (zpost | lpost) & ~(np.int64(1) << p)
+            if p2 >= 0:
+                rest &= ~(np.int64(1) << p2)
+            if rest:
+                return True
+    return False
+
+
+@cached_njit(inline="always")
+def _pair_the_tour_ends(w, W):  # pragma: no cover - compiled
+    """Both ends of the tour are placed: the two path ends joined to them (the only ends
+    without a partner) become one pair, as if joined through the tour's ends, and the
+    state is a closed tour's from now on."""
+    s1 = -1
+    for t in range(1, W + 1):
+        x = w[t]
+        if x < 2:
+            continue
+        alone = True
+        for u in range(1, W + 1):
+            if u != t and w[u] == x:
+                alone = False
+                break
+        if alone:
+            if s1 < 0:
+                s1 = t
+            else:
+                w[t] = w[s1]
+                break
+
+
+@cached_njit(inline="always")
+def _encode(w, lab, W, pw, tn2):  # pragma: no cover - compiled
+    """Relabel the path ends in frontier order, and encode (branch-free: lab[0] = 0,
+    lab[1] = 1, lab[label] = 0 until it is numbered)."""
+    nxt = 2
+    nk = tn2
+    for q in range(W):
+        x = w[q + 1]
+        y = lab[x]
+        fresh_lab = np.int64(y == 0) & np.int64(x >= 2)
+        y += fresh_lab * nxt
+        lab[x] = y
+        nxt += fresh_lab
+        nk += y * pw[q]
+    for q in range(1, W + 1):
+        x = w[q]
+        lab[x] = x * np.int64(x < 2)
+    return nk
+
+
+@cached_njit(inline="always")
+def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # pragma: no cover - compiled
+    """The key of the state that ``mask`` (the new square's moves back into the frontier)
+    makes of the decoded state ``base``; -1 when it makes none, -2 when it finishes the tour."""
+    W = prm[_P_W]
+    closed = prm[_P_CLOSED]
+    for q in range(W + 1):
+        w[q] = base[q]
+    joined = _join_moves(w, mask, W, nbr_p, nbr_end, closed, prm[_P_MERGE], tn)
+    if joined < 0:
+        return -1
+    finished = joined == 1
     v = w[0]
     tn2 = tn
     if v == 0 and prm[_P_OUT_LIVE]:
@@ -287,25 +382,7 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
     elif prm[_P_OUT_FIXED] and v != 1:
         return -1
     if prm[_P_MERGE] and tn2 == 2 and tn < 2 and not finished:
-        # both ends of the tour are placed: the two path ends joined to them (the only
-        # ends without a partner) become one pair, as if joined through the tour's ends,
-        # and the state is a closed tour's from now on
-        s1 = -1
-        for t in range(1, W + 1):
-            x = w[t]
-            if x < 2:
-                continue
-            alone = True
-            for u in range(1, W + 1):
-                if u != t and w[u] == x:
-                    alone = False
-                    break
-            if alone:
-                if s1 < 0:
-                    s1 = t
-                else:
-                    w[t] = w[s1]
-                    break
+        _pair_the_tour_ends(w, W)
     if finished:
         if not prm[_P_MAY_FINISH]:
             return -1
@@ -313,55 +390,6 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
             if w[t] != 1:
                 return -1
         return -2
-    if not closed:
-        chg = 0
-        moves = 0
-        for b in range(m):
-            bit = (mask >> b) & 1
-            chg |= bit << nbr_p[b]
-            moves += bit
-        zpost = zm & ~chg
-        lpost = (lm & ~chg) | (zm & chg)
-        if prm[_P_NEW_LIVE]:
-            if moves == 0:
-                zpost |= np.int64(1) << W
-            elif moves == 1:
-                lpost |= np.int64(1) << W
-        if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) > prm[_P_FREE]:
-            return -1
-        # a path whose two ends take no more moves (shut, or gone from the frontier as an
-        # end of the tour) is the whole tour: dead while any other square waits for moves
-        shut = lpost & prm[_P_SHUT]
-        while shut:
-            p = _lowest_bit(shut)
-            shut &= shut - 1
-            x = w[p]
-            p2 = -1
-            for t in range(1, W + 1):
-                if t != p and w[t] == x:
-                    p2 = t
-                    break
-            if p2 < 0 or (prm[_P_SHUT] >> p2) & 1:
-                if not prm[_P_MAY_FINISH]:
-                    return -1
-                rest = (zpost | lpost) & ~(np.int64(1) << p)
-                if p2 >= 0:
-                    rest &= ~(np.int64(1) << p2)
-                if rest:
-                    return -1
-    # relabel the path ends in frontier order, and encode
-    # (branch-free: lab[0] = 0, lab[1] = 1, lab[label] = 0 until it is numbered)
-    nxt = 2
-    nk = tn2
-    for q in range(W):
-        x = w[q + 1]
-        y = lab[x]
-        fresh_lab = np.int64(y == 0) & np.int64(x >= 2)
-        y += fresh_lab * nxt
-        lab[x] = y
-        nxt += fresh_lab
-        nk += y * pw[q]
-    for q in range(1, W + 1):
-        x = w[q]
-        lab[x] = x * np.int64(x < 2)
-    return nk
+    if not closed and _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W):
+        return -1
+    return _encode(w, lab, W, pw, tn2)

@@ -1,6 +1,21 @@
 """The compiled steps of the frontier counter: one column square's successors of every state
 into a hash table (in parallel, in parts), the table's growth and shrinking, compaction, and
 the open tours' completion.
+
+The table of :func:`fill_step` is ``2**logT`` parts of ``capp`` slots, one part a thread,
+a slot ``1 + Lo`` numbers of ``tab``: the key plus one (0 where empty), then the count's
+limbs, so a probe and its count share a cache line; the part and the first slot to probe
+come from a hash of the key. The states go in blocks: first every thread writes the
+successors of its share of the block into the buffers ``gk``/``gs`` (key, source state),
+in a range of its own for each part, then every thread puts the successors of its part
+into the table (:func:`_insert_part`), so no two threads write one slot. A block is taken
+only while every part stays under ``limit`` keys even if all its successors (at most 16 a
+state) fell into one, so probing always ends; when not one state fits the call returns its
+index and the caller grows the table. ``fill`` counts each part's keys, ``dacc`` the tours
+finished here (per thread, ``L + 1`` limbs), ``ovf`` marks a part whose count overflowed
+its ``Lo`` limbs (the caller redoes the step with one more). Only the successors whose
+second hash lies in ``hlo..hhi - 1`` go in (a step too large for one table runs in passes,
+one a range).
 """
 
 from __future__ import annotations
@@ -14,26 +29,52 @@ from kt_formal.counting._frontier_successors import _combo16, _successor, _succe
 __all__ = ["fill_step", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
 
 
+@cached_njit
+def _insert_part(p, T, capp, G, used, gk, gs, tab, R, fill, cflat, L, Lo, logT, ovf):  # pragma: no cover - compiled
+    """Put the successors every thread wrote for part ``p`` into the table's part ``p``."""
+    lo = p * capp
+    slot = np.empty(_BATCH, np.int64)
+    item = np.empty(_BATCH, np.int64)
+    for t in range(T):
+        j = (t * T + p) * G
+        end = j + used[t, p]
+        while j < end:
+            # a batch: find the home slots and touch them first (the loads of the table
+            # overlap), then insert, the slots now in cache
+            nb = 0
+            touch = 0
+            while j < end and nb < _BATCH:
+                _part, g = _home(gk[j], logT, capp)
+                slot[nb] = g
+                item[nb] = j
+                touch += tab[(lo + g) * R]
+                nb += 1
+                j += 1
+            if touch == -1:  # never: keeps the touching loads
+                ovf[p] = 2
+            for u in range(nb):
+                nk = gk[item[u]]
+                g = slot[u]
+                while True:
+                    k2 = tab[(lo + g) * R]
+                    if k2 == nk + 1:
+                        break
+                    if k2 == 0:
+                        tab[(lo + g) * R] = nk + 1
+                        fill[p] += 1
+                        break
+                    g += 1
+                    if g == capp:
+                        g = 0
+                if _add_limbs(tab, (lo + g) * R + 1, cflat, gs[item[u]] * L, L, Lo):
+                    ovf[p] = 1
+
+
 @cached_njit(parallel=True)
 def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
               fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
-    """Merge the successors of states ``s0..`` into the table; returns where it stopped.
-
-    The table is ``2**logT`` parts of ``capp`` slots, one part a thread, a slot ``1 + Lo``
-    numbers of ``tab``: the key plus one (0 where empty), then the count's limbs, so a
-    probe and its count share a cache line; the part and the first slot to probe come
-    from a hash of the key. The states go in blocks: first every thread writes the
-    successors of its share of the block into the buffers ``gk``/``gs`` (key, source
-    state), in a range of its own for each part, then every thread puts the successors
-    of its part into the table, so no two threads write one slot. A block is taken only while every part stays under
-    ``limit`` keys even if all its successors (at most 16 a state) fell into one, so
-    probing always ends; when not one state fits the call returns its index and the
-    caller grows the table. ``fill`` counts each part's keys, ``dacc`` the tours
-    finished here (per thread, ``L + 1`` limbs), ``ovf`` marks a part whose count
-    overflowed its ``Lo`` limbs (the caller redoes the step with one more). Only the
-    successors whose second hash lies in ``hlo..hhi - 1`` go in (a step too large for
-    one table runs in passes, one a range).
-    """
+    """Merge the successors of states ``s0..`` into the table (see the module docstring);
+    returns where it stopped: ``len(keys)``, or the first state that did not fit."""
     S = keys.shape[0]
     L = counts.shape[1]
     T = np.int64(1) << logT
@@ -134,42 +175,7 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                 used[t, p] = cnt[p]
             _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
         for p in prange(T):
-            lo = p * capp
-            slot = np.empty(_BATCH, np.int64)
-            item = np.empty(_BATCH, np.int64)
-            for t in range(T):
-                j = (t * T + p) * G
-                end = j + used[t, p]
-                while j < end:
-                    # a batch: find the home slots and touch them first (the loads of
-                    # the table overlap), then insert, the slots now in cache
-                    nb = 0
-                    touch = 0
-                    while j < end and nb < _BATCH:
-                        _part, g = _home(gk[j], logT, capp)
-                        slot[nb] = g
-                        item[nb] = j
-                        touch += tab[(lo + g) * R]
-                        nb += 1
-                        j += 1
-                    if touch == -1:  # never: keeps the touching loads
-                        ovf[p] = 2
-                    for u in range(nb):
-                        nk = gk[item[u]]
-                        g = slot[u]
-                        while True:
-                            k2 = tab[(lo + g) * R]
-                            if k2 == nk + 1:
-                                break
-                            if k2 == 0:
-                                tab[(lo + g) * R] = nk + 1
-                                fill[p] += 1
-                                break
-                            g += 1
-                            if g == capp:
-                                g = 0
-                        if _add_limbs(tab, (lo + g) * R + 1, cflat, gs[item[u]] * L, L, Lo):
-                            ovf[p] = 1
+            _insert_part(p, T, capp, G, used, gk, gs, tab, R, fill, cflat, L, Lo, logT, ovf)
         s = e
     return S
 
