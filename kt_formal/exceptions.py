@@ -1,8 +1,25 @@
-"""The exception tree of kt_formal, under its public name.
+"""The exception tree of kt_formal, under its public name, and the exit code of each.
 
 The tree itself is defined in :mod:`kt_formal.kernel.errors` (the trusted kernel
 imports nothing else of kt_formal, and it raises these errors too); this module
-gives every other layer and every user one place to import them from.
+gives every other layer and every user one place to import them from, and says what
+the command line makes of each (:func:`exit_code_of`):
+
+========================  ====  ==========================================
+exception                 exit  meaning
+========================  ====  ==========================================
+InvalidInput              2     a bad size, square, hole, file or option
+ResourceLimit             2     the work would not fit in this machine
+CertificateRejected       1     a tour or proof failed the checker
+CertificateNotChecked     1     a record that trusts an engine (verify --replay)
+ProvenImpossible          1     no tour exists (a proof was found)
+LimitReached              3     a time or node limit ran out: unknown
+NotApplicable             3     a method does not cover this board
+InternalError             4     a bug: please report it
+========================  ====  ==========================================
+
+>>> exit_code_of(ResourceLimit("too big")), exit_code_of(CertificateNotChecked("a record"))
+(2, 1)
 
 >>> from kt_formal.exceptions import InvalidInput, KtFormalError
 >>> issubclass(InvalidInput, KtFormalError)
@@ -31,4 +48,25 @@ __all__ = [
     "LimitReached",
     "NotApplicable",
     "InternalError",
+    "exit_code_of",
 ]
+
+#: The exit code of each branch of the tree (the most specific class listed wins).
+EXIT_CODES = (
+    (ResourceLimit, 2),
+    (InvalidInput, 2),
+    (CertificateNotChecked, 1),
+    (CertificateRejected, 1),
+    (ProvenImpossible, 1),
+    (LimitReached, 3),
+    (NotApplicable, 3),
+    (InternalError, 4),
+)
+
+
+def exit_code_of(exc: BaseException) -> int:
+    """The command line's exit code for ``exc`` (4, a bug, for anything unlisted)."""
+    for cls, code in EXIT_CODES:
+        if isinstance(exc, cls):
+            return code
+    return 4

@@ -28,7 +28,7 @@ from kt_formal.cli.census_report import _add_census_report
 from kt_formal.cli.warm import _add_warm
 from kt_formal.cli.completion import _add_completion
 from kt_formal.cli.scripting import _json_error, _next_step
-from kt_formal.exceptions import InvalidInput, KtFormalError
+from kt_formal.exceptions import InvalidInput, KtFormalError, exit_code_of
 
 __all__ = ["main", "build_parser"]
 
@@ -105,8 +105,8 @@ def main(argv=None) -> int:
         message = _next_step(str(exc))
         print(f"{PROG}: {message}", file=sys.stderr)
         if getattr(args, "json", False):
-            _json_error(args, exc.exit_code, message)
-        return exc.exit_code
+            _json_error(args, exit_code_of(exc), message)
+        return exit_code_of(exc)
     except MemoryError:
         print(f"{PROG}: out of memory; try a smaller board", file=sys.stderr)
         return 2

@@ -7,7 +7,7 @@ import os
 import sys
 
 from kt_formal.cli.parsing import PROG
-from kt_formal.exceptions import InvalidInput, KtFormalError
+from kt_formal.exceptions import InvalidInput, KtFormalError, exit_code_of
 from kt_formal.cli.scripting import add_script_arguments
 
 
@@ -163,7 +163,7 @@ def _verify_scripted(args) -> int:
                 raise
             if args.json:
                 print(f"{PROG}: {path}: {exc}", file=sys.stderr)
-            answer, code, claim, text = "bad-input", exc.exit_code, str(exc), f"BAD INPUT: {exc}"
+            answer, code, claim, text = "bad-input", exit_code_of(exc), str(exc), f"BAD INPUT: {exc}"
         codes.append(code)
         if args.json:
             jsonout.emit(jsonout.verify_json(path, answer, code, claim))

@@ -1,20 +1,8 @@
 """The one exception tree of kt_formal (it lives in the kernel, which imports nothing else).
 
-Every error the toolkit raises on purpose derives from :class:`KtFormalError`.
-The command line maps each branch to an exit code:
-
-========================  ====  ==========================================
-exception                 exit  meaning
-========================  ====  ==========================================
-InvalidInput              2     a bad size, square, hole, file or option
-ResourceLimit             2     the work would not fit in this machine
-CertificateRejected       1     a tour or proof failed the checker
-CertificateNotChecked     1     a record that trusts an engine (verify --replay)
-ProvenImpossible          1     no tour exists (a proof was found)
-LimitReached              3     a time or node limit ran out: unknown
-NotApplicable             3     a method does not cover this board
-InternalError             4     a bug: please report it
-========================  ====  ==========================================
+Every error the toolkit raises on purpose derives from :class:`KtFormalError`. What the
+command line makes of each (its exit code) is said above the kernel, in
+:mod:`kt_formal.exceptions`.
 
 >>> issubclass(ResourceLimit, InvalidInput)
 True
@@ -36,43 +24,29 @@ __all__ = [
 class KtFormalError(Exception):
     """Base of every error kt_formal raises on purpose."""
 
-    exit_code = 4
-
 
 class InvalidInput(KtFormalError, ValueError):
     """Bad input: a size out of range, a square off the board, a malformed file."""
-
-    exit_code = 2
 
 
 class ResourceLimit(InvalidInput):
     """The requested work would not fit in memory (refused before allocating)."""
 
-    exit_code = 2
-
 
 class CertificateRejected(KtFormalError):
     """A tour or proof certificate failed independent verification."""
-
-    exit_code = 1
 
 
 class ProvenImpossible(KtFormalError):
     """The requested tour provably does not exist."""
 
-    exit_code = 1
-
 
 class LimitReached(KtFormalError):
     """A time or node limit ran out before an answer: the result is unknown."""
 
-    exit_code = 3
-
 
 class NotApplicable(KtFormalError):
     """A method (a construction, a proof kind) does not cover this board; the message says why."""
-
-    exit_code = 3
 
 
 class CertificateNotChecked(CertificateRejected):
@@ -85,5 +59,3 @@ class CertificateNotChecked(CertificateRejected):
 
 class InternalError(KtFormalError):
     """A bug in kt_formal (exit 4): the message and a report are welcome."""
-
-    exit_code = 4

@@ -55,7 +55,7 @@ import zlib
 from typing import NamedTuple
 
 from kt_formal.kernel.cnf import ENCODING, arc_cnf, cut_clause
-from kt_formal.kernel.proofcheck import describe_question
+from kt_formal.kernel.proofcheck import FORMAT, describe_question
 from kt_formal.kernel.shape import Shape
 from kt_formal.kernel.errors import CertificateRejected
 
@@ -88,7 +88,6 @@ MAX_SIDE = 10_000
 #: Largest number of cuts accepted.
 MAX_CUTS = 1 << 20
 
-FORMAT = "kt-formal/1"
 _FIELDS = {"format", "kind", "board", "closed", "start", "end", "forced", "forbidden",
            "encoding", "cuts", "proof", "meta"}
 _PROOF_FIELDS = {"format", "compression", "size", "lemmas", "data"}
