@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
 from kt_formal.census.families import group_by_symmetry, transform_certificate
 from kt_formal.census.store import Store, question_key
+from kt_formal.counting._frontier_dask import DaskCluster
 from kt_formal.exceptions import CertificateRejected, InvalidInput, KtFormalError
 
 __all__ = [
@@ -308,40 +308,9 @@ def _pool_results(chunks, workers: int):
             raise
 
 
-def _package_parent() -> str:
-    import kt_formal
-
-    return os.path.dirname(os.path.dirname(os.path.abspath(kt_formal.__file__)))
-
-
-class DaskConnection:
-    """A Dask client (and the LocalCluster it started, if any); close it when done.
-
-    ``address`` is a scheduler address (``tcp://HOST:8786``) or ``"local"`` for a
-    LocalCluster of ``workers`` worker processes (threads if ``processes`` is False).
-    Raises InvalidInput when the scheduler cannot be reached.
-    """
-
-    def __init__(self, address: str, workers: int = 2, processes: bool = True):
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:  # Dask is the optional "cluster" extra
-            raise InvalidInput('--dask needs Dask, which is not installed: pip install "kt-formal[cluster]"') from None
-        self.cluster = None
-        if address == "local":
-            # workers started here import the same kt_formal as this process
-            parent = _package_parent()
-            path = os.environ.get("PYTHONPATH", "")
-            if parent not in path.split(os.pathsep):
-                os.environ["PYTHONPATH"] = parent + (os.pathsep + path if path else "")
-            self.cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
-                                        processes=processes, dashboard_address=None, silence_logs=40)
-            self.client = Client(self.cluster)
-        else:
-            try:
-                self.client = Client(address, timeout="10s")
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise InvalidInput(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+class DaskConnection(DaskCluster):
+    """A Dask client (and the LocalCluster it started, if any) that solves census chunks;
+    close it when done (see :class:`kt_formal.counting._frontier_dask.DaskCluster`)."""
 
     def results(self, chunks):
         """Results of the chunks as they finish (``as_completed``)."""
@@ -360,17 +329,6 @@ class DaskConnection:
         finally:
             for f in futures:
                 f.cancel()
-
-    def close(self) -> None:
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
-
-    def __enter__(self) -> "DaskConnection":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 def _dask_results(chunks, dask, workers: int, processes: bool = True):

@@ -31,9 +31,15 @@ _DIGIT = 31
 
 
 class DaskCluster:
-    """A Dask client, and the LocalCluster it started for ``address="local"``."""
+    """A Dask client, and the LocalCluster it started for ``address="local"``.
 
-    def __init__(self, address: str, workers: int = 2):
+    ``address`` is a scheduler address (``tcp://HOST:8786``) or ``"local"`` for a
+    LocalCluster of ``workers`` worker processes (threads if ``processes`` is False).
+    Raises InvalidInput when Dask is missing or the scheduler cannot be reached. The
+    census's runner (:class:`kt_formal.census.runners.DaskConnection`) is one too.
+    """
+
+    def __init__(self, address: str, workers: int = 2, processes: bool = True):
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:  # Dask is the optional "cluster" extra
@@ -42,12 +48,13 @@ class DaskCluster:
         if address == "local":
             import os
 
-            # the directory holding the kt_formal package (this file is kt_formal/engines/...)
+            # the workers started here import the same kt_formal as this process (this
+            # file is kt_formal/counting/_frontier_dask.py: the package's parent is 3 up)
             parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
             path = os.environ.get("PYTHONPATH", "")
-            if parent not in path.split(os.pathsep):  # the workers import this kt_formal
+            if parent not in path.split(os.pathsep):
                 os.environ["PYTHONPATH"] = parent + (os.pathsep + path if path else "")
-            self.cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+            self.cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=processes,
                                         dashboard_address=None, silence_logs=40)
             self.client = Client(self.cluster)
         else:
