@@ -125,7 +125,7 @@ class Tour:
         return int(hits[0])
 
     def renumbered(self, start) -> "Tour":
-        """The same tour numbered so that ``start`` is square 1 (seed 000's rule 3).
+        """The same tour numbered so that ``start`` is square 1 (rule 3 of the backtracking method).
 
         A closed tour is rotated; an open tour can only start at one of its ends
         (it is reversed if ``start`` is its last square).

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from kt_formal.combine.divide import SEED_SIZES
+from kt_formal.combine.divide import QUADRANT_SIZES
 from kt_formal.combine.parberry import (
     is_structured, parse_board_path, seed000_base_tours, seed000_construct,
 )
@@ -22,7 +22,7 @@ needs_peers = pytest.mark.skipif(not BOARD_PATH.exists(),
 @needs_peers
 def test_seed_base_tours_are_structured_closed_tours():
     tours = parse_board_path(BOARD_PATH)
-    assert sorted(tours) == sorted(SEED_SIZES)
+    assert sorted(tours) == sorted(QUADRANT_SIZES)
     for (h, w), t in tours.items():
         assert t.board.shape == (h, w) and t.closed
         assert t.check() is None
@@ -54,7 +54,7 @@ def test_seed_scheme_on_base_sizes_is_the_base_tour():
 
 @pytest.mark.parametrize("m, n", [(13, 13), (12, 16), (4, 4), (12, 11)])
 def test_seed_scheme_refuses_other_sizes(m, n):
-    with pytest.raises(InvalidInput, match="seed 000"):
+    with pytest.raises(InvalidInput, match="the quadrant scheme needs even sizes"):
         seed000_construct(m, n)
 
 

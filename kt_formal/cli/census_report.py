@@ -70,14 +70,7 @@ def _run_census_report(args) -> int:
         if not args.findings or any((args.csv, args.map, args.table, args.html, getattr(args, "json", False))):
             raise InvalidInput(f"{args.db} is a verdict table: it gives --findings only (the rest needs the "
                                "census database)")
-        checks = atlas.write_findings(args.db, args.findings, board=_board_option(args.board))
-        disagree = sum(len(c.disagreements) for c in checks)
-        _note(args, f"findings written to {args.findings}; theorem checks: {len(checks)} theorems, "
-                    f"{sum(c.checked for c in checks)} rows they speak of, {disagree} disagreements")
-        for c in checks:
-            for d in c.disagreements:
-                print(f"DISAGREEMENT with {c.name}: {d}", file=sys.stderr)
-        return 1 if disagree else 0
+        return 1 if _write_findings(args, args.db, _board_option(args.board)) else 0
     with Store.open(args.db, readonly=True) as store:
         if not getattr(args, "json", False):
             print("\n".join(report.summary_lines(store)))
@@ -95,16 +88,7 @@ def _run_census_report(args) -> int:
             n = atlas.write_table(store, args.table)
             _note(args, f"{n} rows written to {args.table}")
         if args.findings:
-            from kt_formal.census import atlas
-
-            checks = atlas.write_findings(store, args.findings, board=board)
-            disagree = sum(len(c.disagreements) for c in checks)
-            _note(args, f"findings written to {args.findings}; theorem checks: {len(checks)} theorems, "
-                        f"{sum(c.checked for c in checks)} rows they speak of, {disagree} disagreements")
-            for c in checks:
-                for d in c.disagreements:
-                    print(f"DISAGREEMENT with {c.name}: {d}", file=sys.stderr)
-            status = 1 if disagree else status
+            status = 1 if _write_findings(args, store, board) else status
         if args.html:
             from kt_formal.census import atlas
 
@@ -114,6 +98,21 @@ def _run_census_report(args) -> int:
     if getattr(args, "json", False):
         return max(status, _json_census(args, "census-report", None, None))
     return status
+
+
+def _write_findings(args, source, board) -> int:
+    """Write the findings of ``source`` (a census or a verdict table); the disagreements
+    with published theorems, each also on standard error."""
+    from kt_formal.census import atlas
+
+    checks = atlas.write_findings(source, args.findings, board=board)
+    disagree = sum(len(c.disagreements) for c in checks)
+    _note(args, f"findings written to {args.findings}; theorem checks: {len(checks)} theorems, "
+                f"{sum(c.checked for c in checks)} rows they speak of, {disagree} disagreements")
+    for c in checks:
+        for d in c.disagreements:
+            print(f"DISAGREEMENT with {c.name}: {d}", file=sys.stderr)
+    return disagree
 
 
 def _board_option(text):

@@ -17,7 +17,7 @@ examples:
 
 
 def _add_frame(sub) -> None:
-    p = sub.add_parser("frame", help="the rotation and support models around a centred hole (seed 003)",
+    p = sub.add_parser("frame", help="the rotation and support models around a centred hole",
                        description="Build a closed tour around a centred hole from element A "
                                    "(n x m, from (1,1) to (2,m-1), 1-based) and element B "
                                    "(n1 x m1, from (1,1) to (n1,3)), verify it and print it.",

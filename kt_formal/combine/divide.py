@@ -15,8 +15,8 @@ are stamped band by band with numpy broadcasting (one template per band shape), 
 joins are applied all at once with index arithmetic, and a numba walk turns the
 successor array into the visiting order of a :class:`~kt_formal.tour.Tour`.
 
-Seed 000's own scheme (Parberry 1997: quadrants, 8-point merge of four structured
-tours) is :func:`kt_formal.combine.parberry.quadrant_construct` (old name ``seed000_construct``); the successor walk is
+Parberry's own scheme (1997: quadrants, 8-point merge of four structured tours) is
+:func:`kt_formal.combine.parberry.quadrant_construct`; the successor walk is
 :mod:`kt_formal.combine.walk`.
 
 >>> t = construct(12, 13)
@@ -48,7 +48,7 @@ from kt_formal.tour import Tour
 __all__ = [
     "PIECE_SPECS",
     "PART_SIZES",
-    "SEED_SIZES",
+    "QUADRANT_SIZES",
     "assemble",
     "assemble_tour",
     "construct",
@@ -63,8 +63,8 @@ __all__ = [
 #: Sizes of the parts a side is cut into (every block of the cut has a library piece).
 PART_SIZES = (5, 6, 7, 8, 9, 10)
 
-#: Seed 000's nine base sizes (Parberry's structured closed tours), in board_path.txt order.
-SEED_SIZES = ((6, 6), (6, 8), (8, 6), (8, 8), (8, 10), (10, 8), (10, 10), (10, 12), (12, 10))
+#: The nine base sizes of the quadrant scheme (Parberry's structured closed tours), in board_path.txt order.
+QUADRANT_SIZES = ((6, 6), (6, 8), (8, 6), (8, 8), (8, 10), (10, 8), (10, 10), (10, 12), (12, 10))
 
 
 def port_rows(h: int) -> int:
@@ -121,11 +121,11 @@ def _port_spec(h: int, w: int) -> PieceSpec:
 
 
 #: Library pieces of this combinator: a 4-port piece for every block shape, and
-#: seed 000's nine structured sizes made by CP-SAT.
+#: the quadrant scheme's nine structured sizes made by CP-SAT.
 PIECE_SPECS = [
     *(_port_spec(h, w) for h in PART_SIZES for w in PART_SIZES),
     *(PieceSpec(f"structured-{h}x{w}", h, w, closed=True, forced=structured_moves(h, w),
-                kind="structured", seed=0) for h, w in SEED_SIZES),
+                kind="structured", seed=0) for h, w in QUADRANT_SIZES),
 ]
 
 

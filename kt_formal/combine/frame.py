@@ -1,4 +1,4 @@
-"""Frames around holes: seed 003's rotation and support models, and their generalisation.
+"""Frames around holes: the rotation and support models (Yang and Liu 2011), and their generalisation.
 
 An *element* is a small open tour with fixed ends (Yang & Liu 2011, 1-based in the
 paper, 0-based here): element **A** is an n x m tour from (0, 0) to (1, m-2), element
@@ -276,7 +276,7 @@ def _frame(top, left, bottom, right, n: int, side_w: int, side_h: int, wh: int, 
 
 
 def rotation_model(element, wh: int, wv: int) -> Tour:
-    """Seed 003's unary rotation model: a closed tour around a centred hole.
+    """The unary rotation model: a closed tour around a centred hole.
 
     Parameters
     ----------
@@ -315,7 +315,7 @@ def rotation_model(element, wh: int, wv: int) -> Tour:
 
 
 def support_model(a, b, wh: int, wv: int) -> Tour:
-    """Seed 003's binary support model: A along top and bottom, B stacked on the sides.
+    """The binary support model: A along top and bottom, B stacked on the sides.
 
     Parameters
     ----------

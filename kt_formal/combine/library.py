@@ -1,7 +1,7 @@
 """The library of certified pieces in ``models/``: small tours the combinators assemble.
 
 A *piece* is a tour of a small board made to a *spec*: its size, closed or open, fixed
-end squares, and moves it must contain (Parberry's structured corner moves, seed 003's
+end squares, and moves it must contain (Parberry's structured corner moves, the rotation and support models'
 element ends, the "port" moves that let two pieces be joined). Each piece is one JSON
 file; ``models/manifest.json`` lists them with checksums. Every piece is verified when
 it is loaded: the tour by the independent checker, the spec (ends, forced moves) by

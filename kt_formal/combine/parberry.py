@@ -1,10 +1,10 @@
-"""Seed 000's divide and conquer (Parberry 1997): four structured quadrants, an 8-point merge.
+"""Parberry's divide and conquer (1997): four structured quadrants, an 8-point merge.
 
-A *structured* closed tour holds, at each corner, the two moves that seed 000's merge
-deletes. Four such quadrant tours (sizes in :data:`~kt_formal.combine.divide.SEED_SIZES`)
+A *structured* closed tour holds, at each corner, the two moves that the 8-point merge
+deletes. Four such quadrant tours (sizes in :data:`~kt_formal.combine.divide.QUADRANT_SIZES`)
 are joined by deleting 4 moves and adding 4; recursing on the quadrants builds any even
 board with sides at least 6 and ``|m - n| <= 2``. The base tours come from the library
-(CP-SAT made) or from seed 000's own table ``board_path.txt``.
+(CP-SAT made) or from the table ``board_path.txt`` of the document it comes from (docs/methods.md).
 
 >>> quadrant_construct(16, 16).check() is None
 True
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory
-from kt_formal.combine.divide import SEED_SIZES, _Piece, _progress, structured_moves
+from kt_formal.combine.divide import QUADRANT_SIZES, _Piece, _progress, structured_moves
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.walk import big_empty, estimate_bytes, walk
 from kt_formal.exceptions import InvalidInput
@@ -35,10 +35,10 @@ __all__ = ["quadrant_construct", "quadrant_base_tours", "seed000_construct", "se
 
 
 def parse_board_path(path) -> dict:
-    """Seed 000's nine base tours from ``board_path.txt``: {(rows, cols): Tour}.
+    """The nine base tours of ``board_path.txt``: {(rows, cols): Tour}.
 
     The file holds nine numbered grids (1 = first square) in the order of
-    :data:`SEED_SIZES`. Raises InvalidInput if the file is short or malformed.
+    :data:`QUADRANT_SIZES`. Raises InvalidInput if the file is short or malformed.
     """
     p = Path(path)
     try:
@@ -48,7 +48,7 @@ def parse_board_path(path) -> dict:
     nums = np.array([int(x) for x in re.findall(r"-?\d+", text)], dtype=np.int64)
     out = {}
     pos = 0
-    for h, w in SEED_SIZES:
+    for h, w in QUADRANT_SIZES:
         k = h * w
         if pos + k > nums.size:
             raise InvalidInput(f"{p.name} ends before the {h}x{w} tour")
@@ -80,7 +80,7 @@ def quadrant_base_tours(source: str = "library", path=None) -> dict:
 
 @lru_cache(maxsize=1)
 def _library_structured() -> tuple:
-    return tuple(((h, w), load_piece(f"structured-{h}x{w}").tour) for h, w in SEED_SIZES)
+    return tuple(((h, w), load_piece(f"structured-{h}x{w}").tour) for h, w in QUADRANT_SIZES)
 
 
 def _seed_split(s: int) -> tuple[int, int]:
@@ -91,7 +91,7 @@ def _seed_split(s: int) -> tuple[int, int]:
 
 
 def quadrant_construct(rows: int, cols: int, source: str = "library", path=None, *, progress=None) -> Tour:
-    """Seed 000's exact scheme: quadrant split and the 8-point merge of four structured tours.
+    """Parberry's scheme: quadrant split and the 8-point merge of four structured tours.
 
     Even sizes >= 6 with ``|rows - cols| <= 2``. A board with a side below 12 is a base
     tour; otherwise rows split as ``row1 = row // 2`` (minus 1 when ``row % 4``), the
@@ -103,7 +103,7 @@ def quadrant_construct(rows: int, cols: int, source: str = "library", path=None,
     (True, True)
     """
     if rows % 2 or cols % 2 or rows < 6 or cols < 6 or abs(rows - cols) > 2:
-        raise InvalidInput(f"the quadrant scheme (seed 000's) needs even sizes >= 6 with |m - n| <= 2, got {rows}x{cols}")
+        raise InvalidInput(f"the quadrant scheme needs even sizes >= 6 with |m - n| <= 2, got {rows}x{cols}")
     ensure_memory(estimate_bytes(rows, cols, extra_per_square=2), f"a tour of the {rows}x{cols} board")
     bases = quadrant_base_tours(source, path)
     pieces = {}
@@ -111,7 +111,7 @@ def quadrant_construct(rows: int, cols: int, source: str = "library", path=None,
         if t.check() is not None or not is_structured(t):
             raise InvalidInput(f"the {h}x{w} base tour is not a structured closed tour")
         pieces[(h, w)] = _Piece(h, w, t.order, True)
-    shape_ids = {hw: k for k, hw in enumerate(SEED_SIZES)}
+    shape_ids = {hw: k for k, hw in enumerate(QUADRANT_SIZES)}
 
     def dirs(piece: _Piece, flip: int):
         h, w = piece.h, piece.w
@@ -173,7 +173,7 @@ def quadrant_construct(rows: int, cols: int, source: str = "library", path=None,
         ok = np.where(fwd, (succ[p[2]] == p[3]) & (succ[p[4]] == p[5]) & (succ[p[6]] == p[7]),
                       (succ[p[1]] == p[0]) & (succ[p[3]] == p[2]) & (succ[p[5]] == p[4]) & (succ[p[7]] == p[6]))
         if not ok.all():  # pragma: no cover - a bug
-            raise RuntimeError("seed 000 merge: structured moves missing or misoriented")
+            raise RuntimeError("8-point merge: structured moves missing or misoriented")
         for src_f, dst_f, src_b, dst_b in ((0, 7, 1, 2), (6, 5, 3, 4), (4, 3, 5, 6), (2, 1, 7, 0)):
             succ[np.where(fwd, p[src_f], p[src_b])] = np.where(fwd, p[dst_f], p[dst_b])
     _progress(progress, 2, 3, "walking")

@@ -3,7 +3,7 @@
 A *strip* is a board with ``R <= 4`` rows and any number ``n`` of columns. Its tour is
 put together from small pieces of the library, stamped side by side with numpy:
 
-* **open 3 x n** (n = 4 or n >= 7): a chain of one-way pieces, like seed 003's element A.
+* **open 3 x n** (n = 4 or n >= 7): a chain of one-way pieces, like the rotation model's element A.
   The element is a 3 x 4 open tour from (0, 0) to (2, 3); its end is a knight move
   from the next copy's start (0, 4). The chain ends in a cap of width 4, 7, 8, 9 or 10
   (an open tour from (0, 0) with a free end), so ``n = 4k + t`` covers every n >= 7.

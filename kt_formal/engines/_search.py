@@ -7,8 +7,8 @@ arrays, so the Python driver :class:`PathSearch` can run it in chunks of nodes,
 check time and node limits, and call a progress hook between chunks.
 
 Move ordering: ``"fixed"`` (the table's column order: plain DFS) or ``"warnsdorff"``
-(fewest onward moves first, ties to the square farther from the centre: seed 000's
-rules 1 and 2).
+(fewest onward moves first, ties to the square farther from the centre: rules 1 and 2
+of the backtracking method).
 
 Pruning (``prune=True``), all sound, checked around the two squares whose neighbourhoods
 change with each move (the old head and the new head):
@@ -46,13 +46,13 @@ __all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kern
 #: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
 #: clock position of the first move and the direction they turn.
 ORDERS: dict[str, tuple[tuple[int, int], ...]] = {
-    # anticlockwise from 11 o'clock: the project's KNIGHT_MOVES, divide and conquer's order (seed 000)
+    # anticlockwise from 11 o'clock: the project's KNIGHT_MOVES, divide and conquer's order
     "knight": KNIGHT_MOVES,
-    # two rows down first, then one row down, two up, one up (seed 001, nextxy() cases 0..7)
+    # two rows down first, then one row down, two up, one up (the plain DFS program's nextxy() cases 0..7)
     "down-first": ((2, -1), (2, 1), (1, -2), (1, 2), (-2, -1), (-2, 1), (-1, -2), (-1, 2)),
-    # clockwise from 7 o'clock (seed 002, its fx/fy tables with x the row)
+    # clockwise from 7 o'clock (the greedy walk's fx/fy tables, x the row)
     "clockwise-from-7": ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1)),
-    # clockwise from 1 o'clock (seed 004, its dx/dy tables with x the row)
+    # clockwise from 1 o'clock (the plain backtracking program's dx/dy tables, x the row)
     "clockwise": ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1)),
 }
 
@@ -120,7 +120,7 @@ def ordered_table(nt, order=None) -> np.ndarray:
 
 
 def centre_distance(nt) -> np.ndarray:
-    """Manhattan distance of each node to seed 000's centre square (M/2-1, N/2-1)."""
+    """Manhattan distance of each node to the backtracking method's centre square (M/2-1, N/2-1)."""
     memo = getattr(nt, "memo", None)
     if memo is not None and "centre" in memo:
         return memo["centre"]
@@ -417,7 +417,7 @@ def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdor
     ----------
     root_rule : {"start", "centre", "mindeg"}
         Where a closed search starts when the request leaves it free: the user's start
-        (else the first square), the centre square (seed 000's rule 3), or a square of
+        (else the first square), the centre square (its rule 3), or a square of
         least degree (with degree 2 the first move is fixed too, so each undirected
         cycle is met once).
     parity : bool

@@ -1,7 +1,7 @@
 """Backtracking search for tours, seeds 000 and 002: Warnsdorff order plus dead-end pruning.
 
 Depth-first search that tries the candidate with the fewest onward moves first, ties
-to the square farther from the centre (seed 000's rules 1 and 2). A closed tour is
+to the square farther from the centre (rules 1 and 2 of the backtracking method, docs/methods.md). A closed tour is
 searched from the centre square (M/2-1, N/2-1) (rule 3) and renumbered so the user's
 start is square 1. Dead ends are cut: an unvisited square left with fewer free
 neighbours than the tour still needs, the root cut off (see

@@ -1,20 +1,21 @@
-"""Plain depth-first search in a fixed move order (seeds 001 and 004), for teaching and replay.
+"""Plain depth-first search in a fixed move order, for teaching and replay.
 
 No heuristic and no pruning: from the start square, try the eight moves in the given
 order, go deeper on the first that lands on an unvisited square, back up when stuck.
-With the ``clockwise`` order (seed 004's) from (0, 0) on 8x8 the first tour found is
-exactly the one seed 004 prints; the ``down-first`` order (seed 001's) from (2, 0)
-needs about 2.1e8 moves.
+With the ``clockwise`` order from (0, 0) on 8x8 the first tour found is exactly the one
+the plain backtracking program of docs/methods.md prints; the ``down-first`` order from
+(2, 0) needs about 2.1e8 moves.
 
-Named orders (``(d_row, d_col)``, row down; :data:`~kt_formal.engines._search.ORDERS`):
+Named orders (``(d_row, d_col)``, row down; :data:`~kt_formal.engines._search.ORDERS`;
+docs/methods.md says which document each comes from):
 
-* ``knight``: anticlockwise from 11 o'clock, the project's :data:`KNIGHT_MOVES` (seed 000's);
-* ``down-first``: two rows down first, then one down, two up, one up (seed 001);
-* ``clockwise-from-7``: clockwise from 7 o'clock (seed 002);
-* ``clockwise``: clockwise from 1 o'clock (seed 004);
+* ``knight``: anticlockwise from 11 o'clock, the project's :data:`KNIGHT_MOVES`;
+* ``down-first``: two rows down first, then one down, two up, one up;
+* ``clockwise-from-7``: clockwise from 7 o'clock;
+* ``clockwise``: clockwise from 1 o'clock;
 
-or any ``"dr,dc;dr,dc;..."`` string listing the eight moves. The old names ``seed000``,
-``seed001``, ``seed002`` and ``seed004`` are still accepted.
+or any ``"dr,dc;dr,dc;..."`` string listing the eight moves. Older names of these orders
+are still accepted.
 
 >>> from kt_formal.board import Board
 >>> r = solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)), order="clockwise")

@@ -1,8 +1,8 @@
 """Extension and rotation: a Warnsdorff walk that turns its path around instead of backtracking.
 
 A path grows from a root square by Warnsdorff's rule: to the unvisited neighbour with
-the fewest unvisited neighbours, ties to the square farther from the centre (seed 000's
-rules 1 and 2). When the walk is stuck, or covers the board but must still end next to
+the fewest unvisited neighbours, ties to the square farther from the centre (rules 1
+and 2 of the backtracking method). When the walk is stuck, or covers the board but must still end next to
 its root (a closed tour) or next to a fixed last square, a *rotation* makes another square
 the end without losing any: for a path v0 ... vi vi+1 ... vk and a neighbour vi of vk,
 the path v0 ... vi vk ... vi+1 ends at vi+1 (Posa 1976). Rotations are chosen to bring

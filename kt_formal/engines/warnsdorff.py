@@ -3,8 +3,8 @@
 Seeds 001 and 002 use it. Ties are broken by a selectable rule:
 
 * ``first``: the first candidate in the move order (``last``: the last one, which is what
-  seed 002's ``<=`` comparison does in its own order);
-* ``centre``: the candidate farther from the centre (seed 000's rule 2);
+  the ``<=`` comparison of the greedy walk it comes from does, docs/methods.md);
+* ``centre``: the candidate farther from the centre (rule 2 of the backtracking method);
 * ``pohl``: the candidate whose unvisited neighbours have the smallest total degree
   (Pohl's refinement, 1967);
 * ``random``: uniformly at random, from ``seed``.

@@ -8,17 +8,8 @@ command line makes of each (its exit code) is said above the kernel, in
 True
 """
 
-__all__ = [
-    "KtFormalError",
-    "InvalidInput",
-    "ResourceLimit",
-    "CertificateRejected",
-    "ProvenImpossible",
-    "LimitReached",
-    "NotApplicable",
-    "CertificateNotChecked",
-    "InternalError",
-]
+__all__ = ["KtFormalError", "InvalidInput", "ResourceLimit", "CertificateRejected", "ProvenImpossible",
+           "LimitReached", "NotApplicable", "CertificateNotChecked", "InternalError"]
 
 
 class KtFormalError(Exception):

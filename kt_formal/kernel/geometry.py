@@ -16,7 +16,7 @@ from __future__ import annotations
 
 __all__ = ["KNIGHT_MOVES", "colour", "is_dark", "is_knight_move", "file_name", "square_name"]
 
-#: The eight knight moves as (d_row, d_col), in divide and conquer's order (seed 000).
+#: The eight knight moves as (d_row, d_col), in divide and conquer's order.
 KNIGHT_MOVES: tuple[tuple[int, int], ...] = (
     (-2, -1), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2), (-1, 2), (-2, 1),
 )

@@ -1,7 +1,7 @@
 """The ``blocks`` engine: constructions for boards with holes, then backtracking.
 
 For a board with holes (or an open tour with fixed ends) it tries, in order: the frame
-construction of seed 003 (one rectangular hole, margins >= 3;
+construction (one rectangular hole, margins >= 3;
 :func:`kt_formal.combine.frame_large.frame_tour`), the hole repair for many small holes
 (:func:`kt_formal.combine.repair.repair_tour`: a tour of the whole rectangle re-routed
 around the holes), the block construction for any hole mask

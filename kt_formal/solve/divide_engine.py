@@ -56,10 +56,10 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
     progress : callable, optional
         ``progress(done, total, text)`` during the construction.
     scheme : {"general", "quadrants"}
-        ``quadrants`` runs seed 000's exact scheme, Parberry's quadrant split and
-        8-point merge (even sizes >= 6, ``|m - n| <= 2``; old name ``seed000``)
+        ``quadrants`` runs Parberry's scheme, the quadrant split and 8-point merge
+        (even sizes >= 6, ``|m - n| <= 2``; the old name ``seed000`` still works)
         with base tours from ``base`` (``library`` or ``peers`` with ``base_path``,
-        seed 000's board_path.txt).
+        the board_path.txt of the document it comes from).
     time_limit, seed, workers
         Passed to CP-SAT when falling back (``time_limit``, ``seed``, ``workers``).
     """
@@ -81,7 +81,7 @@ def solve(request: TourRequest, *, progress=None, scheme: str = "general", base:
 
         tour = quadrant_construct(m, n, base, base_path, progress=progress)
         return found(request, tour.order, NAME, clock.elapsed(), {"scheme": "quadrants", "base": base},
-                     f"built {with_article(request.describe())} with seed 000's quadrant scheme")
+                     f"built {with_article(request.describe())} with the quadrant scheme")
     if scheme != "general":
         from kt_formal.exceptions import InvalidInput
 
