@@ -352,8 +352,9 @@ class _Run:
             return None
         t = time.perf_counter()
         module = solve.get_engine(policy.FAST_ENGINE)
-        limit = self.budget.share(0.1, at_most=policy.FAST_SECONDS)
-        result = module.solve(self.request, **solve.check_options(module, dict(time_limit=limit, seed=self.seed)))
+        time_limit = self.budget.share(0.1, at_most=policy.FAST_SECONDS)
+        result = module.solve(self.request, **solve.check_options(module, dict(time_limit=time_limit,
+                                                                             seed=self.seed)))
         self.stage(policy.FAST_ENGINE, "found a tour" if result.found else result.message, t)
         if result.found:
             return self.yes(result.tour, result.engine, f"fast:{result.engine}", result.stats, result.message)

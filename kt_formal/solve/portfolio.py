@@ -35,14 +35,14 @@ class Portfolio:
         self.winner = []
         self.cores = os.cpu_count() or 1
 
-    def start(self, name, limit, node_limit=None):
-        """Start engine ``name`` with ``limit`` seconds (None: none) in a thread of its own."""
-        th = threading.Thread(target=self._run, args=(name, limit, node_limit), daemon=True)
+    def start(self, name, time_limit, node_limit=None):
+        """Start engine ``name`` with ``time_limit`` seconds (None: none) in a thread of its own."""
+        th = threading.Thread(target=self._run, args=(name, time_limit, node_limit), daemon=True)
         self.started[name] = time.perf_counter()
         self.threads.append(th)
         th.start()
 
-    def _run(self, name, limit, node_limit=None):
+    def _run(self, name, time_limit, node_limit=None):
         from kt_formal.solve import get_engine
 
         t = time.perf_counter()
@@ -50,7 +50,7 @@ class Portfolio:
         try:
             if name == "cpsat":
                 w = max(1, min(self.workers, self.cores - 1)) if len(self.started) > 1 else self.workers
-                res = get_engine("cpsat").solve(self.request, time_limit=limit, seed=self.seed, workers=w,
+                res = get_engine("cpsat").solve(self.request, time_limit=time_limit, seed=self.seed, workers=w,
                                                 stop=self.stop, progress=progress)
             else:
                 def hook(done, total, text):
@@ -59,7 +59,7 @@ class Portfolio:
                     if progress is not None:
                         progress(done, total, text)
 
-                res = get_engine("backtrack").solve(self.request, time_limit=limit, progress=hook,
+                res = get_engine("backtrack").solve(self.request, time_limit=time_limit, progress=hook,
                                                     stop=self.stop, node_limit=node_limit)
                 if node_limit is not None and res.status is Status.UNKNOWN and not self.stop.is_set():
                     res.message = (f"no tour within one walk ({res.stats.get('nodes', node_limit):,} "
