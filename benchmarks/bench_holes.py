@@ -44,7 +44,8 @@ import numpy as np  # noqa: E402
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.combine import blocks  # noqa: E402
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares  # noqa: E402
-from kt_formal.decide import FAST_MAX_SQUARES, decide  # noqa: E402
+from kt_formal.decide import decide  # noqa: E402
+from kt_formal.solve.policy import FAST_MAX_SQUARES  # noqa: E402
 
 
 def grid_boards(n: int, positions):

@@ -55,13 +55,13 @@ class compile_once:
 
 
 def _follow(succ, start, out):  # pragma: no cover - compiled
-    v = start
-    n = 0
-    while v >= 0 and n < out.shape[0]:
-        out[n] = v
-        n += 1
-        v = succ[v]
-    return n
+    cur = start
+    for k in range(out.shape[0]):
+        if cur < 0:
+            return k
+        out[k] = cur
+        cur = succ[cur]
+    return out.shape[0]
 
 
 #: The compiled walk: ``follow_kernel()(succ, start, out)`` fills ``out`` and returns the
