@@ -89,3 +89,17 @@ def test_no_import_cycles():
                 continue
             back = g.find_shortest_chain(importer=other, imported=m)
             assert back is None, f"cycle: {m} -> {' -> '.join(back)}"
+
+
+def test_no_module_or_function_grows_past_the_layout_limits():
+    """The layout's limits (issue: one door for the middle layer): no module over 600 lines,
+    no function over 120 (scripts/code_sizes.py prints them)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "code_sizes.py"
+    spec = importlib.util.spec_from_file_location("code_sizes", path)
+    code_sizes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(code_sizes)
+    long_modules, long_functions, _ = code_sizes.sizes()
+    assert long_modules == [] and long_functions == [], (long_modules, long_functions)
