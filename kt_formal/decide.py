@@ -200,14 +200,6 @@ def _cut_open(tour: Tour, start, end) -> Tour:
     return open_tour
 
 
-def _validate(board: Board, start, end, engine: str):
-    if engine != "auto" and engine not in solve.ENGINES:
-        raise InvalidInput(f"unknown engine {engine!r}; choose from {', '.join(['auto', *solve.ENGINES])}")
-    s = None if start is None else board.parse_live_square(start)
-    e = None if end is None else board.parse_live_square(end)
-    return s, e
-
-
 def decide(
     board: Board,
     closed: bool = True,
@@ -251,12 +243,13 @@ def decide(
         For ends off the board or on holes, an unknown engine, a limit that is not positive.
     """
     budget = Budget(time_limit)
-    s, e = _validate(board, start, end, engine)
+    solve.check_engine(engine)
+    asked = TourRequest(board, closed=closed, start=start, end=end)  # the ends checked on the board
     if options:
         if engine == "auto":
             raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name it with --engine")
         solve.check_options(solve.get_engine(engine), options)  # bad values refused before any work
-    run = _Run(TourRequest(board, closed=closed, start=s, end=e), budget, engine, seed, workers, progress)
+    run = _Run(asked, budget, engine, seed, workers, progress)
     return run.answer(options)
 
 

@@ -3,7 +3,7 @@
 A :class:`TourRequest` is the question: the board, closed or open, fixed ends, forced and
 forbidden moves. A :class:`Result` is an answer: FOUND (with a verified tour), IMPOSSIBLE
 (proved) or UNKNOWN (a limit ran out; never reported as impossible). A :class:`Budget`
-owns the time and node limits of a run; it is validated once, where it is made, and
+owns the time limit of a run; it is checked once, where it is made, and
 handed down from the command line to the engine under that one name.
 
 >>> Status.FOUND.exit_code, Status.IMPOSSIBLE.exit_code, Status.UNKNOWN.exit_code
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import enum
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -136,11 +135,11 @@ class Result:
 
 
 class Budget:
-    """Time and node limits of one run; the clock starts when the budget is made.
+    """The time limit of one run; the clock starts when the budget is made.
 
-    ``time_limit`` is in seconds (None: no limit), ``node_limit`` a whole number of search
-    nodes (None: no limit); both are validated here and nowhere else. ``stop`` is an
-    optional ``threading.Event`` that ends the work as a spent budget does.
+    ``time_limit`` is in seconds (None: no limit), checked by :meth:`check_time_limit`,
+    the one check of a time limit. (Node limits are a search's own option, checked with
+    the other options by :func:`kt_formal.solve.check_options`.)
 
     >>> Budget(time_limit=float("nan"))
     Traceback (most recent call last):
@@ -148,16 +147,10 @@ class Budget:
     kt_formal.kernel.errors.InvalidInput: the time limit must be a finite number of seconds, not nan
     """
 
-    __slots__ = ("time_limit", "node_limit", "stop", "t0")
+    __slots__ = ("time_limit", "t0")
 
-    def __init__(self, time_limit=None, node_limit=None, stop: threading.Event | None = None):
-        time_limit = self.check_time_limit(time_limit)
-        if node_limit is not None:
-            if isinstance(node_limit, bool) or not isinstance(node_limit, int) or not 1 <= node_limit <= MAX_NODES:
-                raise InvalidInput(f"the node limit must be a whole number from 1 to {MAX_NODES}, not {node_limit!r}")
-        self.time_limit = time_limit
-        self.node_limit = node_limit
-        self.stop = stop
+    def __init__(self, time_limit=None):
+        self.time_limit = self.check_time_limit(time_limit)
         self.t0 = time.perf_counter()
 
     @staticmethod
@@ -193,14 +186,8 @@ class Budget:
         x = left * fraction
         return x if at_most is None else min(x, at_most)
 
-    def spent(self) -> bool:
-        """True once the time is up or the stop signal is set."""
-        if self.stop is not None and self.stop.is_set():
-            return True
-        return self.time_limit is not None and self.elapsed() >= self.time_limit
-
     def __repr__(self) -> str:
-        return f"<Budget time_limit={self.time_limit} node_limit={self.node_limit} elapsed={self.elapsed():.3f}>"
+        return f"<Budget time_limit={self.time_limit} elapsed={self.elapsed():.3f}>"
 
 
 @dataclass

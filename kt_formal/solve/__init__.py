@@ -29,7 +29,7 @@ from kt_formal.question import Result, Status, TourRequest
 from kt_formal.solve.options import check_options
 from kt_formal.solve.policy import choose_engine, shape_of
 
-__all__ = ["find_tour", "get_engine", "choose_engine", "shape_of", "check_options", "refute", "explain_refutation",
+__all__ = ["find_tour", "get_engine", "check_engine", "choose_engine", "shape_of", "check_options", "refute", "explain_refutation",
            "ENGINES", "Result", "Status", "TourRequest"]
 
 #: engine name -> module implementing it
@@ -48,14 +48,23 @@ ENGINES: dict[str, str] = {
 }
 
 
+def check_engine(name: str) -> str:
+    """``name`` when it is ``auto`` or an engine of :data:`ENGINES`, else InvalidInput (no
+    module is imported)."""
+    if name != "auto" and name not in ENGINES:
+        raise InvalidInput(_unknown_engine(name))
+    return name
+
+
 def get_engine(name: str):
-    """The module of an engine by name."""
-    try:
-        return importlib.import_module(ENGINES[name])
-    except KeyError:
-        raise InvalidInput(
-            f"unknown engine {name!r}; choose from {', '.join(['auto', *ENGINES])}"
-        ) from None
+    """The module of an engine by name (``auto`` is a choice, not an engine)."""
+    if name not in ENGINES:
+        raise InvalidInput(_unknown_engine(name))
+    return importlib.import_module(ENGINES[name])
+
+
+def _unknown_engine(name) -> str:
+    return f"unknown engine {name!r}; choose from {', '.join(['auto', *ENGINES])}"
 
 
 def find_tour(
