@@ -24,10 +24,24 @@ from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
 from kt_formal.tour import Tour
 
-__all__ = ["Status", "Result", "TourRequest", "Budget", "Stage"]
+__all__ = ["Status", "Result", "TourRequest", "Budget", "Stage", "check_number"]
 
 #: The largest node limit a search accepts.
 MAX_NODES = 2**62
+
+
+def check_number(name: str, value, integer: bool, low, high=None):
+    """``value`` if it is a number (a whole one with ``integer``) from ``low`` to ``high``
+    (no upper bound when None), else InvalidInput naming option ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
+        kind = "a whole number" if integer else "a number"
+        raise InvalidInput(f"option {name} must be {kind}, got {value!r}")
+    if not integer and not math.isfinite(value):
+        raise InvalidInput(f"option {name} must be a finite number, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise InvalidInput(f"option {name} must be {bound}, got {value!r}")
+    return value
 
 
 class Status(enum.Enum):

@@ -275,6 +275,17 @@ def _frame(top, left, bottom, right, n: int, side_w: int, side_h: int, wh: int, 
     return _cycle_tour(R, C, hole, [left_part, bottom_part, right_part, top_part])
 
 
+def _frame_counts(n: int, m: int, side: tuple[int, int], wh, wv, twice: str, model: str):
+    """``(wh, wv)`` checked for a frame of n x m elements along the top and bottom and
+    ``side`` (rows, columns) elements down each side: whole numbers, side elements that
+    do not overlap (``twice`` names twice their width), and the memory to build it."""
+    wh, wv = _count(wh, "wh"), _count(wv, "wv")
+    if wh * m < 2 * side[1]:
+        raise InvalidInput(f"wh*m = {wh * m} is less than {twice} = {2 * side[1]}: the side elements would overlap")
+    ensure_memory(48.0 * (2 * n + wv * side[0]) * wh * m, model)
+    return wh, wv
+
+
 def rotation_model(element, wh: int, wv: int) -> Tour:
     """The unary rotation model: a closed tour around a centred hole.
 
@@ -303,10 +314,7 @@ def rotation_model(element, wh: int, wv: int) -> Tour:
     '15x10'
     """
     n, m = _parse_size(element, "element A")
-    wh, wv = _count(wh, "wh"), _count(wv, "wv")
-    if wh * m < 2 * n:
-        raise InvalidInput(f"wh*m = {wh * m} is less than 2n = {2 * n}: the side elements would overlap")
-    ensure_memory(48.0 * (2 * n + wv * m) * wh * m, "the rotation model")
+    wh, wv = _frame_counts(n, m, (m, n), wh, wv, "2n", "the rotation model")
     a = _element(element_a_spec(n, m), "element A")
     top = _place(a, n, m, "rot180", 0, 0)
     left = _place(a, n, m, "transpose", 0, 0)       # rotated 270 degrees, columns reversed
@@ -345,10 +353,7 @@ def support_model(a, b, wh: int, wv: int) -> Tour:
     """
     n, m = _parse_size(a, "element A")
     n1, m1 = _parse_size(b, "element B")
-    wh, wv = _count(wh, "wh"), _count(wv, "wv")
-    if wh * m < 2 * m1:
-        raise InvalidInput(f"wh*m = {wh * m} is less than 2*m1 = {2 * m1}: the side elements would overlap")
-    ensure_memory(48.0 * (2 * n + wv * n1) * wh * m, "the support model")
+    wh, wv = _frame_counts(n, m, (n1, m1), wh, wv, "2*m1", "the support model")
     pa = _element(element_a_spec(n, m), "element A")
     pb = _element(element_b_spec(n1, m1), "element B")
     top = _place(pa, n, m, "rot180", 0, 0)

@@ -8,7 +8,7 @@ import numpy as np
 from kt_formal.engines._jit import cached_njit
 from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_CLOSED, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _lowest_bit, _nibbles_equal, _popcount, _with_leaving
 
-__all__ = ["_combo16", "_successor16", "_singles", "_successor_open16", "_successor"]
+__all__ = ["_combo16", "_moves16", "_relabelled16", "_successor16", "_singles", "_successor_open16", "_successor"]
 
 
 @cached_njit(inline="always")
@@ -37,18 +37,18 @@ def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z
 
 
 @cached_njit(inline="always")
-def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, low_a,
-                 db_index):  # pragma: no cover - compiled
-    """:func:`_successor` of a closed tour's packed state ``X`` (the new square's value
-    in nibble W): the same moves on nibbles in one word, and the path ends relabelled in
-    frontier order one label at a time (a mask of its places), not one place at a time."""
+def _moves16(X, mask, W4, m, nbr_p4, nbr_end, low_a, may_join):  # pragma: no cover - compiled
+    """The moves of ``mask`` from the new square (nibble ``W4 / 4``) on a packed state:
+    ``(word, code)``, code -1 when a move is not allowed, 1 when the paths became one
+    cycle or one whole path, 0 otherwise. Joining the two ends of one path is allowed
+    only with ``may_join`` (a closed tour's last cycle; an open tour's two ends once both
+    are placed)."""
     zero = np.uint64(0)
     one = np.uint64(1)
     two = np.uint64(2)
     F = np.uint64(15)
-    W4 = np.uint64(4 * W)
     w = X
-    finished = False
+    code = 0
     for b in range(m):
         if not (mask >> b) & 1:
             continue
@@ -56,7 +56,7 @@ def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, lo
         a = (w >> p4) & F
         bv = (w >> W4) & F
         if a == one or (nbr_end[b] and a >= two):
-            return -1
+            return w, -1
         if a == zero:
             if bv == zero:  # a new path: a label no state holds (15)
                 w |= (F << p4) | (F << W4)
@@ -66,23 +66,25 @@ def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, lo
             w = (w & ~(F << p4)) | (one << p4) | (a << W4)
         else:
             w = (w & ~((F << p4) | (F << W4))) | (one << p4) | (one << W4)
-            if a == bv:  # closes a cycle
-                finished = True
+            if a == bv:  # the two ends of one path joined
+                if not may_join:
+                    return w, -1
+                code = 1
             else:  # joins two paths: bv's other end takes label a
                 eb = _nibbles_equal(w, bv) & low_a
                 if eb | (_nibbles_equal(w, a) & low_a):
                     w = (w & ~(eb * F)) | (eb * a)
-                else:
-                    finished = True
-    v = w & F
-    if v >= two or (v == zero and out_live):
-        return -1
-    Y = w >> np.uint64(4)
-    if finished:
-        if not may_finish or Y != low_w:
-            return -1
-        return -2
-    # relabel: the first label met gets 2, the next 3, ...
+                else:  # both far ends were ends of paths that end the tour
+                    code = 1
+    return w, code
+
+
+@cached_njit(inline="always")
+def _relabelled16(Y, low_w, db_index):  # pragma: no cover - compiled
+    """``Y`` with its path labels renumbered in frontier order: the first label met
+    gets 2, the next 3, ... (one label at a time: a mask of its places)."""
+    one = np.uint64(1)
+    F = np.uint64(15)
     t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w  # places holding a label
     out = Y & ~(t * F)
     nxt = np.uint64(2)
@@ -93,7 +95,31 @@ def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, lo
         out |= e * nxt
         t &= ~e
         nxt += one
-    return np.int64(out << np.uint64(2))
+    return out
+
+
+@cached_njit(inline="always")
+def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, low_a,
+                 db_index):  # pragma: no cover - compiled
+    """:func:`_successor` of a closed tour's packed state ``X`` (the new square's value
+    in nibble W): the same moves on nibbles in one word, and the path ends relabelled in
+    frontier order one label at a time (a mask of its places), not one place at a time."""
+    zero = np.uint64(0)
+    two = np.uint64(2)
+    F = np.uint64(15)
+    w, code = _moves16(X, mask, np.uint64(4 * W), m, nbr_p4, nbr_end, low_a, True)
+    if code < 0:
+        return -1
+    finished = code == 1
+    v = w & F
+    if v >= two or (v == zero and out_live):
+        return -1
+    Y = w >> np.uint64(4)
+    if finished:
+        if not may_finish or Y != low_w:
+            return -1
+        return -2
+    return np.int64(_relabelled16(Y, low_w, db_index) << np.uint64(2))
 
 
 @cached_njit(inline="always")
@@ -127,36 +153,10 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
     one = np.uint64(1)
     two = np.uint64(2)
     F = np.uint64(15)
-    W4 = np.uint64(4 * W)
-    w = X
-    finished = False
-    for b in range(m):
-        if not (mask >> b) & 1:
-            continue
-        p4 = nbr_p4[b]
-        a = (w >> p4) & F
-        bv = (w >> W4) & F
-        if a == one or (nbr_end[b] and a >= two):
-            return -1
-        if a == zero:
-            if bv == zero:  # a new path: a label no state holds (15)
-                w |= (F << p4) | (F << W4)
-            else:
-                w = (w | (bv << p4)) & ~(F << W4) | (one << W4)
-        elif bv == zero:
-            w = (w & ~(F << p4)) | (one << p4) | (a << W4)
-        else:
-            w = (w & ~((F << p4) | (F << W4))) | (one << p4) | (one << W4)
-            if a == bv:  # the tour's two ends joined (only once both are placed)
-                if not (merge and tn == 2):
-                    return -1
-                finished = True
-            else:  # joins two paths: bv's other end takes label a
-                eb = _nibbles_equal(w, bv) & low_a
-                if eb | (_nibbles_equal(w, a) & low_a):
-                    w = (w & ~(eb * F)) | (eb * a)
-                else:  # both far ends are ends of the tour: a whole path
-                    finished = True
+    w, code = _moves16(X, mask, np.uint64(4 * W), m, nbr_p4, nbr_end, low_a, merge and tn == 2)
+    if code < 0:
+        return -1
+    finished = code == 1
     v = w & F
     tn2 = tn
     Y = w >> np.uint64(4)
@@ -203,18 +203,7 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
         if mate == zero or (mate & shut):
             if not may_finish or ((zpost | lpost) & ~e):
                 return -1
-    # relabel: the first label met gets 2, the next 3, ...
-    t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w
-    out = Y & ~(t * F)
-    nxt = two
-    while t:
-        lb = t & (~t + one)
-        q = db_index[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
-        e = _nibbles_equal(Y, (Y >> np.uint64(q)) & F) & t
-        out |= e * nxt
-        t &= ~e
-        nxt += one
-    return np.int64((out << two) | np.uint64(tn2))
+    return np.int64((_relabelled16(Y, low_w, db_index) << two) | np.uint64(tn2))
 
 
 @cached_njit(inline="always")

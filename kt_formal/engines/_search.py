@@ -38,6 +38,7 @@ import numpy as np
 from kt_formal.board import KNIGHT_MOVES
 from kt_formal.engines._jit import Preparation, kernels_compiled
 from kt_formal.exceptions import InvalidInput
+from kt_formal.question import MAX_NODES, Budget, check_number
 from kt_formal.engines._search_kernels import plain_kernel, search_kernel, warnsdorff_kernel
 
 
@@ -303,11 +304,10 @@ class Limits:
     """
 
     def __init__(self, node_limit=None, time_limit=None, progress=None, label="search", stop=None):
-        if node_limit is not None and (isinstance(node_limit, bool) or int(node_limit) != node_limit
-                                       or node_limit < 0):
-            raise InvalidInput(f"the node limit must be a whole number >= 0, not {node_limit!r}")
-        if time_limit is not None and not time_limit >= 0:
-            raise InvalidInput(f"the time limit must be >= 0 seconds, not {time_limit!r}")
+        if node_limit is not None:
+            check_number("node_limit", node_limit, True, 0, MAX_NODES)
+        if time_limit:  # 0: a spent budget, which ends the search at once
+            Budget.check_time_limit(time_limit)
         self.node_limit = node_limit
         self.time_limit = time_limit
         self.progress = progress

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import difflib
 import inspect
-import math
 
 from kt_formal.exceptions import InvalidInput
-from kt_formal.question import MAX_NODES, Budget
+from kt_formal.question import MAX_NODES, Budget, check_number
 
 __all__ = ["check_options", "RUN_SETTINGS", "KNOWN_OPTIONS"]
 
@@ -28,18 +27,6 @@ KNOWN_OPTIONS = frozenset(RUN_SETTINGS) | {
 
 _MAX_SEED = 2**31 - 1
 _MAX_WORKERS = 64
-
-
-def _number(name: str, value, integer: bool, low, high):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
-        kind = "a whole number" if integer else "a number"
-        raise InvalidInput(f"option {name} must be {kind}, got {value!r}")
-    if not integer and not math.isfinite(value):
-        raise InvalidInput(f"option {name} must be a finite number, got {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise InvalidInput(f"option {name} must be {bound}, got {value!r}")
-    return value
 
 
 def check_options(engine, options: dict) -> dict:
@@ -74,11 +61,11 @@ def check_options(engine, options: dict) -> dict:
         if name == "time_limit":
             value = Budget.check_time_limit(value)  # the one check of a time limit
         elif name == "seed":
-            _number(name, value, True, 0, _MAX_SEED)
+            check_number(name, value, True, 0, _MAX_SEED)
         elif name == "workers":
-            _number(name, value, True, 1, _MAX_WORKERS)
+            check_number(name, value, True, 1, _MAX_WORKERS)
         elif name in ("node_limit", "retries"):
-            _number(name, value, True, 1 if name == "node_limit" else 0, MAX_NODES)
+            check_number(name, value, True, 1 if name == "node_limit" else 0, MAX_NODES)
         if name in takes:
             passed[name] = value
         elif name not in RUN_SETTINGS:
