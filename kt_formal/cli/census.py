@@ -1,4 +1,8 @@
-"""``kt-formal census``: answer a whole family of boards into a SQLite database."""
+"""``kt-formal census``: answer a whole family of boards into a SQLite database.
+
+Decide tour existence on every board of a family, storing one certified verdict per
+board in a resumable SQLite database.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import argparse
 
 from kt_formal.cli.parsing import Renamed
 from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import MAX_SECONDS, MAX_SEED, _bounded, _note
+from kt_formal.cli.common import _bounded, command, MAX_SECONDS, MAX_SEED, _note
 from kt_formal.cli.scripting import _json_census, add_script_arguments
 
 
@@ -32,10 +36,7 @@ family has an answer, 3 when some stay unknown, 2 for bad input.
 
 
 def _add_census(sub) -> None:
-    p = sub.add_parser("census", help="answer a whole family of boards into a SQLite database",
-                       description="Decide tour existence on every board of a family, storing one "
-                                   "certified verdict per board in a resumable SQLite database.",
-                       epilog=CENSUS_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, CENSUS_EXAMPLES)
     p.add_argument("rows", metavar="ROWS", help="rows: a number or a range like 3..10")
     p.add_argument("cols", metavar="COLS",
                    help="columns: a number or a range; the same range as ROWS asks only ROWS <= COLS")

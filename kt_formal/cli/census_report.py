@@ -1,12 +1,15 @@
-"""``kt-formal census-report``: tables, maps, findings and the atlas page of a census."""
+"""``kt-formal census-report``: summary, CSV and map of a census database.
+
+Print the summary of a census database; write it as CSV or draw a map of the answers.
+The database is only read.
+"""
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import _note
+from kt_formal.cli.common import command, _note
 from kt_formal.cli.scripting import _json_census, add_script_arguments
 
 
@@ -28,10 +31,7 @@ no, grey unknown. --findings checks the table against published theorems and exi
 
 
 def _add_census_report(sub) -> None:
-    p = sub.add_parser("census-report", help="summary, CSV and map of a census database",
-                       description="Print the summary of a census database; write it as CSV or "
-                                   "draw a map of the answers. The database is only read.",
-                       epilog=CENSUS_REPORT_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, CENSUS_REPORT_EXAMPLES)
     p.add_argument("db", metavar="FILE", help="the census database")
     p.add_argument("--csv", metavar="OUT", help="write one line per question to OUT")
     p.add_argument("--certificates", action="store_true", help="include the certificates in the CSV")

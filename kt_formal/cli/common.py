@@ -3,10 +3,34 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from kt_formal.cli.parsing import Renamed
 from kt_formal.exceptions import InvalidInput
+
+
+def command(sub, doc: str, examples: str) -> argparse.ArgumentParser:
+    """The parser of the command that a command module's docstring ``doc`` documents.
+
+    The docstring's first line, ``"``kt-formal NAME``: summary."``, gives the name and
+    the one-line summary of ``kt-formal --help``; its next paragraph is the description;
+    ``examples`` (examples and exit codes) is printed after the options as written.
+    """
+    head, _, rest = doc.strip().partition("\n\n")
+    found = re.fullmatch(r"``kt-formal ([a-z-]+)``: (.+)\.", head)
+    if found is None:
+        raise ValueError(f"a command's docstring starts '``kt-formal NAME``: summary.', not {head!r}")
+    description = " ".join(rest.split("\n\n")[0].split())
+    return sub.add_parser(found[1], help=found[2], description=description, epilog=examples,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_question_arguments(p: argparse.ArgumentParser) -> None:
+    """``[--open] [--start SQ] [--end SQ]``: the tour asked for on the board."""
+    p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
+    p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
+    p.add_argument("--end", metavar="SQ", help="last square")
 
 
 def add_board_arguments(p: argparse.ArgumentParser) -> None:

@@ -1,17 +1,20 @@
-"""``kt-formal completion``: a bash or zsh completion script generated from the parser."""
+"""``kt-formal completion``: print a shell completion script (bash or zsh).
+
+Print a completion script generated from this command's parser.
+"""
 
 from __future__ import annotations
 
-import argparse
 import sys
+from kt_formal.cli.common import command
+
+
+COMPLETION_EXAMPLES = ("examples:\n  source <(kt-formal completion bash)\n"
+                       "  kt-formal completion zsh > ~/.zfunc/_kt-formal")
 
 
 def _add_completion(sub) -> None:
-    p = sub.add_parser("completion", help="print a shell completion script (bash or zsh)",
-                       description="Print a completion script generated from this command's parser.",
-                       epilog="examples:\n  source <(kt-formal completion bash)\n"
-                              "  kt-formal completion zsh > ~/.zfunc/_kt-formal",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, COMPLETION_EXAMPLES)
     p.add_argument("shell", choices=("bash", "zsh"), help="the shell")
     p.set_defaults(run=_run_completion)
 

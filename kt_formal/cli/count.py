@@ -1,4 +1,9 @@
-"""``kt-formal count``: count the tours of a board (frontier or exhaustive counter)."""
+"""``kt-formal count``: count every tour of a board (frontier method or exhaustive search).
+
+Count closed (or open) tours; each undirected tour once. Boards with a side of at most 8
+are counted by the frontier (transfer-matrix) method, which sweeps the board column by
+column; others by exhaustive search.
+"""
 
 from __future__ import annotations
 
@@ -9,21 +14,18 @@ import sys
 import tempfile
 
 from kt_formal.exceptions import InvalidInput, ResourceLimit
-from kt_formal.cli.common import MAX_SECONDS, _bounded, _note, _size, add_board_arguments, board_from_args
+from kt_formal.cli.common import add_board_arguments, board_from_args, _bounded, command, MAX_SECONDS, _note, _size
 from kt_formal.cli.scripting import _json_count, _json_count_line, _styled, add_script_arguments
 
 
+COUNT_EXAMPLES = ("examples:\n  kt-formal count 6 6            9862 closed tours\n"
+                  "  kt-formal count 5 5 --open     864 open tours (1728 directed)\n"
+                  "  kt-formal count 6 8            55488142 closed tours (frontier method)\n"
+                  "  kt-formal count --sequence 3 10..16   a row of counts, one a line")
+
+
 def _add_count(sub) -> None:
-    p = sub.add_parser("count", help="count every tour of a board (frontier method or exhaustive search)",
-                       description="Count closed (or open) tours; each undirected tour once. Boards with "
-                                   "a side of at most 8 are counted by the frontier (transfer-matrix) "
-                                   "method, which sweeps the board column by column; others by "
-                                   "exhaustive search.",
-                       epilog="examples:\n  kt-formal count 6 6            9862 closed tours\n"
-                              "  kt-formal count 5 5 --open     864 open tours (1728 directed)\n"
-                              "  kt-formal count 6 8            55488142 closed tours (frontier method)\n"
-                              "  kt-formal count --sequence 3 10..16   a row of counts, one a line",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, COUNT_EXAMPLES)
     add_board_arguments(p)
     p.add_argument("--open", action="store_true", help="count open tours (paths) instead of closed ones")
     p.add_argument("--start", metavar="SQ", help="only tours starting here")

@@ -1,11 +1,13 @@
-"""``kt-formal exists``: an existence verdict with a certificate either way."""
+"""``kt-formal exists``: decide whether a tour exists, with a certificate either way.
+
+Decide whether a board has a closed (or open) tour. A yes comes with a verified tour, a
+no with a proof that 'kt-formal verify' re-checks; unknown when a limit runs out.
+"""
 
 from __future__ import annotations
 
-import argparse
-
 from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import _EngineNames, _note, _write_output, add_board_arguments, add_search_arguments, board_from_args
+from kt_formal.cli.common import add_board_arguments, add_question_arguments, add_search_arguments, board_from_args, command, _EngineNames, _note, _write_output
 from kt_formal.cli.scripting import _exists_exit, _json_verdict, _next_step, _styled, add_script_arguments
 
 
@@ -20,15 +22,9 @@ exit status: 0 yes, 1 no, 3 unknown (a limit ran out), 2 bad input
 
 
 def _add_exists(sub) -> None:
-    p = sub.add_parser("exists", help="decide whether a tour exists, with a certificate either way",
-                       description="Decide whether a board has a closed (or open) tour. A yes comes "
-                                   "with a verified tour, a no with a proof that 'kt-formal verify' "
-                                   "re-checks; unknown when a limit runs out.",
-                       epilog=EXISTS_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, EXISTS_EXAMPLES)
     add_board_arguments(p)
-    p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
-    p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
-    p.add_argument("--end", metavar="SQ", help="last square")
+    add_question_arguments(p)
     p.add_argument("--cert", metavar="FILE", help="write the certificate (tour or proof, JSON) to FILE")
     p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
                    help="auto (default): the whole pipeline (proofs, constructions, a portfolio of "

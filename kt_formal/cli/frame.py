@@ -1,11 +1,13 @@
-"""``kt-formal frame``: the rotation and support models around a centred hole."""
+"""``kt-formal frame``: the rotation and support models around a centred hole.
+
+Build a closed tour around a centred hole from element A (n x m, from (1,1) to (2,m-1),
+1-based) and element B (n1 x m1, from (1,1) to (n1,3)), verify it and print it.
+"""
 
 from __future__ import annotations
 
-import argparse
-
 from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import _bounded, _note, _write_output, _write_pictures, add_picture_arguments
+from kt_formal.cli.common import add_picture_arguments, _bounded, command, _note, _write_output, _write_pictures
 
 
 FRAME_EXAMPLES = """\
@@ -17,11 +19,7 @@ examples:
 
 
 def _add_frame(sub) -> None:
-    p = sub.add_parser("frame", help="the rotation and support models around a centred hole",
-                       description="Build a closed tour around a centred hole from element A "
-                                   "(n x m, from (1,1) to (2,m-1), 1-based) and element B "
-                                   "(n1 x m1, from (1,1) to (n1,3)), verify it and print it.",
-                       epilog=FRAME_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, FRAME_EXAMPLES)
     p.add_argument("model", choices=["rotation", "support"],
                    help="rotation: A on all four sides; support: A top and bottom, B on the sides")
     p.add_argument("--element", metavar="NxM", help="element A of the rotation model")

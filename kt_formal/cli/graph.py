@@ -1,11 +1,13 @@
-"""``kt-formal graph``: the knight graph of a board (degrees, components, GraphML)."""
+"""``kt-formal graph``: describe the knight graph of a board, or write it to a file.
+
+Squares, edges, colour counts and degree histogram of the knight graph; with --format
+and --out, the graph itself as GraphML, an edge list or node-link JSON.
+"""
 
 from __future__ import annotations
 
-import argparse
-
 from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import _note, add_board_arguments, board_from_args
+from kt_formal.cli.common import add_board_arguments, board_from_args, command, _note
 
 
 GRAPH_EXAMPLES = """\
@@ -21,11 +23,7 @@ colour; networkx reads the files back (read_graphml, read_edgelist, node_link_gr
 
 
 def _add_graph(sub) -> None:
-    p = sub.add_parser("graph", help="describe the knight graph of a board, or write it to a file",
-                       description="Squares, edges, colour counts and degree histogram of the knight "
-                                   "graph; with --format and --out, the graph itself as GraphML, an "
-                                   "edge list or node-link JSON.",
-                       epilog=GRAPH_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, GRAPH_EXAMPLES)
     add_board_arguments(p)
     p.add_argument("--format", choices=["graphml", "edgelist", "json"],
                    help="write the graph in this format (networkx's writers) to --out")

@@ -1,17 +1,19 @@
-"""``kt-formal models``: list and check the certified pieces of the library."""
+"""``kt-formal models``: check or rebuild the library of certified pieces.
+
+The certified base and element tours in models/.
+"""
 
 from __future__ import annotations
 
-import argparse
-
 from kt_formal.exceptions import InvalidInput
+from kt_formal.cli.common import command
+
+
+MODELS_EXAMPLES = ("examples:\n  kt-formal models check\n  kt-formal models build --only structured-6x6")
 
 
 def _add_models(sub) -> None:
-    p = sub.add_parser("models", help="check or rebuild the library of certified pieces",
-                       description="The certified base and element tours in models/.",
-                       epilog="examples:\n  kt-formal models check\n  kt-formal models build --only structured-6x6",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, MODELS_EXAMPLES)
     p.add_argument("action", choices=["check", "build", "list"],
                    help="check: verify every piece; build: regenerate with CP-SAT; list: show pieces")
     p.add_argument("--only", action="append", default=[], metavar="NAME",

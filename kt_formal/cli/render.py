@@ -1,4 +1,8 @@
-"""``kt-formal render``: draw a tour file as SVG or PNG."""
+"""``kt-formal render``: draw a tour file as an SVG or PNG picture.
+
+Draw a tour (any file 'kt-formal tour' writes), checked first by the independent
+verifier.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import argparse
 
 from kt_formal.cli.parsing import Renamed
 from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import _bounded, _note
+from kt_formal.cli.common import _bounded, command, _note
 
 
 RENDER_EXAMPLES = """\
@@ -21,10 +25,7 @@ of 200 squares a side, PNG to 4000.
 
 
 def _add_render(sub) -> None:
-    p = sub.add_parser("render", help="draw a tour file as an SVG or PNG picture",
-                       description="Draw a tour (any file 'kt-formal tour' writes), "
-                                   "checked first by the independent verifier.",
-                       epilog=RENDER_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, RENDER_EXAMPLES)
     p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
                                      "chess, npy, succ, ktour)")
     p.add_argument("--out", dest="output", metavar="FILE", help="picture to write (.svg or .png); required")

@@ -1,12 +1,13 @@
-"""``kt-formal tour``: find or build a tour of a board, verified before it is printed or written."""
+"""``kt-formal tour``: find a tour of a board and print it.
+
+Find a knight's tour, verify it independently, and print it.
+"""
 
 from __future__ import annotations
 
-import argparse
-
 from kt_formal.cli.parsing import RenamedChoice
 from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import _EngineNames, _bounded, _check_pictures, _note, _write_pictures, _write_tour, add_board_arguments, add_picture_arguments, add_search_arguments, board_from_args
+from kt_formal.cli.common import add_board_arguments, add_picture_arguments, add_question_arguments, add_search_arguments, board_from_args, _bounded, _check_pictures, command, _EngineNames, _note, _write_pictures, _write_tour
 from kt_formal.cli.scripting import _check_json_tour, _json_verdict, _next_step, _styled, add_script_arguments
 
 
@@ -27,13 +28,9 @@ examples:
 
 
 def _add_tour(sub) -> None:
-    p = sub.add_parser("tour", help="find a tour of a board and print it",
-                       description="Find a knight's tour, verify it independently, and print it.",
-                       epilog=TOUR_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, TOUR_EXAMPLES)
     add_board_arguments(p)
-    p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")
-    p.add_argument("--start", metavar="SQ", help="first square (R,C 0-based, or a chess name like a1)")
-    p.add_argument("--end", metavar="SQ", help="last square")
+    add_question_arguments(p)
     p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
                    help="auto (default): the whole pipeline (cheap proofs, constructions, a "
                         "portfolio of searches, as 'exists'); or one of %(choices)s: the cheap "

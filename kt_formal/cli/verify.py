@@ -1,14 +1,18 @@
-"""``kt-formal verify``: check certificate files (or a census database) with the trusted kernel."""
+"""``kt-formal verify``: check a certificate or a tour file independently.
+
+Re-check a certificate (JSON) or a tour file (any format 'kt-formal tour' writes) from
+the board and the knight rule alone.
+"""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from kt_formal.cli.parsing import PROG
 from kt_formal.exceptions import InvalidInput, KtFormalError, exit_code_of
 from kt_formal.cli.scripting import add_script_arguments
+from kt_formal.cli.common import command
 
 
 VERIFY_EXAMPLES = """\
@@ -29,10 +33,7 @@ is closed; a numbered grid is checked as an open tour unless --closed is given.
 
 
 def _add_verify(sub) -> None:
-    p = sub.add_parser("verify", help="check a certificate or a tour file independently",
-                       description="Re-check a certificate (JSON) or a tour file (any format "
-                                   "'kt-formal tour' writes) from the board and the knight rule alone.",
-                       epilog=VERIFY_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, VERIFY_EXAMPLES)
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="tour file to check (any format 'kt-formal tour' writes) or a proof "
                         "certificate (.json); several files give one line each and a total")

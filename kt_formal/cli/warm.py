@@ -1,24 +1,24 @@
-"""``kt-formal warm``: compile (or load) every compiled kernel once, up front."""
+"""``kt-formal warm``: compile (or load) every compiled kernel now, once for later runs.
+
+Compile the numba kernels of the frontier counter, the path searches, and the walks of
+the constructions, or load them where they are cached on disk, and say what it did and
+how long it took. Compiling is done once: numba keeps the machine code in
+NUMBA_CACHE_DIR when that is set, else next to the package's source or in the user's
+cache folder. Counts and searches compile what they need by themselves, outside their
+time limits; this command does it up front.
+"""
 
 from __future__ import annotations
 
-import argparse
-
 from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import _note
+from kt_formal.cli.common import command, _note
+
+
+WARM_EXAMPLES = "example:\n  kt-formal warm      e.g. after installing, before timing a count"
 
 
 def _add_warm(sub) -> None:
-    p = sub.add_parser("warm", help="compile (or load) every compiled kernel now, once for later runs",
-                       description="Compile the numba kernels of the frontier counter, the path searches, "
-                                   "and the walks of the constructions, or load them where "
-                                   "they are cached on disk, and say what it did and how long it took. "
-                                   "Compiling is done once: numba keeps the machine code in NUMBA_CACHE_DIR "
-                                   "when that is set, else next to the package's source or in the user's "
-                                   "cache folder. Counts and searches compile what they need by themselves, "
-                                   "outside their time limits; this command does it up front.",
-                       epilog="example:\n  kt-formal warm      e.g. after installing, before timing a count",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = command(sub, __doc__, WARM_EXAMPLES)
     p.set_defaults(run=_run_warm)
 
 
