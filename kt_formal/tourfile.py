@@ -3,8 +3,9 @@
 :func:`save` writes any of :data:`TOUR_FORMATS` (``Tour.save``, ``kt-formal tour --out``
 and the Python API all come here). Every file says whether its tour is closed: the text
 formats by a first line ``# kt-formal grid|coords|chess: closed|open tour, board RxC``,
-JSON, ``succ`` and the binary order file by their content. The one exception is ``npy``
-(a bare numbered grid): read it with ``closed=True`` for a closed tour, or use ``succ``.
+JSON, ``succ`` and the binary order file by their content, and ``npy`` (a numbered grid,
+which ``numpy.load`` reads as any other) by the same line written after the array's data,
+where numpy does not look.
 
 Big grids are written without a Python loop per square (:func:`write_grid`: exactly
 :meth:`kt_formal.tour.Tour.to_grid`, numbers right-aligned to the width of the largest,
@@ -126,9 +127,11 @@ def save(tour, path, fmt: str | None = None, **meta) -> Path:
         with open(p, "wb") as fh:
             if fmt == "bin":
                 write_binary(tour, fh)
-            elif fmt in ("npy", "succ"):
-                b = tour.board
-                np.save(fh, tour.numbering() if fmt == "npy" else tour.successor().reshape(b.rows, b.cols))
+            elif fmt == "npy":
+                np.save(fh, tour.numbering())
+                fh.write(header_line(tour, "npy").encode("ascii"))  # after the array: numpy reads past it
+            elif fmt == "succ":
+                np.save(fh, tour.successor().reshape(tour.board.rows, tour.board.cols))
             elif fmt == "grid":
                 fh.write(header_line(tour, "grid").encode("utf-8"))
                 if tour.board.size > 100_000:

@@ -207,12 +207,30 @@ def test_every_format_round_trips(fmt, which, request, tmp_path):
 
     t = request.getfixturevalue(which)
     path = save_tour(t, tmp_path / f"t.{fmt}", fmt)
-    back, how = read_tour_file(path, closed=True if (t.closed and fmt in ("grid", "npy")) else None)
-    assert back.check() is None and back.board == t.board
-    if fmt in ("grid", "npy"):  # a grid does not say closed or open; asked as the tour is
-        assert list(back.order) == list(t.order)
-    else:
-        assert back == t, how
+    back, how = read_tour_file(path)  # every file says whether its tour is closed
+    assert back.check() is None and back == t and back.closed == t.closed, how
+    via_tour = request.getfixturevalue(which).save(tmp_path / f"again.{fmt}", fmt)
+    assert read_tour_file(via_tour)[0] == t
+
+
+def test_npy_stays_a_numpy_array_and_says_closed(tmp_path, holed, open5):
+    for t in (holed, open5):
+        p = t.save(tmp_path / "t.npy")
+        assert np.array_equal(np.load(p), t.numbering())  # numpy reads the grid as before
+        back, how = read_tour_file(p)
+        assert back.closed == t.closed and f"of {'a closed' if t.closed else 'an open'} tour" in how
+    with pytest.raises(CertificateRejected, match="open tour, a closed one was asked"):
+        read_tour_file(tmp_path / "t.npy", closed=True)  # the last one saved is open5
+    np.save(tmp_path / "bare.npy", holed.numbering())  # saved by numpy: nothing after the array
+    assert not read_tour_file(tmp_path / "bare.npy")[0].closed
+    assert read_tour_file(tmp_path / "bare.npy", closed=True)[0] == holed
+    data = (tmp_path / "t.npy").read_bytes()
+    for name, tail in (("junk", b"# kt-formal npy: shut tour, board 5x5\n"),
+                       ("size", b"# kt-formal npy: open tour, board 6x5\n"), ("long", b"x" * 5000)):
+        bad = tmp_path / f"{name}.npy"
+        bad.write_bytes(data[: data.index(b"# kt-formal npy")] + tail)
+        with pytest.raises(InvalidInput, match="after its array"):
+            read_tour_file(bad)
 
 
 @pytest.mark.parametrize("fmt", ALL_FORMATS)
@@ -351,15 +369,15 @@ def test_tour_save_keeps_closedness_board_and_holes(tmp_path, fmt, closed, spec)
 @pytest.mark.parametrize("closed", [True, False])
 def test_every_format_round_trips_through_the_command_line(cli, tmp_path, fmt, closed):
     """``tour --format F --out FILE`` then ``verify FILE`` checks the tour as the kind it was
-    written: a closed tour's file says so in every format but the bare numbered grid of
-    ``npy``, which is checked as closed when asked (``--closed``). Before, a grid file of a
-    closed tour was checked as an open one."""
+    written: a closed tour's file says so in every format (the ``npy`` grid in a line after
+    its array). Before, a grid file of a closed tour was checked as an open one, and so was
+    an ``npy`` grid unless ``--closed`` was given."""
     path = tmp_path / f"t.{fmt}"
     args = ["tour", 6, 6, "--hole", "2,2,1x2", "--format", fmt, "--out", path]
     assert cli(*args, *([] if closed else ["--open"])).code == 0
-    back, how = read_tour_file(path, closed=True if (fmt == "npy" and closed) else None)
+    back, how = read_tour_file(path)
     assert back.closed is closed and back.board == Board.from_spec(6, 6, ["2,2,1x2"]), how
-    run = cli("verify", path, *(["--closed"] if (fmt == "npy" and closed) else []))
+    run = cli("verify", path)
     assert run.code == 0, run.err
     assert ("closed tour" if closed else "open tour") in run.out, run.out
 

@@ -18,7 +18,7 @@ from kt_formal.cli.common import command
 VERIFY_EXAMPLES = """\
 examples:
   kt-formal tour 8 8 --format json --out t.json && kt-formal verify t.json
-  kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt --closed
+  kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt
   kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
   kt-formal tour 10000 10000 --out t.ktour && kt-formal verify t.ktour
   kt-formal verify --db census.sqlite        every certificate stored by 'kt-formal census'
@@ -27,8 +27,9 @@ examples:
 Every format 'kt-formal tour' writes is read: JSON certificate, numbered grid (text:
 rows of step numbers, holes as '#', '.', '-' or 0; or a .npy integer array, 0 on
 holes), coords or chess list, successor array (.npy), binary order file (.ktour).
-A JSON certificate, a list, a successor array and a binary file say whether the tour
-is closed; a numbered grid is checked as an open tour unless --closed is given.
+Every file kt-formal writes says whether its tour is closed (a grid in its first line,
+a .npy grid in a line after its array). A grid without that line (printed, or saved
+by numpy itself) is checked as an open tour unless --closed is given.
 """
 
 
@@ -38,7 +39,7 @@ def _add_verify(sub) -> None:
                    help="tour file to check (any format 'kt-formal tour' writes) or a proof "
                         "certificate (.json); several files give one line each and a total")
     p.add_argument("--closed", action="store_true",
-                   help="check a grid as a closed tour (the last square a knight move from the first)")
+                   help="check a grid as a closed tour (the last square a knight move from the first); a file that says it holds an open tour is then refused")
     p.add_argument("--replay", action="store_true",
                    help="re-run the search an 'exhaustive' record names (the kernel runs no search, "
                         "so without --replay such a record is NOT CHECKED)")

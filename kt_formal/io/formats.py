@@ -12,7 +12,8 @@ A tour can be written as
   ``# holes: 3,3 3,4`` (``# holes: d5 e5`` in chess names);
 * ``json``: the certificate of :mod:`kt_formal.certificate` (up to
   :data:`JSON_MAX_SQUARES` squares);
-* ``npy``: the numbered grid as a 2-D integer ``.npy`` array, 0 on holes;
+* ``npy``: the numbered grid as a 2-D integer ``.npy`` array, 0 on holes, followed (where
+  numpy does not read) by the line ``# kt-formal npy: closed|open tour, board RxC``;
 * ``succ``: the *successor array* as a 2-D integer ``.npy`` array of the board's shape:
   entry ``[r, c]`` holds the index ``r2 * cols + c2`` of the square after ``(r, c)``, -1 on
   holes and after an open tour's last square (flattened, entry ``r * cols + c``);
@@ -398,6 +399,9 @@ def _chess_square(tok: str, rows: int, source: str):
 
 
 # ---------------------------------------------------------------------- npy and binary
+_NPY_TRAILER = re.compile(rb"# kt-formal npy: (closed|open) tour, board (\d{1,10})x(\d{1,10})\n")
+_NPY_TRAILER_MAX = 64
+
 def _npy_header(p: Path):
     try:
         with user_file_errors(p), open(p, "rb") as fh:
@@ -469,8 +473,30 @@ def _read_npy(p: Path, closed):
         if closed and not tour.closed:
             raise CertificateRejected("the successor array is of an open tour; a closed one was asked")
         return tour, "numpy successor array"
-    tour = grid_to_tour(a, closed=bool(closed), source=p.name)
-    return tour, f"numpy numbered grid, checked as {'a closed' if closed else 'an open'} tour"
+    file_closed = _npy_trailer(p, offset + int(np.prod(shape)) * dtype.itemsize, shape)
+    if file_closed is None:
+        tour = grid_to_tour(a, closed=bool(closed), source=p.name)
+        return tour, f"numpy numbered grid, checked as {'a closed' if closed else 'an open'} tour"
+    if closed and not file_closed:
+        raise CertificateRejected("the file is of an open tour, a closed one was asked")
+    tour = grid_to_tour(a, closed=file_closed, source=p.name)
+    return tour, f"numpy numbered grid of {'a closed' if file_closed else 'an open'} tour"
+
+
+def _npy_trailer(p: Path, end: int, shape) -> bool | None:
+    """Whether the tour of a numbered grid written by kt_formal is closed: the line
+    ``# kt-formal npy: closed|open tour, board RxC`` after the array's data (None when
+    the file has nothing there, as an array saved by numpy itself)."""
+    with user_file_errors(p), open(p, "rb") as fh:
+        fh.seek(end)
+        tail = fh.read(_NPY_TRAILER_MAX + 1)
+    if not tail:
+        return None
+    m = _NPY_TRAILER.fullmatch(tail)
+    if m is None or (int(m.group(2)), int(m.group(3))) != tuple(shape):
+        raise InvalidInput(f"{p.name} has {len(tail)} bytes after its array that are not a "
+                           f"'# kt-formal npy: ... tour, board {shape[0]}x{shape[1]}' line")
+    return m.group(1) == b"closed"
 
 
 def read_binary(path, closed: bool | None = None):
