@@ -27,8 +27,7 @@ import numpy as np
 from kt_formal.exceptions import InvalidInput
 from kt_formal.kernel import geometry
 from kt_formal.kernel.geometry import KNIGHT_MOVES, file_name
-from kt_formal.kernel.reader import available_memory
-from kt_formal.kernel.reader import ensure_room as ensure_memory
+from kt_formal.memory import available_memory, ensure_memory
 
 __all__ = [
     "Board",

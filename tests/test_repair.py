@@ -12,14 +12,15 @@ from kt_formal.solve.blocks_engine import construct
 from kt_formal.decide import decide
 from kt_formal.question import TourRequest
 from kt_formal.proofs import find_proof
-from kt_formal.kernel.tourcheck import Grid, check_tour
+from kt_formal.kernel.shape import Shape
+from kt_formal.kernel.tourcheck import check_tour
 
 
 def _kernel_ok(tour) -> None:
     """The kernel's own check of the tour against the board's live squares."""
     b = tour.board
     assert tour.check() is None
-    assert check_tour(Grid(b.rows, b.cols, b.hole_mask), np.asarray(tour.order), tour.closed) is None
+    assert check_tour(Shape(b.rows, b.cols, b.holes()), np.asarray(tour.order), tour.closed) is None
 
 
 def _colour_excess(holes) -> int:

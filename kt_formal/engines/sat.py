@@ -237,6 +237,46 @@ class ProofOutOfTime(Exception):
 TRIM_CLOCK_EVERY = 64
 
 
+class _TrackingRupDB(RupDB):
+    """The kernel's clause database, recording which clauses each conflict used
+    (``last_used``; the first top-level conflict's in ``top_used``), for trimming."""
+
+    __slots__ = ("last_used", "top_used")
+
+    def __init__(self, nvars: int):
+        super().__init__(nvars)
+        self.last_used: set = set()
+        self.top_used: set | None = None
+
+    def _used(self, cids) -> None:
+        """The clause ids in the implication graph behind the conflicting clauses."""
+        reason, clauses = self.reason, self.clauses
+        used: set = set()
+        seen_vars: set = set()
+        stack = list(cids)
+        while stack:
+            cid = stack.pop()
+            if cid in used:
+                continue
+            used.add(cid)
+            for lit in clauses[cid]:
+                v = lit >> 1
+                if v not in seen_vars:
+                    seen_vars.add(v)
+                    if reason[v] >= 0 and reason[v] not in used:
+                        stack.append(reason[v])
+        if self.conflict is not None and self.top_used is None:  # the top level's, from add()
+            self.top_used = used
+        else:  # a lemma's check, read after it is added
+            self.last_used = used
+
+    def is_rup(self, lits: list[int]) -> bool:
+        if self.conflict is not None:
+            self.last_used = set(self.top_used)
+            return True
+        return super().is_rup(lits)
+
+
 def trim_proof(clauses, n_vars: int, steps, deadline: float | None = None
                ) -> tuple[list[tuple[bool, list[int]]], set]:
     """Keep the lemmas the empty clause depends on; delete each clause after its last use.
@@ -244,7 +284,7 @@ def trim_proof(clauses, n_vars: int, steps, deadline: float | None = None
     ``deadline`` (a ``time.perf_counter()`` value, or None for none) bounds the replay, which
     is the costly part: past it, :class:`ProofOutOfTime` is raised.
 
-    A forward replay with :class:`~kt_formal.kernel.rup.RupDB` (tracking on) records for
+    A forward replay with the kernel's :class:`~kt_formal.kernel.rup.RupDB` records for
     each lemma the clauses its unit propagation used; a backward pass from the empty
     clause marks the lemmas needed.
 
@@ -259,7 +299,7 @@ def trim_proof(clauses, n_vars: int, steps, deadline: float | None = None
     RuntimeError
         If a lemma of the solver's proof is not RUP, or no conflict is reached (a bug).
     """
-    db = RupDB(n_vars, track=True)
+    db = _TrackingRupDB(n_vars)
     for c in clauses:
         db.add([_code(x) for x in c])
     lemmas: list[tuple[int, list[int], set]] = []  # (clause id or -1 for empty, lits, used)
@@ -283,7 +323,7 @@ def trim_proof(clauses, n_vars: int, steps, deadline: float | None = None
     if not lemmas or lemmas[-1][0] != -1:
         if db.conflict is None:
             raise RuntimeError("the solver's proof does not reach a conflict")
-        lemmas.append((-1, [], set(db.conflict)))
+        lemmas.append((-1, [], set(db.top_used)))
     needed = set(lemmas[-1][2])
     keep = [False] * len(lemmas)
     keep[-1] = True

@@ -8,7 +8,7 @@ can be read in one sitting and checked on its own. It runs no search.
 * :mod:`~kt_formal.kernel.shape`: the board a certificate names, read strictly.
 * :mod:`~kt_formal.kernel.tourcheck`: the tour check (numpy, chunked).
 * :mod:`~kt_formal.kernel.proofcheck`: a checker for every proof kind.
-* :mod:`~kt_formal.kernel.reader`: bounded reading of files, strict JSON, memory checks.
+* :mod:`~kt_formal.kernel.reader`: bounded reading of files, strict JSON.
 * :mod:`~kt_formal.kernel.cnf`: the arc CNF of "there is a tour", and cut axioms.
 * :mod:`~kt_formal.kernel.rup`: the DRUP checker of ``drup`` certificates.
 * :mod:`~kt_formal.kernel.check`: :func:`check_certificate`, the one entry.
@@ -31,7 +31,6 @@ _NAMES = {
     "tour_squares": "kt_formal.kernel.check",
     "check_proof": "kt_formal.kernel.proofcheck",
     "check_tour": "kt_formal.kernel.tourcheck",
-    "Grid": "kt_formal.kernel.tourcheck",
     "read_certificate": "kt_formal.kernel.reader",
 }
 

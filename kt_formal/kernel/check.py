@@ -15,13 +15,13 @@ import numpy as np
 
 from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.kernel.proofcheck import FORMAT, check_proof, describe_question
-from kt_formal.kernel.reader import ensure_room, read_certificate
+from kt_formal.kernel.reader import read_certificate
 from kt_formal.kernel.rup import check_drup
 from kt_formal.kernel.shape import reject, shape_from_dict, strict_int
-from kt_formal.kernel.tourcheck import Grid, check_tour
+from kt_formal.kernel.tourcheck import check_tour
 
 __all__ = ["FORMAT", "KINDS", "check_certificate", "check_tour", "check_tour_certificate",
-           "check_proof", "read_certificate", "tour_squares", "Grid"]
+           "check_proof", "read_certificate", "tour_squares"]
 
 
 def tour_squares(d) -> tuple:
@@ -36,14 +36,14 @@ def tour_squares(d) -> tuple:
     squares = d.get("squares")
     if not isinstance(squares, list) or not squares:
         reject("'squares' must be a non-empty list of [row, col] pairs")
-    if len(squares) > shape.count:
+    if len(squares) > shape.count or (len(squares) < shape.count and shape.count > 2 * len(squares) + 64):
+        # (checked in memory of the board's size: a short tour of a far larger board is refused first)
         reject(f"the tour lists {len(squares)} squares; the board has {shape.count}")
-    ensure_room(shape.rows * shape.cols * 2 + len(squares) * 40, "checking this tour")
     for i, p in enumerate(squares):
         if not (isinstance(p, list) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int):
             reject(f"squares[{i}] must be a [row, col] pair of integers, got {p!r:.40}")
     arr = np.array(squares, dtype=np.int64)
-    reason = check_tour(Grid.from_shape(shape), arr, closed=closed)
+    reason = check_tour(shape, arr, closed=closed)
     if reason is not None:
         reject(reason)
     return shape, closed, arr[:, 0] * shape.cols + arr[:, 1]

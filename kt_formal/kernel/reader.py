@@ -6,8 +6,6 @@
 * JSON is parsed strictly: a duplicate key, ``NaN`` or ``Infinity``, an integer of more
   than :data:`MAX_DIGITS` digits or nesting deeper than Python allows is refused, naming
   where in the file it stands.
-* :func:`ensure_room` compares a size estimated from a certificate's header with the
-  memory *available* now, before anything of that size is allocated.
 
 >>> loads_strict('{"a": 1, "a": 2}')
 Traceback (most recent call last):
@@ -26,10 +24,9 @@ import stat
 import sys
 import time
 
-from kt_formal.kernel.errors import CertificateRejected, InvalidInput, ResourceLimit
+from kt_formal.kernel.errors import CertificateRejected, InvalidInput
 
-__all__ = ["MAX_BYTES", "read_bounded", "loads_strict", "read_certificate", "ensure_room",
-           "available_memory"]
+__all__ = ["MAX_BYTES", "read_bounded", "loads_strict", "read_certificate"]
 
 #: Largest certificate read (bytes). A JSON tour is limited to 10^6 squares, about 15 MB.
 MAX_BYTES = 64 << 20
@@ -144,26 +141,3 @@ def read_certificate(path, limit: int = MAX_BYTES) -> dict:
     if not isinstance(d, dict):
         raise CertificateRejected("a certificate must be a JSON object")
     return d
-
-
-def available_memory() -> int:
-    """Bytes of memory available now (``MemAvailable``), or a large number if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return 1 << 62
-
-
-def ensure_room(n_bytes: float, what: str) -> None:
-    """Refuse, before allocating, work estimated at ``n_bytes`` beyond 80% of available memory."""
-    free = available_memory()
-    if n_bytes > 0.8 * free:
-        raise ResourceLimit(f"{what} needs about {n_bytes / 2**30:.1f} GiB; "
-                            f"{free / 2**30:.1f} GiB of memory is available")

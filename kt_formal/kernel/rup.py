@@ -56,7 +56,7 @@ from typing import NamedTuple
 
 from kt_formal.kernel.cnf import ENCODING, arc_cnf, cut_clause
 from kt_formal.kernel.proofcheck import FORMAT, describe_question
-from kt_formal.kernel.shape import Shape
+from kt_formal.kernel.shape import Shape, shape_from_dict, square_from
 from kt_formal.kernel.errors import CertificateRejected
 
 __all__ = [
@@ -118,14 +118,14 @@ class RupDB:
     or 0. Assignments made while the database is merely extended are *top level* and
     never undone; :meth:`is_rup` assigns the negated lemma above them and backtracks.
 
-    With ``track=True`` :meth:`is_rup` and the top-level conflict also record which
-    clauses took part (``last_used``), for proof trimming outside the kernel.
+    Every conflict found is reported to :meth:`_used` before it is undone (the kernel needs
+    nothing of it; a proof trimmer outside the kernel records which clauses took part).
     """
 
     __slots__ = ("nvars", "val", "reason", "trail", "qhead", "watches", "clauses", "keys",
-                 "conflict", "track", "last_used", "ignored_deletions")
+                 "conflict", "ignored_deletions")
 
-    def __init__(self, nvars: int, track: bool = False):
+    def __init__(self, nvars: int):
         self.nvars = nvars
         self.val = [0] * (2 * nvars + 2)
         self.reason = [-1] * (nvars + 1)
@@ -134,9 +134,7 @@ class RupDB:
         self.watches: list[list[int]] = [[] for _ in range(2 * nvars + 2)]
         self.clauses: list = []
         self.keys: dict = {}
-        self.conflict = None  # set() of clause ids (track) or True once the top level conflicts
-        self.track = track
-        self.last_used: set = set()
+        self.conflict = None  # True once the top level conflicts
         self.ignored_deletions = 0
 
     # --- propagation
@@ -192,26 +190,8 @@ class RupDB:
         self.reason[lit >> 1] = cid
         self.trail.append(lit)
 
-    def _analyze(self, cids) -> set:
-        """Clause ids in the implication graph behind the given clauses."""
-        reason, clauses = self.reason, self.clauses
-        used = set()
-        seen_vars = set()
-        stack = list(cids)
-        while stack:
-            cid = stack.pop()
-            if cid in used:
-                continue
-            used.add(cid)
-            for lit in clauses[cid]:
-                v = lit >> 1
-                if v in seen_vars:
-                    continue
-                seen_vars.add(v)
-                r = reason[v]
-                if r >= 0 and r not in used:
-                    stack.append(r)
-        return used
+    def _used(self, cids) -> None:
+        """A conflict was reached from the clauses ``cids``, with the trail still in place."""
 
     # --- the database
     def add(self, lits: list[int]) -> int:
@@ -232,7 +212,8 @@ class RupDB:
                 self.watches[c[1]].append(cid)
             return cid
         if not free:
-            self._top_conflict(cid)
+            self.conflict = True
+            self._used([cid])
             return cid
         c.sort(key=lambda x: val[x] == -1)  # non-false literals first
         if len(c) >= 2:
@@ -242,11 +223,9 @@ class RupDB:
             self._assign(c[0], cid)
             confl = self._propagate()
             if confl >= 0:
-                self._top_conflict(confl)
+                self.conflict = True
+                self._used([confl])
         return cid
-
-    def _top_conflict(self, cid: int) -> None:
-        self.conflict = self._analyze([cid]) if self.track else True
 
     def delete(self, lits: list[int]) -> bool:
         """Delete one copy of a clause; False when the deletion is ignored (see module doc)."""
@@ -267,22 +246,19 @@ class RupDB:
     def is_rup(self, lits: list[int]) -> bool:
         """True when setting every literal of ``lits`` false propagates to a conflict."""
         if self.conflict is not None:
-            if self.track:
-                self.last_used = set(self.conflict) if self.conflict is not True else set()
             return True
         val = self.val
         for x in lits:
             if val[x] == 1:  # true at the top level: its negation conflicts at once
-                if self.track:
-                    self.last_used = self._analyze([self.reason[x >> 1]])
+                self._used([self.reason[x >> 1]])
                 return True
         mark = len(self.trail)
         for x in lits:
             if val[x] == 0:
                 self._assign(x ^ 1, -1)
         confl = self._propagate()
-        if confl >= 0 and self.track:
-            self.last_used = self._analyze([confl])
+        if confl >= 0:
+            self._used([confl])
         trail = self.trail
         for lit in trail[mark:]:
             val[lit] = 0
@@ -362,12 +338,6 @@ def _int(x, what: str, lo: int, hi: int) -> int:
     return x
 
 
-def _pair(x, what: str) -> tuple[int, int]:
-    if not (isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x)):
-        _reject(f"{what} must be a [row, col] pair of integers, got {x!r:.40}")
-    return x[0], x[1]
-
-
 def drup_claim(rows: int, cols: int, holes, closed: bool, start, end, forced, forbidden) -> str:
     """The claim in words: ``no closed tour of the 5x5 board minus 1 square (b2) from a1``,
     worded as :func:`kt_formal.kernel.proofcheck.describe_question` words every question."""
@@ -440,39 +410,27 @@ def prepare_drup(d) -> DrupTask:
         _reject(f"unknown field {unknown[0]!r} in a drup certificate")
     if d["encoding"] != ENCODING:
         _reject(f"unknown encoding {d['encoding']!r}; expected {ENCODING!r}")
-    b = d["board"]
-    if not isinstance(b, dict) or set(b) - {"rows", "cols", "holes"}:
-        _reject("'board' must be an object with rows, cols and holes")
-    rows = _int(b.get("rows"), "board.rows", 1, MAX_SIDE)
-    cols = _int(b.get("cols"), "board.cols", 1, MAX_SIDE)
-    raw_holes = b.get("holes", [])
-    if not isinstance(raw_holes, list) or len(raw_holes) > rows * cols:
-        _reject("'board.holes' must be a list of [row, col] pairs")
-    holes = [_pair(h, f"board.holes[{i}]") for i, h in enumerate(raw_holes)]
-    for h in holes:
-        if not (0 <= h[0] < rows and 0 <= h[1] < cols):
-            _reject(f"hole {list(h)} lies outside the {rows}x{cols} board")
-    if len(set(holes)) != len(holes):
-        _reject("'board.holes' lists a square twice")
-    holes.sort()
-    k = rows * cols - len(holes)
-    if k < 1:
-        _reject("the board has no squares")
-    closed = d["closed"]
-    if type(closed) is not bool:
-        _reject("'closed' must be true or false")
-    start = None if d["start"] is None else _pair(d["start"], "start")
-    end = None if d["end"] is None else _pair(d["end"], "end")
-    moves = {}
-    for key in ("forced", "forbidden"):
-        x = d[key]
-        if not isinstance(x, list) or len(x) > 8 * k:
-            _reject(f"'{key}' must be a list of moves")
-        moves[key] = []
-        for i, m in enumerate(x):
-            if not isinstance(m, list) or len(m) != 2:
-                _reject(f"{key}[{i}] must be a pair of squares")
-            moves[key].append((_pair(m[0], f"{key}[{i}][0]"), _pair(m[1], f"{key}[{i}][1]")))
+    try:  # the board, the ends and the moves, read as every certificate's are
+        shape = shape_from_dict(d["board"])
+        closed = d["closed"]
+        if type(closed) is not bool:
+            _reject("'closed' must be true or false")
+        start, end = (None if d[e] is None else square_from(d[e], e) for e in ("start", "end"))
+        moves = {key: [] for key in ("forced", "forbidden")}
+        for key, found in moves.items():
+            if not isinstance(d[key], list) or len(d[key]) > 8 * shape.count:
+                _reject(f"'{key}' must be a list of moves")
+            for i, m in enumerate(d[key]):
+                if not isinstance(m, list) or len(m) != 2:
+                    _reject(f"{key}[{i}] must be a pair of squares")
+                found.append((square_from(m[0], f"{key}[{i}][0]"), square_from(m[1], f"{key}[{i}][1]")))
+    except DrupRejected:
+        raise
+    except CertificateRejected as exc:
+        raise DrupRejected(str(exc)) from None
+    rows, cols, holes, k = shape.rows, shape.cols, sorted(shape.holes), shape.count
+    if max(rows, cols) > MAX_SIDE:
+        _reject(f"board sides must be at most {MAX_SIDE:,} for the arc encoding, got {rows}x{cols}")
     estimate = clause_estimate(k, closed)
     if estimate > MAX_CLAUSES:
         _reject(f"the board is too large for the arc encoding (about {estimate:,} clauses)")

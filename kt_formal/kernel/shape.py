@@ -12,6 +12,8 @@ knight rule, in time proportional to the number of holes where it can be.
 
 from __future__ import annotations
 
+import numpy as np
+
 from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.kernel.geometry import KNIGHT_MOVES, is_dark, square_name
 
@@ -42,6 +44,19 @@ class Shape:
         self.rows, self.cols = rows, cols
         self.holes = frozenset(holes)
         self.count = rows * cols - len(self.holes)
+
+    @property
+    def n_squares(self) -> int:
+        return self.count
+
+    @property
+    def hole_mask(self):
+        """The holes as a boolean numpy array of the board's shape (None without holes)."""
+        if not self.holes:
+            return None
+        mask = np.zeros((self.rows, self.cols), dtype=bool)
+        mask[tuple(np.array(sorted(self.holes)).T)] = True
+        return mask
 
     def __contains__(self, q) -> bool:
         r, c = q

@@ -5,10 +5,10 @@ knight rule: every live square exactly once, no hole visited, every step a knigh
 move, and, for a closed tour, the closing move from the last square back to the
 first. Vectorised with numpy and chunked, so 10^8 squares take well under a second.
 
->>> g = Grid(3, 4)
->>> check_tour(g, [(0, 0), (1, 2), (2, 0), (0, 1)], closed=False)
+>>> from kt_formal.kernel.shape import Shape
+>>> check_tour(Shape(3, 4), [(0, 0), (1, 2), (2, 0), (0, 1)], closed=False)
 'the tour visits 4 of the 12 squares; (0, 2) is never visited'
->>> check_tour(Grid(1, 1), [(0, 0)], closed=False) is None
+>>> check_tour(Shape(1, 1), [(0, 0)], closed=False) is None
 True
 """
 
@@ -16,44 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Grid", "check_tour"]
+__all__ = ["check_tour"]
 
 _CHUNK = 1 << 20
-
-
-class Grid:
-    """A board for the tour check: sizes and a boolean hole mask (or None)."""
-
-    __slots__ = ("rows", "cols", "hole_mask", "n_squares")
-
-    def __init__(self, rows: int, cols: int, hole_mask=None):
-        self.rows, self.cols = rows, cols
-        self.hole_mask = hole_mask
-        holes = 0 if hole_mask is None else int(np.count_nonzero(hole_mask))
-        self.n_squares = rows * cols - holes
-
-    @classmethod
-    def from_shape(cls, shape) -> "Grid":
-        """From a :class:`~kt_formal.kernel.shape.Shape` (rows, cols, set of holes)."""
-        mask = None
-        if shape.holes:
-            mask = np.zeros((shape.rows, shape.cols), dtype=bool)
-            r, c = zip(*shape.holes)
-            mask[list(r), list(c)] = True
-        return cls(shape.rows, shape.cols, mask)
-
-    def __eq__(self, other) -> bool:
-        if getattr(other, "rows", None) != self.rows or getattr(other, "cols", None) != self.cols:
-            return False
-        a, b = self.hole_mask, getattr(other, "hole_mask", None)
-        a_empty = a is None or not a.any()
-        b_empty = b is None or not np.asarray(b).any()
-        return (a_empty and b_empty) or (not a_empty and not b_empty and np.array_equal(a, b))
-
-    def describe(self) -> str:
-        k = self.rows * self.cols - self.n_squares
-        base = f"{self.rows}x{self.cols}"
-        return f"{base} minus {k} square{'s' if k != 1 else ''}" if k else base
 
 
 def _square_text(idx: int, cols: int) -> str:
@@ -93,7 +58,7 @@ def check_tour(board, tour, closed: bool | None = None) -> str | None:
     ----------
     board : object with ``rows``, ``cols``, ``n_squares`` and ``hole_mask``
         Only its size and holes are used (a :class:`~kt_formal.board.Board`, or the
-        kernel's own :class:`~kt_formal.kernel.tourcheck.Grid`).
+        kernel's own :class:`~kt_formal.kernel.shape.Shape`).
     tour : object with ``order``, array of square indices (``row * cols + col``), or sequence of (row, col)
     closed : bool, optional
         Require the closing move. Defaults to ``tour.closed`` for a Tour, else True.

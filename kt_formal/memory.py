@@ -1,0 +1,33 @@
+"""The memory guard: work whose size can be estimated before it starts is refused, with a
+one-line reason, when it would not fit in the memory available now."""
+
+from __future__ import annotations
+
+import os
+
+from kt_formal.exceptions import ResourceLimit
+
+__all__ = ["available_memory", "ensure_memory"]
+
+
+def available_memory() -> int:
+    """Bytes of memory available now (``MemAvailable``), or a large number if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+def ensure_memory(n_bytes: float, what: str) -> None:
+    """Refuse, before allocating, work estimated at ``n_bytes`` beyond 80% of available memory."""
+    free = available_memory()
+    if n_bytes > 0.8 * free:
+        raise ResourceLimit(f"{what} needs about {n_bytes / 2**30:.1f} GiB; "
+                            f"{free / 2**30:.1f} GiB of memory is available")
