@@ -39,8 +39,18 @@ FORMAT = kernel.FORMAT
 
 
 def check_tour(board: Board, tour, closed: bool | None = None) -> str | None:
-    """The kernel's tour check (:func:`kt_formal.kernel.tourcheck.check_tour`): None or the violation."""
-    return kernel.check_tour(board, tour, closed)
+    """The kernel's tour check (:func:`kt_formal.kernel.tourcheck.check_tour`): None or the violation.
+
+    ``tour`` is a :class:`~kt_formal.tour.Tour` (it must be of ``board``; ``closed``
+    defaults to its own), an array of square indices or a sequence of (row, col); without
+    a Tour, ``closed`` defaults to True.
+    """
+    tour_board = getattr(tour, "board", None)
+    if tour_board is not None and tour_board != board:
+        return f"the tour is for a {tour_board.describe()} board, not {board.describe()}"
+    if closed is None:
+        closed = bool(getattr(tour, "closed", True))
+    return kernel.check_tour(board, getattr(tour, "order", tour), closed)
 
 
 def verify_tour(board: Board, tour, closed: bool | None = None) -> None:

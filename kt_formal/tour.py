@@ -106,7 +106,7 @@ class Tour:
     # ------------------------------------------------------------------ checking
     def check(self) -> str | None:
         """The first violation found by the kernel's tour check, or None if valid."""
-        return check_tour(self.board, self, self.closed)
+        return check_tour(self.board, self.order, self.closed)
 
     def verify(self) -> "Tour":
         """Raise CertificateRejected unless the tour is valid; return self for chaining."""

@@ -293,7 +293,7 @@ def read_grid_text(text: str, closed: bool | None = False, source: str = "grid")
             raise InvalidInput(f"{source}: the first line is not a '# kt-formal grid: ... tour, board RxC' header")
         file_closed = m.group(1) == "closed"
         if closed is not None and closed and not file_closed:
-            raise CertificateRejected(f"the file is of an open tour, a closed one was asked")
+            raise CertificateRejected("the file is of an open tour, a closed one was asked")
         closed = file_closed
         if len(lines) != int(m.group(2)) or any(len(ln.split()) != int(m.group(3)) for ln in lines):
             raise InvalidInput(f"{source}: the grid is not the {m.group(2)}x{m.group(3)} board its header names")

@@ -36,9 +36,9 @@ def tour_squares(d) -> tuple:
     squares = d.get("squares")
     if not isinstance(squares, list) or not squares:
         reject("'squares' must be a non-empty list of [row, col] pairs")
-    if len(squares) > shape.count or (len(squares) < shape.count and shape.count > 2 * len(squares) + 64):
+    if len(squares) > shape.n_squares or (len(squares) < shape.n_squares and shape.n_squares > 2 * len(squares) + 64):
         # (checked in memory of the board's size: a short tour of a far larger board is refused first)
-        reject(f"the tour lists {len(squares)} squares; the board has {shape.count}")
+        reject(f"the tour lists {len(squares)} squares; the board has {shape.n_squares}")
     for i, p in enumerate(squares):
         if not (isinstance(p, list) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int):
             reject(f"squares[{i}] must be a [row, col] pair of integers, got {p!r:.40}")

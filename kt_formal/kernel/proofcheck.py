@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections import deque
 
 from kt_formal.kernel.errors import CertificateNotChecked
+from kt_formal.kernel.geometry import KNIGHT_MOVES
 from kt_formal.kernel.shape import Shape, reject, shape_from_dict, square_from, strict_int
 
 __all__ = ["check_proof", "hall_ends", "hall_counts", "FORMAT", "HEADER", "FIELDS", "MAX_COMPONENT_SQUARES",
@@ -77,8 +78,8 @@ def _square_list(d, key, shape: Shape, nonempty: bool = False) -> list:
     x = d.get(key)
     if not isinstance(x, list):
         reject(f"'{key}' must be a list of [row, col] pairs")
-    if len(x) > shape.count:
-        reject(f"'{key}' lists {len(x)} squares; the board has {shape.count}")
+    if len(x) > shape.n_squares:
+        reject(f"'{key}' lists {len(x)} squares; the board has {shape.n_squares}")
     out = [square_from(v, f"{key}[{i}]", shape) for i, v in enumerate(x)]
     if len(set(out)) != len(out):
         reject(f"'{key}' lists a square twice")
@@ -149,7 +150,7 @@ def _check_ends(d, shape, closed, start, end) -> str:
         return "the last square of a closed tour must be a knight move from the first"
     if start != end:
         reject("the start and the end differ, which an open tour allows")
-    if shape.count < 2:
+    if shape.n_squares < 2:
         reject("a one-square board has an open tour that starts and ends on its square")
     return "an open tour of two or more squares cannot start and end on one square"
 
@@ -178,7 +179,7 @@ def _check_degree(d, shape, closed, start, end) -> str:
         if low >= 2:
             reject("every listed square has at least two knight moves")
         return f"square {shape.name(squares[degs.index(low)])} has {low} knight move{'s' if low != 1 else ''}"
-    if shape.count < 2:
+    if shape.n_squares < 2:
         reject("a one-square board has an open tour")
     if low == 0:
         return f"square {shape.name(squares[degs.index(0)])} has no knight move"
@@ -193,7 +194,7 @@ def _check_degree(d, shape, closed, start, end) -> str:
 
 def _check_alternation(d, shape, closed, start, end) -> str:
     s = _square_list(d, "independent", shape, nonempty=True)
-    k = shape.count
+    k = shape.n_squares
     if closed:
         if 2 * len(s) != k:
             reject(f"the set has {len(s)} squares, not half of the board's {k}")
@@ -276,27 +277,37 @@ def _check_hall(d, shape, closed, start, end) -> str:
             "into the set)")
 
 
-def _count_components(shape: Shape, removed: set) -> int:
-    """Components of the knight graph of the board minus ``removed``: one byte per square."""
-    rows, cols = shape.rows, shape.cols
-    seen = bytearray(rows * cols)
-    for r, c in shape.holes | {q for q in removed if isinstance(q, tuple)}:
-        seen[r * cols + c] = 1
+def _components(n: int, neighbours, gone) -> int:
+    """Components of a graph on the nodes ``0 .. n-1`` without those in ``gone``
+    (``neighbours(v)``: the nodes joined to ``v``; one byte a node)."""
+    seen = bytearray(n)
+    for v in gone:
+        seen[v] = 1
     count = 0
-    for start in range(rows * cols):
+    for start in range(n):
         if seen[start]:
             continue
         count += 1
         seen[start] = 1
         todo = [start]
         while todo:
-            r, c = divmod(todo.pop(), cols)
-            for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
-                y, x = r + dr, c + dc
-                if 0 <= y < rows and 0 <= x < cols and not seen[y * cols + x]:
-                    seen[y * cols + x] = 1
-                    todo.append(y * cols + x)
+            for y in neighbours(todo.pop()):
+                if not seen[y]:
+                    seen[y] = 1
+                    todo.append(y)
     return count
+
+
+def _count_components(shape: Shape, removed: set) -> int:
+    """Components of the knight graph of the board minus ``removed``."""
+    rows, cols = shape.rows, shape.cols
+
+    def neighbours(i):
+        r, c = divmod(i, cols)
+        return [(r + dr) * cols + c + dc for dr, dc in KNIGHT_MOVES if 0 <= r + dr < rows and 0 <= c + dc < cols]
+
+    gone = [r * cols + c for r, c in shape.holes | {q for q in removed if isinstance(q, tuple)}]
+    return _components(rows * cols, neighbours, gone)
 
 
 def _reduced_components(shape: Shape, removed: set, open_ends):
@@ -329,22 +340,7 @@ def _reduced_components(shape: Shape, removed: set, open_ends):
     sets = [{index[n] for n in nbrs[q]} for q in squares]
     if not _reduce(sets):
         return None
-    gone = {index[q] for q in removed if q in index}
-    seen = set(gone)
-    count = 0
-    for v in range(len(squares)):
-        if v in seen:
-            continue
-        count += 1
-        seen.add(v)
-        todo = deque([v])
-        while todo:
-            x = todo.popleft()
-            for y in sets[x]:
-                if y not in seen:
-                    seen.add(y)
-                    todo.append(y)
-    return count
+    return _components(len(squares), sets.__getitem__, [index[q] for q in removed if q in index])
 
 
 def _reduce(nbrs: list) -> bool:
@@ -392,7 +388,7 @@ def _check_separator(d, shape, closed, start, end) -> str:
                f"separator proofs are checked up to {limit:,}")
     open_ends = None
     if not closed and reduce:
-        if shape.count < 2:
+        if shape.n_squares < 2:
             reject("a one-square board has an open tour")
         open_ends = [q for q in (start, end) if q is not None]
         if len(open_ends) == 2 and open_ends[0] == open_ends[1]:

@@ -59,23 +59,9 @@ from kt_formal.kernel.proofcheck import FORMAT, describe_question
 from kt_formal.kernel.shape import Shape, shape_from_dict, square_from
 from kt_formal.kernel.errors import CertificateRejected
 
-__all__ = [
-    "DrupRejected",
-    "RupDB",
-    "check_drup_certificate",
-    "check_drup",
-    "prepare_drup",
-    "replay",
-    "ok_line",
-    "DrupTask",
-    "decode_proof",
-    "decode_cut",
-    "drup_claim",
-    "MAX_PROOF_BYTES",
-    "MAX_RATIO",
-    "MAX_CLAUSES",
-    "clause_estimate",
-]
+__all__ = ["DrupRejected", "RupDB", "check_drup_certificate", "check_drup", "prepare_drup",
+           "replay", "ok_line", "DrupTask", "decode_proof", "decode_cut", "drup_claim",
+           "MAX_PROOF_BYTES", "MAX_RATIO", "MAX_CLAUSES", "clause_estimate"]
 
 #: Largest decompressed proof accepted (bytes).
 MAX_PROOF_BYTES = 1 << 28
@@ -418,7 +404,7 @@ def prepare_drup(d) -> DrupTask:
         start, end = (None if d[e] is None else square_from(d[e], e) for e in ("start", "end"))
         moves = {key: [] for key in ("forced", "forbidden")}
         for key, found in moves.items():
-            if not isinstance(d[key], list) or len(d[key]) > 8 * shape.count:
+            if not isinstance(d[key], list) or len(d[key]) > 8 * shape.n_squares:
                 _reject(f"'{key}' must be a list of moves")
             for i, m in enumerate(d[key]):
                 if not isinstance(m, list) or len(m) != 2:
@@ -428,7 +414,7 @@ def prepare_drup(d) -> DrupTask:
         raise
     except CertificateRejected as exc:
         raise DrupRejected(str(exc)) from None
-    rows, cols, holes, k = shape.rows, shape.cols, sorted(shape.holes), shape.count
+    rows, cols, holes, k = shape.rows, shape.cols, sorted(shape.holes), shape.n_squares
     if max(rows, cols) > MAX_SIDE:
         _reject(f"board sides must be at most {MAX_SIDE:,} for the arc encoding, got {rows}x{cols}")
     estimate = clause_estimate(k, closed)

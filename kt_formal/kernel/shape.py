@@ -6,7 +6,7 @@ knight moves, colour counts, names) is computed here from the sizes, the holes a
 knight rule, in time proportional to the number of holes where it can be.
 
 >>> s = shape_from_dict({"rows": 3, "cols": 3, "holes": [[1, 1]]})
->>> s.count, s.describe(), s.moves((0, 0))
+>>> s.n_squares, s.describe(), s.moves((0, 0))
 (8, '3x3 minus 1 square', [(2, 1), (1, 2)])
 """
 
@@ -38,16 +38,12 @@ def strict_int(x, what: str) -> int:
 class Shape:
     """An ``rows x cols`` rectangle minus ``holes`` (a frozenset of (row, col))."""
 
-    __slots__ = ("rows", "cols", "holes", "count")
+    __slots__ = ("rows", "cols", "holes", "n_squares")
 
     def __init__(self, rows: int, cols: int, holes=frozenset()):
         self.rows, self.cols = rows, cols
         self.holes = frozenset(holes)
-        self.count = rows * cols - len(self.holes)
-
-    @property
-    def n_squares(self) -> int:
-        return self.count
+        self.n_squares = rows * cols - len(self.holes)
 
     @property
     def hole_mask(self):
@@ -77,7 +73,7 @@ class Shape:
         even = (total + 1) // 2  # squares with (row + col) even: (0, 0) takes the odd one
         dark = even if dark_parity == 0 else total - even
         dark -= sum(1 for h in self.holes if self.dark(h))
-        return dark, self.count - dark
+        return dark, self.n_squares - dark
 
     def name(self, q) -> str:
         return square_name(self.rows, q)
@@ -136,6 +132,6 @@ def shape_from_dict(d, max_holes: int | None = None) -> Shape:
             reject(f"board.holes[{i}] {list(q)} is listed twice")
         holes.add(q)
     shape = Shape(rows, cols, holes)
-    if shape.count == 0:
+    if shape.n_squares == 0:
         reject(f"the {rows}x{cols} board has no squares left after removing its holes")
     return shape

@@ -27,12 +27,8 @@ def _square_text(idx: int, cols: int) -> str:
 
 
 def _as_index_array(board, tour) -> np.ndarray:
-    """Squares of a tour as an integer index array (accepts an object with ``order``,
-    an index array, or (row, col) pairs)."""
-    order = getattr(tour, "order", None)
-    if order is None:
-        order = tour
-    arr = np.asarray(order)
+    """Squares of a tour as an integer index array (from an index array or (row, col) pairs)."""
+    arr = np.asarray(tour)
     if arr.ndim == 2 and arr.shape[1] == 2 and arr.dtype.kind in "iu":
         r = arr[:, 0].astype(np.int64)
         c = arr[:, 1].astype(np.int64)
@@ -51,7 +47,7 @@ class _Reject(Exception):
     pass
 
 
-def check_tour(board, tour, closed: bool | None = None) -> str | None:
+def check_tour(board, tour, closed: bool = True) -> str | None:
     """Check a tour; return ``None`` if valid, otherwise the first violation found.
 
     Parameters
@@ -59,20 +55,15 @@ def check_tour(board, tour, closed: bool | None = None) -> str | None:
     board : object with ``rows``, ``cols``, ``n_squares`` and ``hole_mask``
         Only its size and holes are used (a :class:`~kt_formal.board.Board`, or the
         kernel's own :class:`~kt_formal.kernel.shape.Shape`).
-    tour : object with ``order``, array of square indices (``row * cols + col``), or sequence of (row, col)
-    closed : bool, optional
-        Require the closing move. Defaults to ``tour.closed`` for a Tour, else True.
+    tour : array of square indices (``row * cols + col``), or sequence of (row, col)
+    closed : bool
+        Require the closing move.
 
     Notes
     -----
     Vectorised and chunked: O(k) time for k squares, with one byte per board square
     of extra memory (the visited map) plus O(2^20) temporaries.
     """
-    if closed is None:
-        closed = bool(getattr(tour, "closed", True))
-    tour_board = getattr(tour, "board", None)
-    if tour_board is not None and tour_board != board:
-        return f"the tour is for a {tour_board.describe()} board, not {board.describe()}"
     try:
         order = _as_index_array(board, tour)
     except _Reject as exc:
