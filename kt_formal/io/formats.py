@@ -484,9 +484,8 @@ def _read_npy(p: Path, closed):
 
 
 def _npy_trailer(p: Path, end: int, shape) -> bool | None:
-    """Whether the tour of a numbered grid written by kt_formal is closed: the line
-    ``# kt-formal npy: closed|open tour, board RxC`` after the array's data (None when
-    the file has nothing there, as an array saved by numpy itself)."""
+    """Whether the tour of a numbered grid is closed, from the line kt_formal writes after
+    the array's data (None when there is nothing there, as in an array numpy saved)."""
     with user_file_errors(p), open(p, "rb") as fh:
         fh.seek(end)
         tail = fh.read(_NPY_TRAILER_MAX + 1)
