@@ -29,5 +29,12 @@ def ensure_memory(n_bytes: float, what: str) -> None:
     """Refuse, before allocating, work estimated at ``n_bytes`` beyond 80% of available memory."""
     free = available_memory()
     if n_bytes > 0.8 * free:
-        raise ResourceLimit(f"{what} needs about {n_bytes / 2**30:.1f} GiB; "
-                            f"{free / 2**30:.1f} GiB of memory is available")
+        raise ResourceLimit(f"{what} needs about {_size(n_bytes)}; {_size(free)} of memory is available")
+
+
+def _size(n_bytes: float) -> str:
+    """``18.6 GiB``, ``120 MiB``, ``98 KiB``."""
+    for unit, shift in (("GiB", 30), ("MiB", 20)):
+        if n_bytes >= 1 << shift:
+            return f"{n_bytes / (1 << shift):.1f} {unit}" if shift == 30 else f"{n_bytes / (1 << shift):.0f} {unit}"
+    return f"{n_bytes / 1024:.0f} KiB"

@@ -423,3 +423,28 @@ def test_the_kernels_loaded_test_follows_the_process():
 
     backtrack.solve(TourRequest(Board(6, 6)))
     assert policy.kernels_loaded()
+
+
+# ---------------------------------------------------------------------- memory of the searches
+def test_a_search_that_would_not_fit_in_memory_is_refused_before_it_starts(monkeypatch):
+    """A path search holds about 320 bytes a square (on 10^8 squares, some 30 GB): with
+    too little memory it is refused with the reason (exit 2 on the command line), and
+    in the portfolio it is noted as not run instead of taking the machine's memory."""
+    from kt_formal import memory
+    from kt_formal.exceptions import ResourceLimit, exit_code_of
+    from kt_formal.question import TourRequest
+    from kt_formal.solve.portfolio import Portfolio
+
+    board = Board(20, 20, holes=[(3, 3), (7, 8)])
+    assert find_tour(board, engine="backtrack", time_limit=30).status is Status.FOUND
+    monkeypatch.setattr(memory, "available_memory", lambda: 100_000)  # 20 x 20 x 320 > 80 % of it
+    for engine in ("backtrack", "dfs", "exhaustive"):
+        with pytest.raises(ResourceLimit, match=rf"a {engine} search of a board of 398 squares \(20x20 minus 2 squares\) needs about 124 KiB; 98 KiB") as exc:
+            find_tour(board, engine=engine, time_limit=30)
+        assert exit_code_of(exc.value) == 2
+    pf = Portfolio(TourRequest(board), seed=0, workers=1, progress=None)
+    pf.start("backtrack", 30)
+    pf.wait(30)
+    stages = []
+    assert pf.finish(stages, ["backtrack"]) is None
+    assert stages[0].name == "backtrack" and stages[0].outcome.startswith("not run: a backtrack search"), stages

@@ -35,14 +35,14 @@ import time
 
 import numpy as np
 
-from kt_formal.board import KNIGHT_MOVES
+from kt_formal.board import KNIGHT_MOVES, ensure_memory
 from kt_formal.engines._jit import Preparation, kernels_compiled
 from kt_formal.exceptions import InvalidInput
 from kt_formal.question import MAX_NODES, Budget, check_number
 from kt_formal.engines._search_kernels import plain_kernel, search_kernel, warnsdorff_kernel
 
 
-__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for"]
+__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for", "ensure_search_memory", "SEARCH_BYTES_PER_SQUARE"]
 
 #: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
 #: clock position of the first move and the direction they turn.
@@ -407,6 +407,19 @@ def _colour(nt) -> np.ndarray:
     if memo is not None:
         memo["colour"] = colour
     return colour
+
+
+#: Bytes a path search holds a square at its peak: the neighbour table (44), a move order
+#: (32), the search's own arrays (about 60) and the rules' tables; measured as the growth of
+#: the peak resident size over a search of a 2000 x 2000 board (backtrack 196, dfs 308).
+SEARCH_BYTES_PER_SQUARE = 320
+
+
+def ensure_search_memory(board, engine: str) -> None:
+    """Refuse (:class:`~kt_formal.exceptions.ResourceLimit`, before anything is allocated) a
+    search of ``board`` that would not fit in the memory available now."""
+    ensure_memory(board.n_squares * SEARCH_BYTES_PER_SQUARE,
+                  f"a {engine} search of a board of {board.n_squares:,} squares ({board.describe()})")
 
 
 def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdorff", prune=True,

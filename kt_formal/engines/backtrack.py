@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 
 from kt_formal.board import KNIGHT_MOVES
-from kt_formal.engines._search import Limits, Outcome, search_request, table_for
+from kt_formal.engines._search import ensure_search_memory, Limits, Outcome, search_request, table_for
 from kt_formal.question import Budget, TourRequest
 from kt_formal.engines.exhaustive import outcome_result
 from kt_formal.graph import neighbour_table
@@ -42,6 +42,9 @@ PRUNING = "colour-count, degree<2, dead-end degree, open-end count"
 #: the round).
 FIRST_CAP = 20_000
 FIRST_SLACK = 1.25
+#: Boards of at most this many squares keep each rotated move order once made (32 bytes a
+#: square each); larger ones make it again for each run.
+KEEP_TABLES_UP_TO = 1_000_000
 
 
 def solve(
@@ -70,6 +73,7 @@ def solve(
     Result
     """
     clock = Budget()
+    ensure_search_memory(request.board, NAME)
     nt = neighbour_table(request.board)
     out, runs = _search_with_restarts(request, nt, node_limit, time_limit, progress, stop)
     return outcome_result(request, out, NAME, clock.elapsed(), PRUNING, "backtracking", {"runs": runs})
@@ -77,7 +81,7 @@ def solve(
 
 def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=None):
     """Rounds of complete searches over the eight rotated move orders, node caps growing 4x."""
-    tables = [None] * 8  # the rotated move orders, each made when a run first needs it
+    tables = [None] * 8  # the rotated move orders, each made when a run first needs it (kept on small boards)
     total = Limits(node_limit, time_limit, stop=stop)
     hook = None
     if progress is not None:
@@ -95,9 +99,11 @@ def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=No
     runs = 0
     while True:
         for r in range(8):
-            if tables[r] is None:
-                tables[r] = table_for(request, nt, KNIGHT_MOVES[r:] + KNIGHT_MOVES[:r], NAME)
             table = tables[r]
+            if table is None:
+                table = table_for(request, nt, KNIGHT_MOVES[r:] + KNIGHT_MOVES[:r], NAME)
+                if len(nt) <= KEEP_TABLES_UP_TO:
+                    tables[r] = table
             run_cap = cap if node_limit is None else min(cap, node_limit - total.base_nodes)
             left = None if time_limit is None else time_limit - total.elapsed()
             if run_cap <= 0 or (left is not None and left <= 0) or (stop is not None and stop.is_set()):

@@ -25,7 +25,7 @@ are still accepted.
 
 from __future__ import annotations
 
-from kt_formal.engines._search import Limits, order_name, parse_order, search_request, table_for
+from kt_formal.engines._search import ensure_search_memory, Limits, order_name, parse_order, search_request, table_for
 from kt_formal.question import Budget, TourRequest
 from kt_formal.engines.exhaustive import outcome_result
 from kt_formal.graph import neighbour_table
@@ -56,6 +56,7 @@ def solve(
     """
     clock = Budget()
     moves = parse_order(order)
+    ensure_search_memory(request.board, NAME)
     nt = neighbour_table(request.board)
     table = table_for(request, nt, moves, NAME)
     limits = Limits(node_limit, time_limit, progress, "dfs")

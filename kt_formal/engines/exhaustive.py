@@ -34,7 +34,7 @@ from __future__ import annotations
 
 
 from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
-from kt_formal.engines._search import Limits, search_request, table_for
+from kt_formal.engines._search import ensure_search_memory, Limits, search_request, table_for
 from kt_formal.question import Budget, TourRequest
 from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.exceptions import InvalidInput
@@ -87,6 +87,7 @@ def solve(
     """
     clock = Budget()
     check_size(request)
+    ensure_search_memory(request.board, NAME)
     nt = neighbour_table(request.board)
     table = table_for(request, nt, None, NAME)
     limits = Limits(node_limit, time_limit, progress, "exhaustive")

@@ -11,7 +11,8 @@ import os
 import threading
 import time
 
-from kt_formal.question import Budget, Stage, Status, TourRequest
+from kt_formal.exceptions import ResourceLimit
+from kt_formal.question import Budget, Result, Stage, Status, TourRequest
 from kt_formal.solve import policy
 
 __all__ = ["Portfolio", "run_portfolio"]
@@ -68,6 +69,8 @@ class Portfolio:
                     res = None
         except _Stopped:
             res = None
+        except ResourceLimit as exc:  # the engine would not fit in memory: it never started
+            res = Result(Status.UNKNOWN, self.request, engine=name, message=f"not run: {exc}")
         with self.lock:
             self.results[name] = (res, time.perf_counter() - t)
             if res is not None and res.status is not Status.UNKNOWN and not self.winner:
