@@ -448,3 +448,14 @@ def test_a_search_that_would_not_fit_in_memory_is_refused_before_it_starts(monke
     stages = []
     assert pf.finish(stages, ["backtrack"]) is None
     assert stages[0].name == "backtrack" and stages[0].outcome.startswith("not run: a backtrack search"), stages
+
+
+def test_the_constructions_take_the_time_a_search_could_not_use(monkeypatch):
+    from kt_formal import memory
+
+    small, big = Board(20, 20), Board(600, 600)  # 360,000 squares: above the background search
+    assert big.n_squares > policy.BACKGROUND_MAX_SQUARES
+    monkeypatch.setattr(memory, "available_memory", lambda: 1 << 40)
+    assert (policy.construction_share(small), policy.construction_share(big)) == (0.6, 0.8)
+    monkeypatch.setattr(memory, "available_memory", lambda: 100 << 20)  # 100 MiB: no search of 600x600 fits
+    assert (policy.construction_share(small), policy.construction_share(big)) == (0.6, 0.97)

@@ -104,8 +104,7 @@ def _build_around_holes(request, budget, seed, workers, progress, stages):
         return None, pf
     t = time.perf_counter()
     notes = []
-    share = 0.6 if board.n_squares <= policy.BACKGROUND_MAX_SQUARES else 0.8
-    tour, how = construct(request, budget.share(share), seed, notes,
+    tour, how = construct(request, budget.share(policy.construction_share(board)), seed, notes,
                           stop=None if pf is None else pf.stop, frame=False)
     for name, outcome, secs in notes:
         stages.append(Stage(name, outcome, secs))

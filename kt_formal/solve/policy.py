@@ -145,6 +145,18 @@ def constructions_suit(request: TourRequest, shape: str) -> bool:
     return shape == "sparse" or (both_ends and b.n_squares > SMALL_SQUARES)
 
 
+def construction_share(board: Board) -> float:
+    """The share of the time left that the hole constructions take before the portfolio:
+    0.6 where backtracking runs next to them, 0.8 above that, and nearly all of it where
+    a path search of the board would not fit in memory (the portfolio could not start)."""
+    from kt_formal.engines._search import SEARCH_BYTES_PER_SQUARE
+    from kt_formal.memory import available_memory
+
+    if board.n_squares <= BACKGROUND_MAX_SQUARES:
+        return 0.6
+    return 0.8 if board.n_squares * SEARCH_BYTES_PER_SQUARE <= 0.8 * available_memory() else 0.97
+
+
 def portfolio_engines(n_squares: int, shape: str) -> list[str]:
     """The engines of the portfolio, in the order they start.
 
