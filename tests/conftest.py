@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows: the workers compile for themselves
+    fcntl = None
 
 from kt_formal.cli import main
 
@@ -43,8 +50,9 @@ def cli(capsys):
 # 2 cores, more on a busy machine). The session compiles them in a process of its own
 # from the start, beside the tests that need no count; the first test that counts waits
 # for it (instead of compiling the same kernels a second time) and then loads them from
-# the disk cache. Other kernels (the searches', a few seconds) compile where needed.
-_WARM: dict = {"proc": None}
+# the disk cache; with pytest-xdist the workers wait for the lock the compiling process
+# holds. Other kernels (the searches', a few seconds) compile where needed.
+_WARM: dict = {"proc": None, "lock": None}
 _COMPILE_THE_COUNTER = ("from kt_formal.counting._frontier_jit import prepare_kernels; "
                         "prepare_kernels(note=False)")
 
@@ -58,23 +66,48 @@ def _checkout_env(env_extra=None) -> dict:
 
 
 def wait_for_warm() -> None:
-    """Wait until the session's background compile (if any) has finished."""
+    """Wait until the session's background compile (if any) has finished: in the process
+    that started it by waiting for it, in a pytest-xdist worker by taking the lock it holds."""
     proc = _WARM["proc"]
     if proc is not None:
         proc.wait()
         _WARM["proc"] = None
+    lock = os.environ.get(_LOCK_VARIABLE)
+    if lock and fcntl is not None:
+        fd = os.open(lock, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)  # granted once the compiling process has exited
+        finally:
+            os.close(fd)
+
+
+#: The file whose lock the background compile holds while it runs (pytest-xdist workers
+#: inherit the variable from the process that starts them).
+_LOCK_VARIABLE = "KT_FORMAL_TEST_WARM_LOCK"
 
 
 def pytest_configure(config):
-    if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or hasattr(config, "workerinput"):
-        return
     from kt_formal.counting import _frontier_jit
     from kt_formal.engines._jit import kernels_compiled
 
-    if config.option.collectonly or all(kernels_compiled(k) for k in _frontier_jit.KERNELS):
+    worker = hasattr(config, "workerinput")
+    if worker and not os.environ.get(_LOCK_VARIABLE):
         return
-    _WARM["proc"] = subprocess.Popen([sys.executable, "-c", _COMPILE_THE_COUNTER], env=_checkout_env(),
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if not worker:
+        os.environ.pop(_LOCK_VARIABLE, None)
+        if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or config.option.collectonly or \
+                all(kernels_compiled(k) for k in _frontier_jit.KERNELS):
+            return
+        lock = _WARM["lock"] = os.path.join(tempfile.mkdtemp(prefix="kt-warm-"), "lock")
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+        try:
+            if fcntl is not None:  # the compiling process keeps this lock until it exits
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                os.environ[_LOCK_VARIABLE] = lock
+            _WARM["proc"] = subprocess.Popen([sys.executable, "-c", _COMPILE_THE_COUNTER], env=_checkout_env(),
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(fd,))
+        finally:
+            os.close(fd)
     prepare = _frontier_jit.prepare_kernels
 
     class AfterTheBackgroundCompile:
@@ -96,6 +129,8 @@ def pytest_unconfigure(config):
     if proc is not None:
         proc.kill()
         proc.wait()
+    if _WARM["lock"] is not None:
+        shutil.rmtree(os.path.dirname(_WARM["lock"]), ignore_errors=True)
 
 
 def run_subprocess(*args, stdin: str | None = None, timeout: float = 600, env_extra=None) -> Run:

@@ -185,6 +185,10 @@ def test_a_busy_neighbour_costs_at_most_two_and_a_half_times(tmp_path):
     what it takes without it (a team that spins at its barriers took 10 times)."""
     from kt_formal.counting._frontier_jit import prepare_kernels
 
+    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+        pytest.skip("it times a count beside one busy process of its own: other test processes "
+                    "would be more neighbours (.ci/run runs the slow tests with -n 0)")
+
     prepare_kernels()
 
     def best_of(n: int) -> float:
