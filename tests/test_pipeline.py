@@ -459,3 +459,21 @@ def test_the_constructions_take_the_time_a_search_could_not_use(monkeypatch):
     assert (policy.construction_share(small), policy.construction_share(big)) == (0.6, 0.8)
     monkeypatch.setattr(memory, "available_memory", lambda: 100 << 20)  # 100 MiB: no search of 600x600 fits
     assert (policy.construction_share(small), policy.construction_share(big)) == (0.6, 0.97)
+
+
+def test_a_small_board_is_answered_in_the_calling_thread_first(monkeypatch):
+    """One capped walk of backtracking runs before the portfolio starts a thread; when it
+    does not answer, backtracking starts in its thread as before, uncapped."""
+    from kt_formal.solve.portfolio import Portfolio
+
+    started = []
+    real_start = Portfolio.start
+    monkeypatch.setattr(Portfolio, "start", lambda self, name, *a, **k: (started.append(name), real_start(self, name, *a, **k)))
+    monkeypatch.setattr(policy, "FAST_FIRST", False)  # as in a process with the searches loaded
+    board = Board(40, 40, holes=[(1, 1), (2, 3)])
+    v = decide(board, time_limit=30)
+    assert v.answer == "yes" and v.route == "portfolio:backtrack" and started == []
+    assert any(s.name == "backtrack" and s.outcome == "found a tour" for s in v.stages)
+    monkeypatch.setattr(policy, "BACKGROUND_NODES_PER_SQUARE", 0)  # a cap of 1,000 nodes: too few for 1,598 squares
+    v = decide(board, time_limit=30)
+    assert v.answer == "yes" and started[0] == "backtrack" and v.tour.check() is None

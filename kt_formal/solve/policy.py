@@ -57,6 +57,10 @@ BACKGROUND_NODES_PER_SQUARE = 1.25
 BACKGROUND_MAX_SQUARES = 300_000
 #: Seconds the portfolio's first engine runs alone before the second starts.
 STAGGER_SECONDS = 0.1
+#: Boards of at most this many squares get one capped walk of backtracking in the calling
+#: thread before the portfolio starts its threads (a thread's start and the wait for it
+#: were a third of the answer's time on a 40 x 40 board).
+INLINE_MAX_SQUARES = SMALL_SQUARES
 
 #: Whether boards of at most FAST_MAX_SQUARES live squares get a fast first attempt
 #: (extension and rotation, plain Python: nothing compiled to load, no solver to import)

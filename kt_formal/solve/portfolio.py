@@ -77,6 +77,16 @@ class Portfolio:
                 self.winner.append(res)
                 self.stop.set()
 
+    def run_inline(self, name, time_limit, node_limit):
+        """Run ``name`` in the calling thread, capped at ``node_limit`` nodes: a decisive
+        answer wins as from a thread; otherwise nothing is kept, and the engine starts in
+        a thread of its own, uncapped, as any other."""
+        self.started[name] = time.perf_counter()
+        self._run(name, time_limit, node_limit)
+        if not self.winner:
+            del self.started[name]
+            self.results.pop(name, None)
+
     def wait(self, timeout):
         """Until a winner, every engine done, or ``timeout`` seconds (None: no limit)."""
         end = None if timeout is None else time.perf_counter() + timeout
@@ -129,6 +139,8 @@ def run_portfolio(request: TourRequest, shape: str, budget: Budget, seed, worker
     if pf is None:
         pf = Portfolio(request, seed, workers, progress)
     parallel = (os.cpu_count() or 1) >= 2
+    if names[0] == "backtrack" and n <= policy.INLINE_MAX_SQUARES and not pf.started:
+        pf.run_inline("backtrack", budget.left(), int(policy.BACKGROUND_NODES_PER_SQUARE * n) + 1000)
     for i, nm in enumerate(names):
         if pf.winner:
             break
