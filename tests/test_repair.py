@@ -285,3 +285,25 @@ def test_the_time_limit_ends_the_repair_with_an_honest_failure():
     with pytest.raises(repair.RepairNotApplicable, match="ran out of time"):
         repair.repair_tour(board, stats=stats, time_limit=0.0)
     assert stats["done"] < stats["steps"]
+
+
+def test_the_tiled_matching_pairs_every_point_and_the_fewer_waypoints_win(monkeypatch):
+    """Tiles matched exactly, their leftovers in tiles twice as wide: a perfect matching;
+    _match keeps whichever of it and the curve's matching needs fewer waypoints."""
+    rng = np.random.default_rng(7)
+    n = 900
+    pd, pl = rng.random((n, 2)) * 600, rng.random((n, 2)) * 600
+    monkeypatch.setattr(repair_plan, "DENSE_MATCH", 200)
+    tiled = repair_plan._match_in_tiles(pd, pl)
+    along = repair_plan._match_along_curve(pd, pl)
+    for m in (tiled, along):
+        assert sorted(m.tolist()) == list(range(n))
+    steps = [repair_plan._hop_steps(np.abs(pd - pl[m]).sum(axis=1)) for m in (along, tiled)]
+    chosen = repair_plan._match(pd, pl)
+    assert repair_plan._hop_steps(np.abs(pd - pl[chosen]).sum(axis=1)) == min(steps)
+    # inside one tile the pairs are the exact matching's: one tile for all points
+    monkeypatch.setattr(repair_plan, "DENSE_MATCH", 2 * n)
+    exact_cost = lambda m: ((pd - pl[m]) ** 2).sum()  # noqa: E731
+    from scipy.optimize import linear_sum_assignment
+    r, c = linear_sum_assignment(((pd[:, None, :] - pl[None, :, :]) ** 2).sum(axis=2))
+    assert np.isclose(exact_cost(repair_plan._match_in_tiles(pd, pl)), ((pd[r] - pl[c]) ** 2).sum())

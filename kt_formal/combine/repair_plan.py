@@ -53,11 +53,12 @@ def _match(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
     """For each point of ``pd`` the index of its partner in ``pl`` (least total squared distance).
 
     Exact (scipy's ``linear_sum_assignment``) up to :data:`DENSE_MATCH` points a colour.
-    Above, the points of both colours are taken in chunks along a Hilbert curve, each
-    chunk matched exactly with the points the chunks before it left over (the excess of
-    one colour) and leaving over its own: near-optimal pairs in time linear in the
-    points (an exact sparse matching took minutes at 3,000 points a colour). A pair
-    left long is walked in hops (:func:`plan`).
+    Above, two near-optimal matchings in time about linear in the points (an exact sparse
+    matching took minutes at 3,000 points a colour), and the one whose pairs need fewer
+    hops: the points of both colours in chunks along a Hilbert curve, each chunk matched
+    exactly with the points the chunks before it left over (the excess of one colour)
+    and leaving over its own; or matched in tiles (:func:`_match_in_tiles`). A pair left
+    long is walked in hops (:func:`plan`).
     """
     from scipy.optimize import linear_sum_assignment
 
@@ -74,6 +75,58 @@ def _match(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
     if n <= DENSE_MATCH:
         assign(np.arange(n), np.arange(n))
         return out
+    along, tiled = _match_along_curve(pd, pl), _match_in_tiles(pd, pl)
+    return min((along, tiled), key=lambda m: _hop_steps(np.abs(pd - pl[m]).sum(axis=1)))
+
+
+def _hop_steps(lengths: np.ndarray) -> int:
+    """Waypoints of pairs of these lengths (L1): the windows walking them add (:func:`plan`)."""
+    return int(np.maximum(0, np.ceil(lengths / HOP) - 1).sum())
+
+
+def _match_in_tiles(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
+    """Pairs matched exactly inside tiles of about :data:`DENSE_MATCH` points, the points a
+    tile leaves over matched inside tiles twice as wide, and so on up to the whole board.
+
+    Most pairs are as short as the exact matching's; the colour excess of a region travels
+    in a few long pairs. Along the curve (:func:`_match_along_curve`) the excess is spread
+    over many medium pairs instead; :func:`_match` keeps whichever needs fewer waypoints
+    (on 10000 x 10000 with 40,000 scattered holes: 108,792 against 185,856).
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    n = len(pd)
+    out = np.full(n, -1, dtype=np.int64)
+    pts = np.concatenate([pd, pl])
+    lo, span = pts.min(axis=0), np.ptp(pts, axis=0) + 1e-9
+    t = 1 << max(0, int(np.ceil(np.log2(np.sqrt(2 * n / DENSE_MATCH)))))
+    cell = np.minimum(((pts - lo) / span * t).astype(np.int64), t - 1)
+    di_all, li_all = np.arange(n), np.arange(n)
+    while len(di_all):
+        td, tl = cell[di_all, 0] * t + cell[di_all, 1], cell[n + li_all, 0] * t + cell[n + li_all, 1]
+        od, ol = np.argsort(td, kind="stable"), np.argsort(tl, kind="stable")
+        di_all, li_all, td, tl = di_all[od], li_all[ol], td[od], tl[ol]
+        bd, bl = np.searchsorted(td, np.arange(t * t + 1)), np.searchsorted(tl, np.arange(t * t + 1))
+        keep_d, keep_l = [], []
+        for g in range(t * t):
+            di, li = di_all[bd[g]:bd[g + 1]], li_all[bl[g]:bl[g + 1]]
+            if len(di) and len(li):
+                r, c = linear_sum_assignment(((pd[di][:, None, :] - pl[li][None, :, :]) ** 2).sum(axis=2))
+                out[di[r]] = li[c]
+                di, li = np.delete(di, r), np.delete(li, c)
+            keep_d.append(di)
+            keep_l.append(li)
+        di_all, li_all = np.concatenate(keep_d), np.concatenate(keep_l)
+        t, cell = max(1, t // 2), cell // 2
+    return out
+
+
+def _match_along_curve(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
+    """Pairs matched in chunks along a Hilbert curve (see :func:`_match`)."""
+    from scipy.optimize import linear_sum_assignment
+
+    n = len(pd)
+    out = np.full(n, -1, dtype=np.int64)
     pts = np.concatenate([pd, pl]).round()
     order = np.argsort(_hilbert(pts), kind="stable")
     rank = np.empty(2 * n, dtype=np.int64)
