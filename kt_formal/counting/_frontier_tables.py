@@ -151,6 +151,8 @@ def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                             nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
                                                    may_finish, free, merge, one_room, no_room, shut, low_w,
                                                    low_a, _DB_INDEX)
+                            if mirror and nk >= 0:
+                                nk = _mirror_image(nk, W, True, mdig, mlab)
                             _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
             else:
                 for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
