@@ -16,10 +16,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from kt_formal.engines._search import Limits, search_request, table_for
+from kt_formal.engines._search import Limits, search_request, search_tables
 from kt_formal.engines.exhaustive import NAME, check_size
 from kt_formal.exceptions import InvalidInput
-from kt_formal.graph import neighbour_table
 from kt_formal.question import Budget, TourRequest
 
 __all__ = ["count", "enumerate_tours", "CountResult"]
@@ -66,8 +65,7 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
     """
     clock = Budget()
     check_size(request)
-    nt = neighbour_table(request.board)
-    table = table_for(request, nt, None, NAME)
+    nt, table = search_tables(request, NAME)
     limits = Limits(node_limit, time_limit, progress, "count")
     cols = request.board.cols
     fh = None

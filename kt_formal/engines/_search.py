@@ -42,7 +42,7 @@ from kt_formal.question import MAX_NODES, Budget, check_number
 from kt_formal.engines._search_kernels import plain_kernel, search_kernel, warnsdorff_kernel
 
 
-__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for", "ensure_search_memory", "SEARCH_BYTES_PER_SQUARE"]
+__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for", "ensure_search_memory", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
 
 #: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
 #: clock position of the first move and the direction they turn.
@@ -420,6 +420,16 @@ def ensure_search_memory(board, engine: str) -> None:
     search of ``board`` that would not fit in the memory available now."""
     ensure_memory(board.n_squares * SEARCH_BYTES_PER_SQUARE,
                   f"a {engine} search of a board of {board.n_squares:,} squares ({board.describe()})")
+
+
+def search_tables(request, engine: str, order=None):
+    """``(nt, table)`` of a search of ``request``: the board's neighbour table and its moves
+    in ``order`` without the forbidden ones, after checking that the search fits in memory."""
+    from kt_formal.graph import neighbour_table
+
+    ensure_search_memory(request.board, engine)
+    nt = neighbour_table(request.board)
+    return nt, table_for(request, nt, order, engine)
 
 
 def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdorff", prune=True,

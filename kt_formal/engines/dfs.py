@@ -25,10 +25,9 @@ are still accepted.
 
 from __future__ import annotations
 
-from kt_formal.engines._search import ensure_search_memory, Limits, order_name, parse_order, search_request, table_for
+from kt_formal.engines._search import Limits, order_name, parse_order, search_request, search_tables
 from kt_formal.question import Budget, TourRequest
 from kt_formal.engines.exhaustive import outcome_result
-from kt_formal.graph import neighbour_table
 
 __all__ = ["solve", "NAME"]
 
@@ -56,9 +55,7 @@ def solve(
     """
     clock = Budget()
     moves = parse_order(order)
-    ensure_search_memory(request.board, NAME)
-    nt = neighbour_table(request.board)
-    table = table_for(request, nt, moves, NAME)
+    nt, table = search_tables(request, NAME, moves)
     limits = Limits(node_limit, time_limit, progress, "dfs")
     out = search_request(request, nt, table, root_rule="start", heuristic="fixed", prune=False,
                          parity=False, limits=limits)

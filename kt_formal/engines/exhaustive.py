@@ -34,11 +34,10 @@ from __future__ import annotations
 
 
 from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
-from kt_formal.engines._search import ensure_search_memory, Limits, search_request, table_for
+from kt_formal.engines._search import Limits, search_request, search_tables
 from kt_formal.question import Budget, TourRequest
 from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.exceptions import InvalidInput
-from kt_formal.graph import neighbour_table
 
 __all__ = ["solve", "proof_dict", "outcome_result", "rerun_proof", "check_size", "PRUNING", "NAME"]
 
@@ -87,9 +86,7 @@ def solve(
     """
     clock = Budget()
     check_size(request)
-    ensure_search_memory(request.board, NAME)
-    nt = neighbour_table(request.board)
-    table = table_for(request, nt, None, NAME)
+    nt, table = search_tables(request, NAME)
     limits = Limits(node_limit, time_limit, progress, "exhaustive")
     out = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
                          parity=True, limits=limits)
