@@ -320,7 +320,7 @@ def _home(key, logT, capp):  # pragma: no cover - compiled
 
 @cached_njit(inline="always")
 def _mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
-    """The smaller of a closed tour's state ``nk`` at a column's end and its mirror image.
+    """The smaller of a state ``nk`` at a column's end and its mirror image (closed or open tours).
 
     At the end of a column the frontier holds the last square of the column before last
     (position 0, finished: nothing comes after it) and the last two columns (positions
