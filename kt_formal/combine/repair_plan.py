@@ -60,23 +60,25 @@ def _match(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
     and leaving over its own; or matched in tiles (:func:`_match_in_tiles`). A pair left
     long is walked in hops (:func:`plan`).
     """
-    from scipy.optimize import linear_sum_assignment
-
     n = len(pd)
     out = np.full(n, -1, dtype=np.int64)
     if n == 0:
         return out
-
-    def assign(di, li):
-        cost = ((pd[di][:, None, :] - pl[li][None, :, :]) ** 2).sum(axis=2)
-        r, c = linear_sum_assignment(cost)
-        out[di[r]] = li[c]
-
     if n <= DENSE_MATCH:
-        assign(np.arange(n), np.arange(n))
+        r, c = _exact(pd, pl, np.arange(n), np.arange(n))
+        out[r] = c
         return out
     along, tiled = _match_along_curve(pd, pl), _match_in_tiles(pd, pl)
     return min((along, tiled), key=lambda m: _hop_steps(np.abs(pd - pl[m]).sum(axis=1)))
+
+
+def _exact(pd: np.ndarray, pl: np.ndarray, di: np.ndarray, li: np.ndarray):
+    """The exact matching of the points ``pd[di]`` with ``pl[li]`` (least total squared
+    distance, scipy's ``linear_sum_assignment``): the indices paired, ``(di[r], li[c])``."""
+    from scipy.optimize import linear_sum_assignment
+
+    r, c = linear_sum_assignment(((pd[di][:, None, :] - pl[li][None, :, :]) ** 2).sum(axis=2))
+    return di[r], li[c]
 
 
 def _hop_steps(lengths: np.ndarray) -> int:
@@ -93,8 +95,6 @@ def _match_in_tiles(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
     over many medium pairs instead; :func:`_match` keeps whichever needs fewer waypoints
     (on 10000 x 10000 with 40,000 scattered holes: 108,792 against 185,856).
     """
-    from scipy.optimize import linear_sum_assignment
-
     n = len(pd)
     out = np.full(n, -1, dtype=np.int64)
     pts = np.concatenate([pd, pl])
@@ -111,9 +111,9 @@ def _match_in_tiles(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
         for g in range(t * t):
             di, li = di_all[bd[g]:bd[g + 1]], li_all[bl[g]:bl[g + 1]]
             if len(di) and len(li):
-                r, c = linear_sum_assignment(((pd[di][:, None, :] - pl[li][None, :, :]) ** 2).sum(axis=2))
-                out[di[r]] = li[c]
-                di, li = np.delete(di, r), np.delete(li, c)
+                pd_i, pl_i = _exact(pd, pl, di, li)
+                out[pd_i] = pl_i
+                di, li = di[out[di] < 0], li[~np.isin(li, pl_i)]
             keep_d.append(di)
             keep_l.append(li)
         di_all, li_all = np.concatenate(keep_d), np.concatenate(keep_l)
@@ -123,8 +123,6 @@ def _match_in_tiles(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
 
 def _match_along_curve(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
     """Pairs matched in chunks along a Hilbert curve (see :func:`_match`)."""
-    from scipy.optimize import linear_sum_assignment
-
     n = len(pd)
     out = np.full(n, -1, dtype=np.int64)
     pts = np.concatenate([pd, pl]).round()
@@ -146,12 +144,10 @@ def _match_along_curve(pd: np.ndarray, pl: np.ndarray) -> np.ndarray:
         if not m:
             continue
         last = k + half >= 2 * n
-        cost = ((pd[di][:, None, :] - pl[li][None, :, :]) ** 2).sum(axis=2)
-        r, c = linear_sum_assignment(cost)
-        keep = last | (np.minimum(rank[di[r]], rank[n + li[c]]) < k)
-        out[di[r[keep]]] = li[c[keep]]
-        wait_d = di[r[~keep]]
-        wait_l = li[c[~keep]]
+        pd_i, pl_i = _exact(pd, pl, di, li)
+        keep = last | (np.minimum(rank[pd_i], rank[n + pl_i]) < k)
+        out[pd_i[keep]] = pl_i[keep]
+        wait_d, wait_l = pd_i[~keep], pl_i[~keep]
         order_d = np.argsort(rank[np.concatenate([wait_d, left_d])], kind="stable")
         order_l = np.argsort(rank[n + np.concatenate([wait_l, left_l])], kind="stable")
         left_d = np.concatenate([wait_d, left_d])[order_d]
