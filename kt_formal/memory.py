@@ -7,7 +7,7 @@ import os
 
 from kt_formal.exceptions import ResourceLimit
 
-__all__ = ["available_memory", "ensure_memory"]
+__all__ = ["available_memory", "ensure_memory", "fits"]
 
 
 def available_memory() -> int:
@@ -25,16 +25,20 @@ def available_memory() -> int:
         return 1 << 62
 
 
+def fits(n_bytes: float, free: int | None = None) -> bool:
+    """Whether work estimated at ``n_bytes`` fits in 80% of the memory available now."""
+    return n_bytes <= 0.8 * (available_memory() if free is None else free)
+
+
 def ensure_memory(n_bytes: float, what: str) -> None:
     """Refuse, before allocating, work estimated at ``n_bytes`` beyond 80% of available memory."""
     free = available_memory()
-    if n_bytes > 0.8 * free:
+    if not fits(n_bytes, free):
         raise ResourceLimit(f"{what} needs about {_size(n_bytes)}; {_size(free)} of memory is available")
 
 
 def _size(n_bytes: float) -> str:
     """``18.6 GiB``, ``120 MiB``, ``98 KiB``."""
-    for unit, shift in (("GiB", 30), ("MiB", 20)):
-        if n_bytes >= 1 << shift:
-            return f"{n_bytes / (1 << shift):.1f} {unit}" if shift == 30 else f"{n_bytes / (1 << shift):.0f} {unit}"
-    return f"{n_bytes / 1024:.0f} KiB"
+    if n_bytes >= 1 << 30:
+        return f"{n_bytes / (1 << 30):.1f} GiB"
+    return f"{n_bytes / (1 << 20):.0f} MiB" if n_bytes >= 1 << 20 else f"{n_bytes / 1024:.0f} KiB"

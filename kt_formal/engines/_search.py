@@ -35,6 +35,7 @@ import time
 
 import numpy as np
 
+from kt_formal import memory
 from kt_formal.board import KNIGHT_MOVES, ensure_memory
 from kt_formal.engines._jit import Preparation, kernels_compiled
 from kt_formal.exceptions import InvalidInput
@@ -42,7 +43,7 @@ from kt_formal.question import MAX_NODES, Budget, check_number
 from kt_formal.engines._search_kernels import plain_kernel, search_kernel, warnsdorff_kernel
 
 
-__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for", "ensure_search_memory", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
+__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for", "ensure_search_memory", "search_fits", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
 
 #: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
 #: clock position of the first move and the direction they turn.
@@ -420,6 +421,11 @@ def ensure_search_memory(board, engine: str) -> None:
     search of ``board`` that would not fit in the memory available now."""
     ensure_memory(board.n_squares * SEARCH_BYTES_PER_SQUARE,
                   f"a {engine} search of a board of {board.n_squares:,} squares ({board.describe()})")
+
+
+def search_fits(board) -> bool:
+    """Whether a search of ``board`` fits in the memory available now (see above)."""
+    return memory.fits(board.n_squares * SEARCH_BYTES_PER_SQUARE)
 
 
 def search_tables(request, engine: str, order=None):

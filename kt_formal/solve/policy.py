@@ -153,12 +153,11 @@ def construction_share(board: Board) -> float:
     """The share of the time left that the hole constructions take before the portfolio:
     0.6 where backtracking runs next to them, 0.8 above that, and nearly all of it where
     a path search of the board would not fit in memory (the portfolio could not start)."""
-    from kt_formal.engines._search import SEARCH_BYTES_PER_SQUARE
-    from kt_formal.memory import available_memory
+    from kt_formal.engines._search import search_fits
 
     if board.n_squares <= BACKGROUND_MAX_SQUARES:
         return 0.6
-    return 0.8 if board.n_squares * SEARCH_BYTES_PER_SQUARE <= 0.8 * available_memory() else 0.97
+    return 0.8 if search_fits(board) else 0.97
 
 
 def portfolio_engines(n_squares: int, shape: str) -> list[str]:
