@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.engines import sat  # noqa: E402
 from kt_formal.question import Status, TourRequest  # noqa: E402
-from kt_formal.kernel.rup import check_drup_certificate  # noqa: E402
+from kt_formal.claims import check_drup_certificate  # noqa: E402
 from kt_formal.proofs import check_proof, find_proof  # noqa: E402
 
 

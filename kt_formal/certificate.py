@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from kt_formal import kernel
 from kt_formal.board import Board
+from kt_formal.claims import check_certificate
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.kernel.reader import read_certificate
 from kt_formal.kernel.shape import shape_from_dict
@@ -101,5 +102,5 @@ def verify_certificate(d):
 
     The object is the :class:`~kt_formal.tour.Tour` of a tour certificate, else the dict.
     """
-    claim = kernel.check_certificate(d)
+    claim = check_certificate(d)
     return (tour_from_dict(d) if d.get("kind") == "tour" else d), claim

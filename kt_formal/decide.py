@@ -147,7 +147,7 @@ def _proof_by_search(request: TourRequest, time_limit: float | None) -> tuple[di
     rectangle, and no cheap proof was found. First the ``hall`` proof (one maximum flow,
     milliseconds: no way to give every square two moves); then the SAT route
     (:func:`kt_formal.solve.refute`): CaDiCaL with lazily added cut axioms, whose DRUP
-    proof the kernel checks (:func:`kt_formal.kernel.rup.check_drup_certificate`). When it
+    proof the kernel checks (:func:`kt_formal.kernel.rup.check_drup`). When it
     runs out of time, the thorough finders of :mod:`kt_formal.proofs` (CP-SAT alternation
     search, separators of up to 8 squares). Exhaustive "replay" records are no longer
     produced here.

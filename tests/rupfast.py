@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from kt_formal.engines._jit import cached_njit
-from kt_formal.kernel.rup import DrupRejected, ok_line, prepare_drup
+from kt_formal.claims import claim_line
+from kt_formal.kernel.rup import DrupRejected, drup_claim, prepare_drup
 
 __all__ = ["check_drup_certificate_fast", "replay_fast", "prepare_kernels", "KERNELS"]
 
@@ -353,9 +354,9 @@ def replay_fast(n_vars: int, clauses, raw: bytes) -> int:
 
 
 def check_drup_certificate_fast(d) -> str:
-    """:func:`kt_formal.kernel.rup.check_drup_certificate` with the compiled replay."""
+    """:func:`kt_formal.claims.check_drup_certificate` with the compiled replay."""
     task = prepare_drup(d)
-    return ok_line(task, replay_fast(task.n_vars, task.clauses, task.raw))
+    return "OK: " + claim_line(drup_claim(task, replay_fast(task.n_vars, task.clauses, task.raw)))
 
 
 #: The kernels of the replay called from Python.

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from kt_formal import kernel
 from kt_formal.board import Board
+from kt_formal.claims import check_certificate
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 from kt_formal.kernel.reader import loads_strict
 from kt_formal.proofs import find_proof, make_proof
@@ -67,11 +67,12 @@ def test_kernel_checks_every_kind_where_no_solver_can_be_imported(tmp_path):
     code = BLOCKER + """
 import json
 from kt_formal import kernel
+from kt_formal.claims import check_certificate
 from kt_formal.exceptions import CertificateNotChecked
 out = {}
 for name, path in json.loads(sys.argv[1]):
     try:
-        out[name] = "OK " + kernel.check_certificate(kernel.read_certificate(path))
+        out[name] = "OK " + check_certificate(kernel.read_certificate(path))
     except CertificateNotChecked as exc:
         out[name] = str(exc)
 print(json.dumps(out))
@@ -119,13 +120,13 @@ def test_claim_names_the_start_square():
     # the false line once printed: "no open tour of the 5x5 board" with the start dropped
     p = find_proof(Board(5, 5), closed=False, start=(3, 0))
     assert p is not None
-    claim = kernel.check_certificate(p)
+    claim = check_certificate(p)
     assert claim.startswith("no open tour of the 5x5 board from a2: ")
 
 
 def test_claim_names_holes_start_and_end_of_a_tour():
     d = tour_certificate(closed=False, rows=5, cols=5, holes=[(2, 2)])
-    claim = kernel.check_certificate(d)
+    claim = check_certificate(d)
     first, last = d["squares"][0], d["squares"][-1]
     b = Board(5, 5, holes=[(2, 2)])
     assert claim.startswith(f"open tour of the 5x5 board minus 1 square (c3) from "
@@ -158,7 +159,7 @@ def test_mutated_proofs_are_rejected_or_claim_exactly_what_holds(kind, mutation)
     d = copy.deepcopy(proofs()[kind])
     MUTATIONS[mutation](d)
     try:
-        claim = kernel.check_certificate(d)
+        claim = check_certificate(d)
     except CertificateRejected:
         return
     b = Board(d["board"]["rows"], d["board"]["cols"], holes=[tuple(h) for h in d["board"]["holes"]] or None)
@@ -183,7 +184,7 @@ def test_mutated_tours_are_rejected_or_claim_exactly_what_holds(mutation):
     d = {k: v for k, v in d.items() if k not in ("start", "end")}
     MUTATIONS[mutation](d)
     try:
-        claim = kernel.check_certificate(d)
+        claim = check_certificate(d)
     except CertificateRejected:
         return
     # a mutation that still is a valid tour: the claim must describe the mutated certificate
@@ -195,7 +196,7 @@ def test_forged_exhaustive_records_are_never_accepted():
     d = proofs()["exhaustive"]
     for forged in (dict(d, nodes=10**18), dict(d, start=[0, 0], end=[2, 6]), dict(d, engine="oracle")):
         with pytest.raises(CertificateNotChecked) as info:
-            kernel.check_certificate(forged)
+            check_certificate(forged)
         text = str(info.value)
         if forged.get("start"):
             assert "from a3 to g1" in text  # the claim it refuses still names the ends
@@ -225,7 +226,7 @@ def test_huge_boards_cost_nothing_to_check_by_colour():
     n = 999999999 * 999999999
     d["dark"], d["light"] = (n + 1) // 2, n // 2
     t = time.perf_counter()
-    claim = kernel.check_certificate(d)
+    claim = check_certificate(d)
     assert time.perf_counter() - t < 1.0
     assert claim.startswith("no closed tour of the 999999999x999999999 board: ")
 
@@ -237,5 +238,5 @@ def test_separator_on_a_large_board_is_refused_before_any_work():
     d["board"] = {"rows": 2000, "cols": 2000, "holes": []}
     t = time.perf_counter()
     with pytest.raises(CertificateRejected, match="checked up to"):
-        kernel.check_certificate(d)
+        check_certificate(d)
     assert time.perf_counter() - t < 1.0

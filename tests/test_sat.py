@@ -22,8 +22,8 @@ from kt_formal.question import Status, TourRequest
 from rupfast import check_drup_certificate_fast
 from kt_formal.exceptions import CertificateRejected
 from kt_formal.kernel.cnf import arc_cnf, cut_clause
-from kt_formal.kernel.rup import (DrupRejected, check_drup_certificate, decode_cut,
-                                  decode_proof, prepare_drup)
+from kt_formal.claims import check_drup_certificate
+from kt_formal.kernel.rup import DrupRejected, decode_cut, decode_proof, prepare_drup
 from kt_formal.engines.sat import encode_cut, encode_proof
 from kt_formal.proofs import find_proof
 

@@ -73,12 +73,13 @@ def _is_json_file(path: str) -> bool:
 def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
     """The claim of one checked file; raises CertificateRejected or InvalidInput."""
     from kt_formal import kernel
+    from kt_formal.claims import check_certificate
     from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
     if _is_json_file(path):
         d = kernel.read_certificate(path)
         try:
-            claim = kernel.check_certificate(d)
+            claim = check_certificate(d)
         except CertificateNotChecked:
             if not replay:
                 raise
@@ -90,7 +91,7 @@ def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
         return "OK: " + claim
     from kt_formal.io.formats import read_tour_file
 
-    from kt_formal.kernel.proofcheck import describe_question
+    from kt_formal.claims import describe_question
     from kt_formal.kernel.shape import Shape
 
     tour, how = read_tour_file(path, closed=True if closed else None)  # checked by the kernel's tour check

@@ -12,12 +12,12 @@ CaDiCaL with proof logging (python-sat ``Solver(name="cadical153", with_proof=Tr
 the DRUP proof is *trimmed* (a forward replay records which clauses each lemma's unit
 propagation used; a backward pass keeps the lemmas the empty clause depends on, and each
 clause is deleted right after its last use), and stored as binary DRAT, zlib, base64 in a
-``drup`` certificate that :func:`kt_formal.kernel.rup.check_drup_certificate` checks
+``drup`` certificate that :func:`kt_formal.kernel.rup.check_drup` checks
 without any solver. The idea of lazily added subtour cuts is the classic one of Dantzig,
 Fulkerson and Johnson (1954) for the travelling salesman problem.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.kernel.rup import check_drup_certificate
+>>> from kt_formal.claims import check_drup_certificate
 >>> r = solve(TourRequest(Board(4, 5)))
 >>> r.status.value
 'impossible'
@@ -37,7 +37,9 @@ from kt_formal.certificate import FORMAT, board_to_dict
 from kt_formal.question import Budget, TourRequest
 from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
-from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate, drup_claim
+from kt_formal.claims import describe_question
+from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate
+from kt_formal.kernel.shape import Shape
 
 __all__ = ["NAME", "solve", "fits", "formula", "trim_proof", "certificate", "explain", "SOLVER",
            "encode_proof", "encode_cut"]
@@ -382,16 +384,18 @@ def certificate(request: TourRequest, f: ArcCNF, cuts, steps, stats=None) -> dic
 
 
 def drup_claim_of(request: TourRequest) -> str:
+    """``no closed tour of the 4x5 board``, worded as the kernel's checked claim is."""
     b = request.board
-    return drup_claim(b.rows, b.cols, b.holes(), request.closed, request.start, request.end,
-                      request.forced, request.forbidden)
+    return "no " + describe_question(Shape(b.rows, b.cols, b.holes()), request.closed, request.start,
+                                     request.end, len(request.forced), len(request.forbidden))
 
 
 def explain(d: dict) -> str:
     """One paragraph in plain words for a ``drup`` certificate."""
     b = d["board"]
-    claim = drup_claim(b["rows"], b["cols"], [tuple(h) for h in b["holes"]], d["closed"],
-                       d["start"], d["end"], d["forced"], d["forbidden"])
+    ends = (None if q is None else tuple(q) for q in (d["start"], d["end"]))
+    claim = "no " + describe_question(Shape(b["rows"], b["cols"], {tuple(h) for h in b["holes"]}), d["closed"],
+                                      *ends, len(d["forced"]), len(d["forbidden"]))
     return (f"{claim[0].upper()}{claim[1:]}: the moves of a tour, written as one true/false "
             f"variable per directed knight move (exactly one move into and out of every square, "
             f"with {len(d['cuts'])} cut axioms saying that some move leaves a set of squares), "

@@ -21,7 +21,7 @@ The names below are loaded on first use, so that importing the exception tree
 ['drup', 'proof', 'tour']
 """
 
-__all__ = ["FORMAT", "KINDS", "check_certificate", "check_proof", "check_tour", "check_tour_certificate",
+__all__ = ["FORMAT", "KINDS", "Claim", "check_certificate", "check_proof", "check_tour", "check_tour_certificate",
            "read_certificate", "tour_squares"]
 
 

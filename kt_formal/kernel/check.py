@@ -1,12 +1,14 @@
 """Checking any certificate: the kernel's one entry, :func:`check_certificate`.
 
-It returns the claim, in one line, built from the fields it checked and naming every
-one of them (board, holes, closed or open, start, end, forced moves).
+It returns the claim as data, every field of it checked (board, holes, closed or open,
+start, end, forced moves, the evidence): a :class:`~kt_formal.kernel.proofcheck.Claim`,
+which :mod:`kt_formal.claims` words in one line.
 
 >>> d = {"format": "kt-formal/1", "kind": "tour", "closed": False,
 ...      "board": {"rows": 1, "cols": 1, "holes": []}, "squares": [[0, 0]]}
->>> check_certificate(d)
-'open tour of the 1x1 board from a1 to a1: every square visited once, every step a knight move'
+>>> c = check_certificate(d)
+>>> c.kind, c.closed, c.start, c.end
+('tour', False, (0, 0), (0, 0))
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from kt_formal.kernel.errors import CertificateRejected
-from kt_formal.kernel.proofcheck import FORMAT, check_proof, describe_question
+from kt_formal.kernel.proofcheck import FORMAT, Claim, check_proof
 from kt_formal.kernel.reader import read_certificate
 from kt_formal.kernel.rup import check_drup
 from kt_formal.kernel.shape import reject, shape_from_dict, strict_int
 from kt_formal.kernel.tourcheck import check_tour
 
-__all__ = ["FORMAT", "KINDS", "check_certificate", "check_tour", "check_tour_certificate",
+__all__ = ["FORMAT", "KINDS", "Claim", "check_certificate", "check_tour", "check_tour_certificate",
            "check_proof", "read_certificate", "tour_squares"]
 
 
@@ -49,16 +51,13 @@ def tour_squares(d) -> tuple:
     return shape, closed, arr[:, 0] * shape.cols + arr[:, 1]
 
 
-def check_tour_certificate(d) -> str:
+def check_tour_certificate(d) -> Claim:
     """The claim of a tour certificate, after checking it."""
     shape, closed, order = tour_squares(d)
-    first, last = divmod(int(order[0]), shape.cols), divmod(int(order[-1]), shape.cols)
-    what = describe_question(shape, closed, first, last)
-    closing = ", the closing move included" if closed else ""
-    return f"{what}: every square visited once, every step a knight move{closing}"
+    return Claim("tour", shape, closed, divmod(int(order[0]), shape.cols), divmod(int(order[-1]), shape.cols))
 
 
-#: Certificate kind -> checker(dict) -> claim line. Every kind is listed here.
+#: Certificate kind -> checker(dict) -> Claim. Every kind is listed here.
 KINDS = {
     "tour": check_tour_certificate,
     "proof": check_proof,
@@ -66,8 +65,8 @@ KINDS = {
 }
 
 
-def check_certificate(d) -> str:
-    """Check any certificate; return its claim in one line, or raise CertificateRejected."""
+def check_certificate(d) -> Claim:
+    """Check any certificate; return its claim, or raise CertificateRejected."""
     if not isinstance(d, dict):
         reject("a certificate must be a JSON object")
     if d.get("format") != FORMAT:

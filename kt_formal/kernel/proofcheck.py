@@ -4,7 +4,8 @@ A proof certificate (``kind: "proof"``) names the board, closed or open, the fix
 a ``method`` and the method's evidence. Nothing the finder computed is trusted: the
 colour counts, the degrees, the independence of a set, the components left by a
 separator are all computed again here. Each checker returns the reason in words; the
-claim line is built by :func:`check_proof` from the fields it checked.
+claim is returned as data (:class:`Claim`, every field checked); :mod:`kt_formal.claims`
+words it.
 
 Methods (the finders are in :mod:`kt_formal.proofs`):
 
@@ -25,19 +26,20 @@ they are refused as not checked (``kt-formal verify --replay`` re-runs that engi
 >>> d = {"format": "kt-formal/1", "kind": "proof", "method": "colour",
 ...      "board": {"rows": 5, "cols": 5, "holes": []}, "closed": True,
 ...      "start": None, "end": None, "dark": 13, "light": 12}
->>> check_proof(d)
-'no closed tour of the 5x5 board: 13 dark and 12 light squares'
+>>> check_proof(d).evidence
+'13 dark and 12 light squares'
 """
 
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 from kt_formal.kernel.errors import CertificateNotChecked
 from kt_formal.kernel.geometry import KNIGHT_MOVES
 from kt_formal.kernel.shape import Shape, reject, shape_from_dict, square_from, strict_int
 
-__all__ = ["check_proof", "hall_ends", "hall_counts", "FORMAT", "HEADER", "FIELDS", "MAX_COMPONENT_SQUARES",
+__all__ = ["Claim", "check_proof", "hall_ends", "hall_counts", "FORMAT", "HEADER", "FIELDS", "MAX_COMPONENT_SQUARES",
            "MAX_REDUCED_SQUARES", "colour_refutes", "separator_bound"]
 
 FORMAT = "kt-formal/1"
@@ -88,21 +90,29 @@ def _square_list(d, key, shape: Shape, nonempty: bool = False) -> list:
     return out
 
 
-def describe_question(shape: Shape, closed: bool, start, end) -> str:
-    """``closed tour of the 5x5 board minus 1 square (c3) from a2 to e1``: every checked field."""
-    text = f"{'closed' if closed else 'open'} tour of the {shape.rows}x{shape.cols} board"
-    if shape.holes:
-        k = len(shape.holes)
-        text += f" minus {k} square{'s' if k != 1 else ''} ({shape.describe_holes()})"
-    if start is not None:
-        text += f" from {shape.name(start)}"
-    if end is not None:
-        text += f" to {shape.name(end)}"
-    return text
+class Claim(NamedTuple):
+    """What a checked certificate establishes, as data (worded by :mod:`kt_formal.claims`).
+
+    A ``tour`` shows that the tour exists (``start`` and ``end``: its first and last squares);
+    a ``proof`` or a ``drup`` that none exists (``start`` and ``end``: the fixed ends, or
+    None). ``evidence``: a proof's reason as its checker found it; a drup's ``lemmas``,
+    ``cuts``, ``forced`` and ``forbidden`` moves.
+    """
+
+    kind: str
+    shape: Shape
+    closed: bool
+    start: tuple | None = None
+    end: tuple | None = None
+    evidence: str = ""
+    lemmas: int = 0
+    cuts: int = 0
+    forced: int = 0
+    forbidden: int = 0
 
 
-def check_proof(d) -> str:
-    """Re-check a proof dict from scratch; return the claim it establishes, in one line.
+def check_proof(d) -> Claim:
+    """Re-check a proof dict from scratch; return the claim it establishes.
 
     Raises
     ------
@@ -132,13 +142,12 @@ def check_proof(d) -> str:
         reject("'closed' must be true or false")
     start = None if d["start"] is None else square_from(d["start"], "start", shape)
     end = None if d["end"] is None else square_from(d["end"], "end", shape)
-    question = describe_question(shape, closed, start, end)
     if method == "exhaustive":
-        raise CertificateNotChecked(
-            f"NOT CHECKED: the claim 'no {question}' rests on a search by the "
-            f"{d.get('engine')!r:.40} engine; the kernel runs no search "
-            "(kt-formal verify --replay FILE re-runs it)")
-    return f"no {question}: " + _CHECKERS[method](d, shape, closed, start, end)
+        exc = CertificateNotChecked(f"NOT CHECKED: the claim rests on a search by the {d.get('engine')!r:.40} "
+                                    "engine; the kernel runs no search (kt-formal verify --replay FILE re-runs it)")
+        exc.claim = Claim("proof", shape, closed, start, end)
+        raise exc
+    return Claim("proof", shape, closed, start, end, _CHECKERS[method](d, shape, closed, start, end))
 
 
 def _check_ends(d, shape, closed, start, end) -> str:

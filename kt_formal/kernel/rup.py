@@ -43,8 +43,9 @@ bounded: the declared size must not exceed :data:`MAX_PROOF_BYTES` nor
 ...      "encoding": "arc-cut/1", "cuts": [],
 ...      "proof": {"format": "drat-binary", "compression": "zlib", "size": 2,
 ...                "lemmas": 1, "data": base64.b64encode(zlib.compress(b"a\\x00")).decode()}}
->>> check_drup_certificate(d)
-'OK: no closed tour of the 3x3 board: DRUP proof of 1 lemma over the arc encoding with 0 cuts, checked'
+>>> c = check_drup(d)
+>>> c.kind, c.closed, c.lemmas, c.cuts
+('drup', True, 1, 0)
 """
 
 from __future__ import annotations
@@ -55,12 +56,12 @@ import zlib
 from typing import NamedTuple
 
 from kt_formal.kernel.cnf import ENCODING, arc_cnf, cut_clause
-from kt_formal.kernel.proofcheck import FORMAT, describe_question
-from kt_formal.kernel.shape import Shape, shape_from_dict, square_from
+from kt_formal.kernel.proofcheck import FORMAT, Claim
+from kt_formal.kernel.shape import shape_from_dict, square_from
 from kt_formal.kernel.errors import CertificateRejected
 
-__all__ = ["DrupRejected", "RupDB", "check_drup_certificate", "check_drup", "prepare_drup",
-           "replay", "ok_line", "DrupTask", "decode_proof", "decode_cut", "drup_claim",
+__all__ = ["DrupRejected", "RupDB", "check_drup", "prepare_drup",
+           "replay", "DrupTask", "decode_proof", "decode_cut", "drup_claim",
            "MAX_PROOF_BYTES", "MAX_RATIO", "MAX_CLAUSES", "clause_estimate"]
 
 #: Largest decompressed proof accepted (bytes).
@@ -324,18 +325,6 @@ def _int(x, what: str, lo: int, hi: int) -> int:
     return x
 
 
-def drup_claim(rows: int, cols: int, holes, closed: bool, start, end, forced, forbidden) -> str:
-    """The claim in words: ``no closed tour of the 5x5 board minus 1 square (b2) from a1``,
-    worded as :func:`kt_formal.kernel.proofcheck.describe_question` words every question."""
-    shape = Shape(rows, cols, {tuple(h) for h in holes})
-    text = "no " + describe_question(shape, closed, start, end)
-    if forced:
-        text += f" using {len(forced)} forced move{'s' if len(forced) != 1 else ''}"
-    if forbidden:
-        text += f" avoiding {len(forbidden)} forbidden move{'s' if len(forbidden) != 1 else ''}"
-    return text
-
-
 def _read_proof_bytes(p) -> tuple[bytes, int]:
     if not isinstance(p, dict):
         _reject("'proof' must be an object")
@@ -372,8 +361,7 @@ class DrupTask(NamedTuple):
     clauses: list
     raw: bytes
     n_lemmas: int
-    claim: str
-    n_cuts: int
+    claim: Claim
 
 
 def prepare_drup(d) -> DrupTask:
@@ -436,8 +424,9 @@ def prepare_drup(d) -> DrupTask:
         except ValueError as exc:
             _reject(f"cut {i} is not a cut: {exc}")
         clauses.append([_lit_code(x) for x in clause])
-    claim = drup_claim(rows, cols, holes, closed, start, end, moves["forced"], moves["forbidden"])
-    return DrupTask(f.n_vars, clauses, raw, n_lemmas, claim, len(cuts))
+    claim = Claim("drup", shape, closed, start, end, cuts=len(cuts), forced=len(moves["forced"]),
+                  forbidden=len(moves["forbidden"]))
+    return DrupTask(f.n_vars, clauses, raw, n_lemmas, claim)
 
 
 def replay(n_vars: int, clauses, raw: bytes) -> int:
@@ -472,21 +461,15 @@ def replay(n_vars: int, clauses, raw: bytes) -> int:
     return count
 
 
-def ok_line(task: "DrupTask", count: int) -> str:
-    """The OK line of a replayed task (after checking the declared lemma count)."""
+def drup_claim(task: DrupTask, count: int) -> Claim:
+    """The claim of a task whose proof replayed with ``count`` lemmas, the count declared."""
     if count != task.n_lemmas:
         _reject(f"the proof has {count} lemmas, not the declared {task.n_lemmas}")
-    return (f"OK: {task.claim}: DRUP proof of {count} lemma{'s' if count != 1 else ''} over the "
-            f"arc encoding with {task.n_cuts} cut{'s' if task.n_cuts != 1 else ''}, checked")
+    return task.claim._replace(lemmas=count)
 
 
-def check_drup(d) -> str:
-    """The claim of a ``drup`` certificate, after checking it (the kernel's KINDS entry)."""
-    return check_drup_certificate(d).removeprefix("OK: ")
-
-
-def check_drup_certificate(d) -> str:
-    """Check a ``drup`` certificate from scratch; return the ``OK: ...`` line.
+def check_drup(d) -> Claim:
+    """Check a ``drup`` certificate from scratch; return its claim (the kernel's KINDS entry).
 
     Raises
     ------
@@ -494,4 +477,4 @@ def check_drup_certificate(d) -> str:
         With the reason, for anything that does not establish the claim.
     """
     task = prepare_drup(d)
-    return ok_line(task, replay(task.n_vars, task.clauses, task.raw))
+    return drup_claim(task, replay(task.n_vars, task.clauses, task.raw))

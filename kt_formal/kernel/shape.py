@@ -84,12 +84,6 @@ class Shape:
         base = f"{self.rows}x{self.cols}"
         return f"{base} minus {k} square{'s' if k != 1 else ''}" if k else base
 
-    def describe_holes(self, at_most: int = 6) -> str:
-        """The removed squares by name, shortened after ``at_most``."""
-        names = [self.name(h) for h in sorted(self.holes)]
-        more = len(names) - at_most
-        return ", ".join(names[:at_most]) + (f" and {more} more" if more > 0 else "")
-
     def live_squares(self):
         for r in range(self.rows):
             for c in range(self.cols):

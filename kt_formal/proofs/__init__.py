@@ -62,7 +62,7 @@ The format::
 from __future__ import annotations
 
 from kt_formal.board import Board
-from kt_formal.kernel.proofcheck import check_proof
+from kt_formal.claims import check_proof
 from kt_formal.proofs.cheap import (
     find_alternation_proof,
     find_colour_proof,

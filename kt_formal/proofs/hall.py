@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from kt_formal.board import Board
 from kt_formal.kernel.errors import CertificateRejected
-from kt_formal.kernel.proofcheck import check_proof
+from kt_formal.claims import check_proof
 from kt_formal.proofs.cheap import _ends, make_proof
 
 __all__ = ["find_hall_proof", "MAX_HALL_SQUARES"]
