@@ -1,9 +1,9 @@
 """The exception tree of kt_formal, under its public name, and the exit code of each.
 
-The tree itself is defined in :mod:`kt_formal.kernel.errors` (the trusted kernel
-imports nothing else of kt_formal, and it raises these errors too); this module
-gives every other layer and every user one place to import them from, and says what
-the command line makes of each (:func:`exit_code_of`):
+Its root and the errors the trusted kernel raises itself are defined in
+:mod:`kt_formal.kernel.errors` (the kernel imports nothing else of kt_formal); the rest
+is defined here. This module gives every other layer and every user one place to
+import them from, and says what the command line makes of each (:func:`exit_code_of`):
 
 ========================  ====  ==========================================
 exception                 exit  meaning
@@ -26,17 +26,7 @@ InternalError             4     a bug: please report it
 True
 """
 
-from kt_formal.kernel.errors import (
-    CertificateNotChecked,
-    CertificateRejected,
-    InternalError,
-    InvalidInput,
-    KtFormalError,
-    LimitReached,
-    NotApplicable,
-    ProvenImpossible,
-    ResourceLimit,
-)
+from kt_formal.kernel.errors import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError
 
 __all__ = [
     "KtFormalError",
@@ -50,6 +40,27 @@ __all__ = [
     "InternalError",
     "exit_code_of",
 ]
+
+
+class ResourceLimit(InvalidInput):
+    """The requested work would not fit in memory (refused before allocating)."""
+
+
+class ProvenImpossible(KtFormalError):
+    """The requested tour provably does not exist."""
+
+
+class LimitReached(KtFormalError):
+    """A time or node limit ran out before an answer: the result is unknown."""
+
+
+class NotApplicable(KtFormalError):
+    """A method (a construction, a proof kind) does not cover this board; the message says why."""
+
+
+class InternalError(KtFormalError):
+    """A bug in kt_formal (exit 4): the message and a report are welcome."""
+
 
 #: The exit code of each branch of the tree (the most specific class listed wins).
 EXIT_CODES = (

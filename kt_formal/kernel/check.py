@@ -19,7 +19,7 @@ from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.kernel.proofcheck import FORMAT, Claim, check_proof
 from kt_formal.kernel.reader import read_certificate
 from kt_formal.kernel.rup import check_drup
-from kt_formal.kernel.shape import reject, shape_from_dict, strict_int
+from kt_formal.kernel.shape import read_header, reject, strict_int
 from kt_formal.kernel.tourcheck import check_tour
 
 __all__ = ["FORMAT", "KINDS", "Claim", "check_certificate", "check_tour", "check_tour_certificate",
@@ -28,14 +28,8 @@ __all__ = ["FORMAT", "KINDS", "Claim", "check_certificate", "check_tour", "check
 
 def tour_squares(d) -> tuple:
     """Check a tour certificate; return ``(shape, closed, order)`` with ``order`` an index array."""
-    unknown = set(d) - {"format", "kind", "board", "closed", "squares", "meta"}
-    if unknown:
-        reject(f"unknown field {sorted(unknown)[0]!r} in a tour certificate")
-    shape = shape_from_dict(d.get("board"))
-    closed = d.get("closed")
-    if type(closed) is not bool:
-        reject("'closed' must be true or false")
-    squares = d.get("squares")
+    shape, closed, _, _ = read_header(d, "tour", ("squares",))
+    squares = d["squares"]
     if not isinstance(squares, list) or not squares:
         reject("'squares' must be a non-empty list of [row, col] pairs")
     if len(squares) > shape.n_squares or (len(squares) < shape.n_squares and shape.n_squares > 2 * len(squares) + 64):

@@ -165,17 +165,13 @@ def arc_cnf(rows: int, cols: int, holes, closed: bool, start=None, end=None,
                         clauses.append([-x, -y])
     if closed and s is not None and e is not None:
         clauses.append([x for x in (f.arc(e, s), f.arc(s, e)) if x])
-    for a, b in forced:
-        u, v = node(a, "forced move square"), node(b, "forced move square")
-        if u >= k or v >= k or not is_knight_move(f.squares[u], f.squares[v]):
-            raise ValueError(f"forced move {list(a)} -> {list(b)} is not a knight move")
-        clauses.append([f.arc(u, v), f.arc(v, u)])
-    for a, b in forbidden:
-        u, v = node(a, "forbidden move square"), node(b, "forbidden move square")
-        if not is_knight_move(f.squares[u], f.squares[v]):
-            raise ValueError(f"forbidden move {list(a)} -> {list(b)} is not a knight move")
-        clauses.append([-f.arc(u, v)])
-        clauses.append([-f.arc(v, u)])
+    for what, moves in (("forced", forced), ("forbidden", forbidden)):
+        for a, b in moves:
+            u, v = node(a, f"{what} move square"), node(b, f"{what} move square")  # squares: below k
+            if not is_knight_move(f.squares[u], f.squares[v]):
+                raise ValueError(f"{what} move {list(a)} -> {list(b)} is not a knight move")
+            arcs = [f.arc(u, v), f.arc(v, u)]
+            clauses.extend([arcs] if what == "forced" else [[-x] for x in arcs])
     f.clauses = clauses
     return f
 

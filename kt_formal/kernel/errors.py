@@ -1,15 +1,14 @@
-"""The one exception tree of kt_formal (it lives in the kernel, which imports nothing else).
+"""The root of kt_formal's exception tree and the errors the kernel raises itself.
 
-Every error the toolkit raises on purpose derives from :class:`KtFormalError`. What the
-command line makes of each (its exit code) is said above the kernel, in
-:mod:`kt_formal.exceptions`.
+Every error the toolkit raises on purpose derives from :class:`KtFormalError`. The rest
+of the tree (errors of searches and limits) and what the command line makes of each (its
+exit code) are above the kernel, in :mod:`kt_formal.exceptions`.
 
->>> issubclass(ResourceLimit, InvalidInput)
+>>> issubclass(CertificateNotChecked, CertificateRejected)
 True
 """
 
-__all__ = ["KtFormalError", "InvalidInput", "ResourceLimit", "CertificateRejected", "ProvenImpossible",
-           "LimitReached", "NotApplicable", "CertificateNotChecked", "InternalError"]
+__all__ = ["KtFormalError", "InvalidInput", "CertificateRejected", "CertificateNotChecked"]
 
 
 class KtFormalError(Exception):
@@ -20,24 +19,8 @@ class InvalidInput(KtFormalError, ValueError):
     """Bad input: a size out of range, a square off the board, a malformed file."""
 
 
-class ResourceLimit(InvalidInput):
-    """The requested work would not fit in memory (refused before allocating)."""
-
-
 class CertificateRejected(KtFormalError):
     """A tour or proof certificate failed independent verification."""
-
-
-class ProvenImpossible(KtFormalError):
-    """The requested tour provably does not exist."""
-
-
-class LimitReached(KtFormalError):
-    """A time or node limit ran out before an answer: the result is unknown."""
-
-
-class NotApplicable(KtFormalError):
-    """A method (a construction, a proof kind) does not cover this board; the message says why."""
 
 
 class CertificateNotChecked(CertificateRejected):
@@ -46,7 +29,3 @@ class CertificateNotChecked(CertificateRejected):
     The kernel runs no search, so it accepts nothing on such a record's word;
     ``kt-formal verify --replay`` re-runs the engine, and says that it trusted it.
     """
-
-
-class InternalError(KtFormalError):
-    """A bug in kt_formal (exit 4): the message and a report are welcome."""

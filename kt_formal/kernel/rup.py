@@ -56,8 +56,8 @@ import zlib
 from typing import NamedTuple
 
 from kt_formal.kernel.cnf import ENCODING, arc_cnf, cut_clause
-from kt_formal.kernel.proofcheck import FORMAT, Claim
-from kt_formal.kernel.shape import shape_from_dict, square_from
+from kt_formal.kernel.proofcheck import Claim
+from kt_formal.kernel.shape import read_header, square_from
 from kt_formal.kernel.errors import CertificateRejected
 
 __all__ = ["DrupRejected", "RupDB", "check_drup", "prepare_drup",
@@ -75,8 +75,7 @@ MAX_SIDE = 10_000
 #: Largest number of cuts accepted.
 MAX_CUTS = 1 << 20
 
-_FIELDS = {"format", "kind", "board", "closed", "start", "end", "forced", "forbidden",
-           "encoding", "cuts", "proof", "meta"}
+_FIELDS = ("start", "end", "forced", "forbidden", "encoding", "cuts", "proof")
 _PROOF_FIELDS = {"format", "compression", "size", "lemmas", "data"}
 
 
@@ -190,23 +189,14 @@ class RupDB:
         if self.conflict is not None:
             return cid
         val = self.val
-        free = [x for x in c if val[x] != -1]
-        if any(val[x] == 1 for x in free):
-            # satisfied at the top level for good; still watch it (two non-false first)
-            c.sort(key=lambda x: val[x] == -1)
-            if len(c) >= 2:
-                self.watches[c[0]].append(cid)
-                self.watches[c[1]].append(cid)
-            return cid
-        if not free:
-            self.conflict = True
-            self._used([cid])
-            return cid
-        c.sort(key=lambda x: val[x] == -1)  # non-false literals first
+        c.sort(key=lambda x: val[x] == -1)  # non-false literals first: they are watched
         if len(c) >= 2:
             self.watches[c[0]].append(cid)
             self.watches[c[1]].append(cid)
-        if len(free) == 1:
+        if not c or val[c[0]] == -1:  # every literal false at the top level
+            self.conflict = True
+            self._used([cid])
+        elif val[c[0]] == 0 and (len(c) == 1 or val[c[1]] == -1):  # one literal left: a unit
             self._assign(c[0], cid)
             confl = self._propagate()
             if confl >= 0:
@@ -372,24 +362,8 @@ def prepare_drup(d) -> DrupTask:
     DrupRejected
         For a malformed certificate, a bad request, a cut that is not a cut.
     """
-    if not isinstance(d, dict):
-        _reject("a certificate must be a JSON object")
-    if d.get("format") != FORMAT or d.get("kind") != "drup":
-        _reject(f"expected a {FORMAT} 'drup' certificate")
-    missing = sorted(_FIELDS - {"meta"} - set(d))
-    if missing:
-        _reject(f"the drup certificate has no {missing[0]!r}")
-    unknown = sorted(set(d) - _FIELDS)
-    if unknown:
-        _reject(f"unknown field {unknown[0]!r} in a drup certificate")
-    if d["encoding"] != ENCODING:
-        _reject(f"unknown encoding {d['encoding']!r}; expected {ENCODING!r}")
     try:  # the board, the ends and the moves, read as every certificate's are
-        shape = shape_from_dict(d["board"])
-        closed = d["closed"]
-        if type(closed) is not bool:
-            _reject("'closed' must be true or false")
-        start, end = (None if d[e] is None else square_from(d[e], e) for e in ("start", "end"))
+        shape, closed, start, end = read_header(d, "drup", _FIELDS)
         moves = {key: [] for key in ("forced", "forbidden")}
         for key, found in moves.items():
             if not isinstance(d[key], list) or len(d[key]) > 8 * shape.n_squares:
@@ -402,6 +376,8 @@ def prepare_drup(d) -> DrupTask:
         raise
     except CertificateRejected as exc:
         raise DrupRejected(str(exc)) from None
+    if d["encoding"] != ENCODING:
+        _reject(f"unknown encoding {d['encoding']!r:.40}; expected {ENCODING!r}")
     rows, cols, holes, k = shape.rows, shape.cols, sorted(shape.holes), shape.n_squares
     if max(rows, cols) > MAX_SIDE:
         _reject(f"board sides must be at most {MAX_SIDE:,} for the arc encoding, got {rows}x{cols}")

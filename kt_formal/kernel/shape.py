@@ -17,7 +17,10 @@ import numpy as np
 from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.kernel.geometry import KNIGHT_MOVES, is_dark, square_name
 
-__all__ = ["Shape", "shape_from_dict", "reject", "strict_int", "square_from"]
+__all__ = ["FORMAT", "Shape", "shape_from_dict", "read_header", "reject", "strict_int", "square_from"]
+
+#: The certificate format this kernel reads.
+FORMAT = "kt-formal/1"
 
 #: Largest side the kernel accepts (the toolkit's own limit).
 MAX_SIDE = 1_000_000_000
@@ -129,3 +132,26 @@ def shape_from_dict(d, max_holes: int | None = None) -> Shape:
     if shape.n_squares == 0:
         reject(f"the {rows}x{cols} board has no squares left after removing its holes")
     return shape
+
+
+def read_header(d, kind: str, fields, optional=()) -> tuple:
+    """``(shape, closed, start, end)`` of a ``kind`` certificate, read strictly.
+
+    It must have ``format``, ``kind``, ``board``, ``closed`` and ``fields``, and nothing more
+    than ``optional`` and ``meta``; ``start`` and ``end`` (None when absent) must be live squares.
+    """
+    if not isinstance(d, dict):
+        reject("a certificate must be a JSON object")
+    if d.get("format") != FORMAT or d.get("kind") != kind:
+        reject(f"expected a {FORMAT} {kind!r} certificate")
+    missing = sorted({"board", "closed", *fields} - set(d))
+    if missing:
+        reject(f"the {kind} certificate has no {missing[0]!r}")
+    unknown = sorted(set(d) - {"format", "kind", "board", "closed", *fields, *optional, "meta"})
+    if unknown:
+        reject(f"unknown field {unknown[0]!r} in a {kind} certificate")
+    shape = shape_from_dict(d["board"])
+    if type(d["closed"]) is not bool:
+        reject("'closed' must be true or false")
+    start, end = (None if d.get(e) is None else square_from(d[e], e, shape) for e in ("start", "end"))
+    return shape, d["closed"], start, end
