@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from kt_formal import kernel
 from kt_formal.board import Board
 from kt_formal.claims import check_certificate
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
@@ -131,6 +132,26 @@ def test_claim_names_holes_start_and_end_of_a_tour():
     b = Board(5, 5, holes=[(2, 2)])
     assert claim.startswith(f"open tour of the 5x5 board minus 1 square (c3) from "
                             f"{b.square_name(tuple(first))} to {b.square_name(tuple(last))}: ")
+
+
+def test_the_kernel_returns_data_and_one_module_words_it():
+    """The kernel's answer is a Claim of the fields it checked; kt_formal.claims words every one."""
+    from kt_formal.claims import claim_line
+    from kt_formal.kernel.proofcheck import Claim
+    from kt_formal.kernel.shape import Shape
+
+    p = find_proof(Board(5, 5), closed=False, start=(3, 0))
+    c = kernel.check_certificate(p)
+    assert isinstance(c, Claim) and (c.kind, c.closed, c.start, c.end) == ("proof", False, (3, 0), None)
+    assert claim_line(c) == check_certificate(p) == f"no open tour of the 5x5 board from a2: {c.evidence}"
+    shape = Shape(6, 6, {(0, 0), (5, 5), (2, 3)})
+    line = claim_line(Claim("drup", shape, True, (1, 2), (3, 3), lemmas=1, cuts=2, forced=1, forbidden=3))
+    assert line == ("no closed tour of the 6x6 board minus 3 squares (a6, d4, f1) from c5 to d3 using 1 "
+                    "forced move avoiding 3 forbidden moves: DRUP proof of 1 lemma over the arc encoding "
+                    "with 2 cuts, checked")
+    many = Shape(8, 8, {(0, c) for c in range(8)})
+    assert claim_line(Claim("tour", many, False, (1, 0), (7, 7))).startswith(
+        "open tour of the 8x8 board minus 8 squares (a8, b8, c8, d8, e8, f8 and 2 more) from a7 to h1: ")
 
 
 MUTATIONS = {
