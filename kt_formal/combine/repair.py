@@ -100,12 +100,21 @@ def _cycle_pos(jump, out):  # pragma: no cover - compiled
         cur = jump[cur]
 
 
+def _exits(succ, win, w, entries, out):  # pragma: no cover - compiled
+    for i in range(entries.shape[0]):
+        u = entries[i]
+        while win[succ[u]] == w:
+            u = succ[u]
+        out[i] = u
+
+
 _MAKERS = (compile_once(_number, nogil=True), compile_once(_one_cycle, nogil=True),
-           compile_once(_cycle_pos, nogil=True))
+           compile_once(_cycle_pos, nogil=True), compile_once(_exits, nogil=True))
 
 
 def _kernels():
-    """The numbering walk of the tour and the two loops over the contracted cycle (numba)."""
+    """The numbering walk of the tour, the two loops over the contracted cycle and the walk
+    of a window's paths to their exits (numba)."""
     return tuple(make() for make in _MAKERS)
 
 
@@ -166,16 +175,20 @@ def window_squares(usable: np.ndarray, rows: int, cols: int, spots: np.ndarray, 
 
 
 def _window_graph(rows: int, cols: int, keep: np.ndarray):
-    """The knight moves among the window's squares ``keep`` (sorted): local neighbour table (N, 8), -1 padded."""
+    """The knight moves among the window's squares ``keep``: local neighbour table (N, 8), -1 padded.
+
+    The squares are numbered in a box around them (two squares wider on every side, so
+    that no move leaves it); off the board or outside ``keep`` reads -1.
+    """
     kr, kc = np.divmod(keep, cols)
-    nb = np.full((len(keep), 8), -1, dtype=np.int64)
+    r0, c0 = (int(kr.min()) - 2, int(kc.min()) - 2) if len(keep) else (0, 0)
+    box = np.full((int(kr.max()) - r0 + 3 if len(keep) else 1, int(kc.max()) - c0 + 3 if len(keep) else 1),
+                  -1, dtype=np.int64)
+    lr, lc = kr - r0, kc - c0
+    box[lr, lc] = np.arange(len(keep))
+    nb = np.empty((len(keep), 8), dtype=np.int64)
     for k, (dr, dc) in enumerate(_MOVES):
-        vr, vc = kr + dr, kc + dc
-        ok = (vr >= 0) & (vr < rows) & (vc >= 0) & (vc < cols)
-        v = vr * cols + vc
-        j = np.minimum(np.searchsorted(keep, v), len(keep) - 1)
-        found = ok & (keep[j] == v)
-        nb[found, k] = j[found]
+        nb[:, k] = box[lr + dr, lc + dc]
     return nb
 
 
@@ -244,16 +257,16 @@ class _Window:
         entries = on[win[pred[on]] != w]
         entries = entries[np.argsort(st.pos[entries], kind="stable")]
         exits = np.empty(len(entries), dtype=np.int64)
-        for i, b in enumerate(entries.tolist()):
-            u = b
-            while win[succ[u]] == w:
-                u = int(succ[u])
-            exits[i] = u
+        _kernels()[3](succ, win, w, entries, exits)
         self.entries, self.exits = entries, exits
-        self.ok = not (np.isin(entries, remove).any() or np.isin(exits, remove).any())
+        ends = np.concatenate([entries, exits])
+        self.ok = not (ends[:, None] == remove[None, :]).any()
         if not self.ok:  # a hole on the window's edge: widen
             return
-        keep = np.union1d(np.setdiff1d(on, remove), restore)
+        stay = np.ones(len(on), dtype=bool)
+        at = np.minimum(np.searchsorted(on, remove), max(len(on) - 1, 0))
+        stay[at[on[at] == remove]] = False
+        keep = np.union1d(on[stay], restore) if len(restore) else on[stay]
         self.keep = keep
         self.nb = _window_graph(st.rows, cols, keep)
         self.ent_l, self.ex_l = _local(keep, entries), _local(keep, exits)
@@ -303,7 +316,7 @@ class _Window:
 #: Windows re-routed side by side between two walks of the tour (at least; more on big boards).
 BATCH = 64
 #: Squares of the board per window of a batch above :data:`BATCH` (bigger boards, bigger batches).
-BATCH_AREA = 20000
+BATCH_AREA = 55000
 #: Rounds of re-solving, inside one batch, the windows whose new route broke the tour.
 ROUNDS = 3
 
@@ -339,7 +352,7 @@ def _accept(st: _State, ws: list, done, stats, back: list, solve_all, failed) ->
     solved again for the order their paths now come in, up to :data:`ROUNDS` times; then
     the next batch takes them (``back``). Returns how many were accepted.
     """
-    _, one_cycle, cycle_pos = _kernels()
+    _, one_cycle, cycle_pos, _ = _kernels()
     p = 0
     if ws:
         ranks = np.argsort(np.argsort(np.concatenate([st.pos[w.entries] for w in ws]), kind="stable"))
