@@ -12,7 +12,9 @@ so the line also keeps moving (spinner and elapsed time) while the caller is qui
 :func:`progress_for` makes one for a ``with`` block. It draws on standard error only
 when that is a terminal and progress is enabled (``--quiet`` disables it); otherwise
 the callable does nothing at all. The line appears only after :data:`DELAY` seconds,
-so quick commands never flicker, and is erased at the end of the block.
+so quick commands never flicker, and is erased at the end of the block. With
+``lines=True`` (a long count's ``-v``) a stream that is not a terminal (a log file) gets
+one plain line each time ``done`` moves on instead: ``count: column 5 of 9, ...``.
 
 >>> with progress_for(enabled=False, label="cpsat") as p:
 ...     p(1.0, 60.0, "searching")
@@ -83,8 +85,10 @@ class Progress:
     """
 
     def __init__(self, label: str = "", stream=None, active: bool = True,
-                 rate: float = RATE, delay: float = DELAY):
+                 rate: float = RATE, delay: float = DELAY, lines: bool = False):
         self.label = label
+        self.lines = lines  # a plain line each time ``done`` moves on, no redraws
+        self._last = None
         self.stream = stream if stream is not None else sys.stderr
         self.active = bool(active)
         self.interval = 1.0 / rate
@@ -99,8 +103,18 @@ class Progress:
         self._width = 79
 
     def __call__(self, done: float = 0.0, total: float | None = None, text: str = "") -> None:
-        if self.active:
-            self._state = (float(done), None if total is None else float(total), str(text))
+        if not self.active:
+            return
+        self._state = (float(done), None if total is None else float(total), str(text))
+        if self.lines and done != self._last:
+            self._last = done
+            with self._lock:
+                try:
+                    self.stream.write(f"{self.label}: {text or _num(done)} "
+                                      f"({time.monotonic() - self._start:.0f} s)\n")
+                    self.stream.flush()
+                except (OSError, ValueError):
+                    self.active = False
 
     # ------------------------------------------------------------------ drawing
     def _draw(self) -> None:
@@ -124,6 +138,9 @@ class Progress:
             self._stop.wait(self.interval)
 
     def start(self) -> "Progress":
+        if self.lines:
+            self._start = time.monotonic()
+            return self
         if self.active and self._thread is None:
             try:
                 import shutil
@@ -161,8 +178,9 @@ def _is_terminal(stream) -> bool:
 
 
 @contextlib.contextmanager
-def progress_for(enabled: bool = True, label: str = "", stream=None, **kwargs):
-    """A :class:`Progress` for a ``with`` block: live on a terminal, silent otherwise.
+def progress_for(enabled: bool = True, label: str = "", stream=None, lines: bool = False, **kwargs):
+    """A :class:`Progress` for a ``with`` block: live on a terminal, silent otherwise (or,
+    with ``lines``, a plain line each time ``done`` moves on).
 
     Parameters
     ----------
@@ -176,7 +194,8 @@ def progress_for(enabled: bool = True, label: str = "", stream=None, **kwargs):
         ``rate`` and ``delay`` of :class:`Progress`.
     """
     stream = stream if stream is not None else sys.stderr
-    p = Progress(label, stream, active=enabled and _is_terminal(stream), **kwargs)
+    terminal = _is_terminal(stream)
+    p = Progress(label, stream, active=enabled and (terminal or lines), lines=lines and not terminal, **kwargs)
     p.start()
     try:
         yield p

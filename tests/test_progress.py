@@ -156,3 +156,28 @@ def test_cli_tour_no_progress_in_a_pipe():
     assert code in (0, 3)
     text = err.decode()
     assert "\r" not in text and "\x1b" not in text and text.count("\n") == 1
+
+
+def test_lines_into_a_file_one_each_time_done_moves_on():
+    """A long count's -v into a log file: a plain line at each step, nothing redrawn."""
+    out = io.StringIO()
+    with progress_for(label="count", stream=out, lines=True) as p:
+        for done, text in ((1, "column 1 of 3"), (1, "column 1 of 3"), (2, "column 2 of 3"), (3, "")):
+            p(done, 3, text)
+    lines = out.getvalue().splitlines()
+    assert [x.rsplit(" (", 1)[0] for x in lines] == ["count: column 1 of 3", "count: column 2 of 3", "count: 3"]
+    assert "\r" not in out.getvalue() and "\x1b" not in out.getvalue()
+    quiet = io.StringIO()
+    with progress_for(enabled=False, label="count", stream=quiet, lines=True) as p:
+        p(1, 3, "column 1 of 3")
+    assert quiet.getvalue() == ""
+
+
+def test_count_verbose_into_a_file_prints_each_column(tmp_path):
+    log = tmp_path / "log"
+    with open(log, "w") as err:
+        run = subprocess.run([sys.executable, "-m", "kt_formal", "count", "5", "6", "--method", "frontier", "-v"],
+                             stdout=subprocess.PIPE, stderr=err, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0 and run.stdout.startswith("8 closed tours"), run.stdout  # Schwenk: 5x6 has 8
+    text = log.read_text()
+    assert [f"count: column {c} of 6" in text for c in range(1, 7)] == [True] * 6, text

@@ -39,7 +39,8 @@ def _add_count(sub) -> None:
     p.add_argument("--partial", action="store_true",
                    help="with --sequence: also the boards whose last column keeps only its first "
                         "J of K squares, one line each ('KxN J/K COUNT'), in the same sweep")
-    p.add_argument("-v", "--verbose", action="store_true", help="print the states per column (frontier)")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="print the states per column (frontier); into a file, also a line at the end of each column")
     p.add_argument("--spill-dir", metavar="DIR",
                    help="frontier: where a step too large for memory keeps its states (files deleted "
                         "as they are made, so nothing is left behind; default: the temporary directory)")
@@ -140,7 +141,7 @@ def _count_frontier(args, board, request) -> int:
         _prepare_frontier(args)
     elif args.checkpoint or args.resume or args.dask:
         raise InvalidInput("--checkpoint, --resume and --dask need the compiled counter (numba)")
-    with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
+    with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
         if args.dask:
             from kt_formal.counting._frontier_dask import count_request_dask
 
@@ -240,7 +241,7 @@ def _count_sequence(args) -> int:
     # compiled: every width in one sweep over the longest board, each line as it is known
     threads = _count_threads(args)
     _prepare_frontier(args)
-    with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
+    with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
                   time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads,
                   **_checkpoint_kwargs(args), **_spill_kwargs(args))
