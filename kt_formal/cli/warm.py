@@ -35,9 +35,10 @@ def _warm_groups():
 
     def walks():
         walk.walk(succ, 0, 2)
-        number, one_cycle, cycle_pos = repair._kernels()
+        number, one_cycle, cycle_pos, exits = repair._kernels()
         for dtype in (np.int32, np.int64):  # the repair's positions: int32 below 2**31 squares
             number(succ.astype(dtype), 0, 2, np.zeros(2, dtype))
+            exits(succ.astype(dtype), np.zeros(2, np.int32), 1, np.zeros(1, np.int64), np.empty(1, np.int64))
         one_cycle(succ)
         cycle_pos(succ, np.empty(2, np.int64))
         blocks.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
