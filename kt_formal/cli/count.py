@@ -40,7 +40,8 @@ def _add_count(sub) -> None:
                    help="with --sequence: also the boards whose last column keeps only its first "
                         "J of K squares, one line each ('KxN J/K COUNT'), in the same sweep")
     p.add_argument("-v", "--verbose", action="store_true",
-                   help="print the states per column (frontier); into a file, also a line at the end of each column")
+                   help="the states per column (frontier): at the end on a terminal; into a file, a line at the end of "
+                        "each column as the count goes")
     p.add_argument("--spill-dir", metavar="DIR",
                    help="frontier: where a step too large for memory keeps its states (files deleted "
                         "as they are made, so nothing is left behind; default: the temporary directory)")
@@ -153,6 +154,7 @@ def _count_frontier(args, board, request) -> int:
             res = count_request(board, request.closed, request.start, request.end,
                                 progress=progress if progress.active else None, time_limit=args.time_limit,
                                 **kwargs)
+        columns_shown = progress.active and progress.lines  # a line a column went to a file already
     if res.resumed:
         _note(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {max(board.rows, board.cols)} "
                     "columns were counted already" + (" (the count was finished)" if res.resumed ==
@@ -165,7 +167,7 @@ def _count_frontier(args, board, request) -> int:
     print(_styled(args, board, f"{res.count} {what}{extra}; frontier method, at most {res.max_states:,} states, "
                                f"{res.wall_time:.2f} s"))
     if args.verbose:
-        for c, n in enumerate(res.states_per_column, 1):
+        for c, n in enumerate([] if columns_shown else res.states_per_column, 1):
             print(f"  column {c}: {n:,} states", file=sys.stderr)
         if res.spilled:
             print(f"  the largest step ran in {res.passes} passes; up to {res.spilled:,} states in files",
