@@ -26,7 +26,8 @@ import numpy as np
 
 from kt_formal.exceptions import InvalidInput
 from kt_formal.kernel import geometry
-from kt_formal.kernel.geometry import KNIGHT_MOVES, file_name
+from kt_formal.claims import file_name, square_name
+from kt_formal.kernel.geometry import KNIGHT_MOVES
 from kt_formal.memory import available_memory, ensure_memory
 
 __all__ = [
@@ -403,8 +404,7 @@ class Board:
     # ------------------------------------------------------------------ names and text
     def square_name(self, sq) -> str:
         """Chess name of a (row, col) square: ``a1`` is the bottom-left square."""
-        r, c = sq
-        return f"{file_name(c)}{self.rows - r}"
+        return square_name(self.rows, sq)
 
     def to_mask(self) -> str:
         """ASCII art of the board, ``.`` squares and ``#`` holes (inverse of :meth:`from_mask`)."""

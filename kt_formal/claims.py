@@ -22,8 +22,29 @@ from kt_formal.kernel.errors import CertificateNotChecked
 from kt_formal.kernel.proofcheck import Claim
 from kt_formal.kernel.shape import Shape
 
-__all__ = ["describe_holes", "describe_question", "claim_line", "check_certificate", "check_proof",
-           "check_drup_certificate"]
+__all__ = ["file_name", "square_name", "describe_holes", "describe_question", "describe_evidence", "claim_line",
+           "check_certificate", "check_proof", "check_drup_certificate"]
+
+
+def file_name(col: int) -> str:
+    """Letters of a column: 0 -> ``a``, 25 -> ``z``, 26 -> ``aa``."""
+    if col < 0:
+        raise ValueError(f"column {col} is negative")
+    letters = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters = chr(ord("a") + rem) + letters
+    return letters
+
+
+def square_name(rows: int, q) -> str:
+    """Chess name of square ``q`` on a board of ``rows`` rows (``a1`` bottom-left).
+
+    >>> square_name(8, (7, 0)), square_name(8, (0, 27))
+    ('a1', 'ab8')
+    """
+    return f"{file_name(q[1])}{rows - q[0]}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -32,7 +53,7 @@ def _plural(n: int, word: str) -> str:
 
 def describe_holes(shape: Shape, at_most: int = 6) -> str:
     """The removed squares by name, shortened after ``at_most``: ``b2, c3 and 4 more``."""
-    names = [shape.name(h) for h in sorted(shape.holes)]
+    names = [square_name(shape.rows, h) for h in sorted(shape.holes)]
     more = len(names) - at_most
     return ", ".join(names[:at_most]) + (f" and {more} more" if more > 0 else "")
 
@@ -48,14 +69,64 @@ def describe_question(shape: Shape, closed: bool, start=None, end=None, forced: 
     if shape.holes:
         text += f" minus {_plural(len(shape.holes), 'square')} ({describe_holes(shape)})"
     if start is not None:
-        text += f" from {shape.name(start)}"
+        text += f" from {square_name(shape.rows, start)}"
     if end is not None:
-        text += f" to {shape.name(end)}"
+        text += f" to {square_name(shape.rows, end)}"
     if forced:
         text += f" using {_plural(forced, 'forced move')}"
     if forbidden:
         text += f" avoiding {_plural(forbidden, 'forbidden move')}"
     return text
+
+
+def describe_evidence(claim: Claim) -> str:
+    """A proof's evidence (the figures its checker computed, :class:`Claim`) in words.
+
+    >>> from kt_formal.kernel import check_proof
+    >>> d = {"format": "kt-formal/1", "kind": "proof", "method": "degree",
+    ...      "board": {"rows": 3, "cols": 3, "holes": []}, "closed": True,
+    ...      "start": None, "end": None, "squares": [[1, 1]], "degrees": [0]}
+    >>> describe_evidence(check_proof(d))
+    'square b2 has no knight move'
+    """
+    method, *e = claim.evidence
+    rows, closed = claim.shape.rows, claim.closed
+    if method == "ends":
+        return ("the last square of a closed tour must be a knight move from the first" if closed
+                else "an open tour of two or more squares cannot start and end on one square")
+    if method == "colour":
+        return f"{e[0]} dark and {e[1]} light squares"
+    if method == "degree":
+        moves = "no knight move" if e[1] == 0 else _plural(e[1], "knight move")
+        return f"square {square_name(rows, e[0])} has {moves}"
+    if method == "ends-needed":
+        return (f"{len(e[0])} squares must be ends of the tour "
+                f"({', '.join(square_name(rows, q) for q in e[0])})")
+    if method == "alternation":
+        n, k, outside = e
+        why = ("of both colours" if outside is None
+               else f"and the fixed end {square_name(rows, outside)} lies outside it")
+        if closed:
+            return (f"{n} independent squares, half of the board, {why} "
+                    "(a closed tour would alternate them with the rest)")
+        return (f"{n} independent squares of {k}, {why} (an open tour would visit them at every other step, "
+                "first and last included)")
+    if method == "hall":
+        n, dark, need, neighbours, room = e
+        less = "" if closed else f", less {2 * n - need} for the ends of the tour that can be among them"
+        return (f"the {n} {'dark' if dark else 'light'} squares listed need {need} tour moves (two each{less}), "
+                f"but their {neighbours} neighbours can take at most {room} (two each, and no more than their "
+                "moves into the set)")
+    if method == "reduction":
+        return "the forced-move reduction leaves a square with too few or too many moves"
+    if method == "separator":
+        removed, comps, bound, reduced = e
+        after = ""
+        if reduced:
+            after = " after the forced-move reduction" + ("" if closed else
+                                                         " of the tour closed through a virtual square")
+        return f"removing {removed} squares leaves {comps} components{after} (a tour allows {bound})"
+    raise ValueError(f"unknown evidence {method!r}")
 
 
 def _question(claim: Claim) -> str:
@@ -70,7 +141,7 @@ def claim_line(claim: Claim) -> str:
     if claim.kind == "drup":
         return (f"no {_question(claim)}: DRUP proof of {_plural(claim.lemmas, 'lemma')} over the arc "
                 f"encoding with {_plural(claim.cuts, 'cut')}, checked")
-    return f"no {_question(claim)}: {claim.evidence}"
+    return f"no {_question(claim)}: {describe_evidence(claim)}"
 
 
 def _worded(check, d) -> str:

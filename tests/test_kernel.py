@@ -136,14 +136,16 @@ def test_claim_names_holes_start_and_end_of_a_tour():
 
 def test_the_kernel_returns_data_and_one_module_words_it():
     """The kernel's answer is a Claim of the fields it checked; kt_formal.claims words every one."""
-    from kt_formal.claims import claim_line
+    from kt_formal.claims import claim_line, describe_evidence
     from kt_formal.kernel.proofcheck import Claim
     from kt_formal.kernel.shape import Shape
 
     p = find_proof(Board(5, 5), closed=False, start=(3, 0))
     c = kernel.check_certificate(p)
     assert isinstance(c, Claim) and (c.kind, c.closed, c.start, c.end) == ("proof", False, (3, 0), None)
-    assert claim_line(c) == check_certificate(p) == f"no open tour of the 5x5 board from a2: {c.evidence}"
+    assert c.evidence == ("colour", 13, 12)  # figures, not words: the kernel words nothing
+    assert claim_line(c) == check_certificate(p) == f"no open tour of the 5x5 board from a2: {describe_evidence(c)}"
+    assert describe_evidence(c) == "13 dark and 12 light squares"
     shape = Shape(6, 6, {(0, 0), (5, 5), (2, 3)})
     line = claim_line(Claim("drup", shape, True, (1, 2), (3, 3), lemmas=1, cuts=2, forced=1, forbidden=3))
     assert line == ("no closed tour of the 6x6 board minus 3 squares (a6, d4, f1) from c5 to d3 using 1 "

@@ -116,7 +116,7 @@ def square_style(asked: str | None, given, cols: int) -> str:
 
 
 def _chess(rows: int, q) -> str:
-    from kt_formal.kernel.geometry import square_name
+    from kt_formal.claims import square_name
 
     return square_name(rows, q)
 

@@ -190,7 +190,7 @@ def _styled_claim(args, path: str, claim: str) -> str:
     style = square_style(getattr(args, "squares", None), [], cols)
     if style == "chess":
         return claim
-    from kt_formal.kernel.geometry import file_name
+    from kt_formal.claims import file_name
 
     # the claim names squares by chess names only: write each as row,col
     def rc(mt):

@@ -3,7 +3,7 @@
 It imports the standard library and numpy only, and nothing else of kt_formal, so it
 can be read in one sitting and checked on its own. It runs no search.
 
-* :mod:`~kt_formal.kernel.geometry`: squares, colours, knight moves, square names.
+* :mod:`~kt_formal.kernel.geometry`: squares, colours, knight moves.
 * :mod:`~kt_formal.kernel.errors`: the one exception tree.
 * :mod:`~kt_formal.kernel.shape`: the board a certificate names, read strictly.
 * :mod:`~kt_formal.kernel.tourcheck`: the tour check (numpy, chunked).

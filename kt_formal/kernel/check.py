@@ -19,7 +19,7 @@ from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.kernel.proofcheck import FORMAT, Claim, check_proof
 from kt_formal.kernel.reader import read_certificate
 from kt_formal.kernel.rup import check_drup
-from kt_formal.kernel.shape import read_header, reject, strict_int
+from kt_formal.kernel.shape import read_header, reject
 from kt_formal.kernel.tourcheck import check_tour
 
 __all__ = ["FORMAT", "KINDS", "Claim", "check_certificate", "check_tour", "check_tour_certificate",
@@ -77,5 +77,3 @@ def check_certificate(d) -> Claim:
             RecursionError) as exc:
         raise CertificateRejected(f"malformed {kind} certificate: {exc}") from None
 
-
-del strict_int

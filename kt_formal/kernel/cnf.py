@@ -126,43 +126,26 @@ def arc_cnf(rows: int, cols: int, holes, closed: bool, start=None, end=None,
     f.virtual = None if closed else k
     n = k if closed else k + 1
     f.n_nodes = n
-    succ: list[list[int]] = []
-    for (r, c) in f.squares:
-        vs = sorted(f.index[(r + dr, c + dc)] for dr, dc in KNIGHT_MOVES
-                    if (r + dr, c + dc) in f.index)
-        succ.append(vs)
+    succ = [sorted(f.index[(r + dr, c + dc)] for dr, dc in KNIGHT_MOVES if (r + dr, c + dc) in f.index)
+            for r, c in f.squares]
     if not closed:
         for i in range(k):
             if e is None or i == e:
                 succ[i].append(k)  # k is the largest node number: the list stays sorted
         succ.append(list(range(k)) if s is None else [s])
-    f.out_arcs = []
-    f._arc = {}
-    var = 0
-    for u in range(n):
-        row = []
-        for v in succ[u]:
-            var += 1
-            row.append((v, var))
-            f._arc[(u, v)] = var
-        f.out_arcs.append(row)
-    f.n_vars = var
+    f._arc = {(u, v): x for x, (u, v) in enumerate(((u, v) for u in range(n) for v in succ[u]), 1)}
+    f.n_vars = len(f._arc)
+    f.out_arcs = [[(v, f._arc[(u, v)]) for v in succ[u]] for u in range(n)]
     in_arcs: list[list[int]] = [[] for _ in range(n)]
-    for u in range(n):
-        for v, x in f.out_arcs[u]:
-            in_arcs[v].append(x)
+    for (u, v), x in f._arc.items():  # in the order of the variables
+        in_arcs[v].append(x)
     clauses: list[list[int]] = []
     for u in range(n):
         _exactly_one(clauses, [x for _, x in f.out_arcs[u]])
     for v in range(n):
         _exactly_one(clauses, in_arcs[v])
     if closed or n > 2:
-        for u in range(n):
-            for v, x in f.out_arcs[u]:
-                if u < v:
-                    y = f._arc.get((v, u), 0)
-                    if y:
-                        clauses.append([-x, -y])
+        clauses.extend([-x, -f._arc[(v, u)]] for (u, v), x in f._arc.items() if u < v and (v, u) in f._arc)
     if closed and s is not None and e is not None:
         clauses.append([x for x in (f.arc(e, s), f.arc(s, e)) if x])
     for what, moves in (("forced", forced), ("forbidden", forbidden)):
@@ -178,9 +161,7 @@ def arc_cnf(rows: int, cols: int, holes, closed: bool, start=None, end=None,
 
 def _exactly_one(clauses: list, xs: list) -> None:
     clauses.append(list(xs))
-    for i in range(len(xs)):
-        for j in range(i + 1, len(xs)):
-            clauses.append([-xs[i], -xs[j]])
+    clauses.extend([-a, -b] for i, a in enumerate(xs) for b in xs[i + 1:])
 
 
 def cut_clause(f: ArcCNF, members) -> list[int]:

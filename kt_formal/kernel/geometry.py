@@ -1,20 +1,20 @@
 """Squares, colours and knight moves: the one definition the whole toolkit uses.
 
 A square is ``(row, col)``, 0-based, row 0 at the top. Its colour is ``(row + col) % 2``;
-a knight move always changes it. Chess names count files ``a, b, ..., z, aa, ...`` from
-the left and ranks from the bottom, so ``a1`` is the bottom-left square, which is dark.
+a knight move always changes it. The bottom-left square (``a1`` in chess, named by
+:mod:`kt_formal.claims`) is dark.
 
 >>> colour(0, 0), colour(0, 1)
 (0, 1)
 >>> is_knight_move((0, 0), (1, 2)), is_knight_move((0, 0), (2, 2))
 (True, False)
->>> square_name(8, (7, 0)), is_dark(8, (7, 0))
-('a1', True)
+>>> is_dark(8, (7, 0))
+True
 """
 
 from __future__ import annotations
 
-__all__ = ["KNIGHT_MOVES", "colour", "is_dark", "is_knight_move", "file_name", "square_name"]
+__all__ = ["KNIGHT_MOVES", "colour", "is_dark", "is_knight_move"]
 
 #: The eight knight moves as (d_row, d_col), in divide and conquer's order.
 KNIGHT_MOVES: tuple[tuple[int, int], ...] = (
@@ -38,19 +38,3 @@ def is_knight_move(a, b) -> bool:
     dc = a[1] - b[1]
     return dr * dr + dc * dc == 5
 
-
-def file_name(col: int) -> str:
-    """Letters of a column: 0 -> ``a``, 25 -> ``z``, 26 -> ``aa``."""
-    if col < 0:
-        raise ValueError(f"column {col} is negative")
-    letters = ""
-    col += 1
-    while col:
-        col, rem = divmod(col - 1, 26)
-        letters = chr(ord("a") + rem) + letters
-    return letters
-
-
-def square_name(rows: int, q) -> str:
-    """Chess name of square ``q`` on a board of ``rows`` rows (``a1`` bottom-left)."""
-    return f"{file_name(q[1])}{rows - q[0]}"

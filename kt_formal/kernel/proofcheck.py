@@ -3,9 +3,10 @@
 A proof certificate (``kind: "proof"``) names the board, closed or open, the fixed ends,
 a ``method`` and the method's evidence. Nothing the finder computed is trusted: the
 colour counts, the degrees, the independence of a set, the components left by a
-separator are all computed again here. Each checker returns the reason in words; the
-claim is returned as data (:class:`Claim`, every field checked); :mod:`kt_formal.claims`
-words it.
+separator are all computed again here. Each checker returns its evidence as data, a tuple
+of the method and the figures it computed (squares as ``(row, col)``); the claim is
+returned as data too (:class:`Claim`, every field checked), and :mod:`kt_formal.claims`
+words both.
 
 Methods (the finders are in :mod:`kt_formal.proofs`):
 
@@ -27,7 +28,7 @@ they are refused as not checked (``kt-formal verify --replay`` re-runs that engi
 ...      "board": {"rows": 5, "cols": 5, "holes": []}, "closed": True,
 ...      "start": None, "end": None, "dark": 13, "light": 12}
 >>> check_proof(d).evidence
-'13 dark and 12 light squares'
+('colour', 13, 12)
 """
 
 from __future__ import annotations
@@ -93,8 +94,9 @@ class Claim(NamedTuple):
 
     A ``tour`` shows that the tour exists (``start`` and ``end``: its first and last squares);
     a ``proof`` or a ``drup`` that none exists (``start`` and ``end``: the fixed ends, or
-    None). ``evidence``: a proof's reason as its checker found it; a drup's ``lemmas``,
-    ``cuts``, ``forced`` and ``forbidden`` moves.
+    None). ``evidence``: a proof's figures as its checker computed them (``(method, ...)``,
+    worded by :func:`kt_formal.claims.describe_evidence`); a drup's ``lemmas``, ``cuts``,
+    ``forced`` and ``forbidden`` moves.
     """
 
     kind: str
@@ -102,7 +104,7 @@ class Claim(NamedTuple):
     closed: bool
     start: tuple | None = None
     end: tuple | None = None
-    evidence: str = ""
+    evidence: tuple = ()
     lemmas: int = 0
     cuts: int = 0
     forced: int = 0
@@ -133,31 +135,31 @@ def check_proof(d) -> Claim:
     return Claim("proof", shape, closed, start, end, _CHECKERS[method](d, shape, closed, start, end))
 
 
-def _check_ends(d, shape, closed, start, end) -> str:
+def _check_ends(d, shape, closed, start, end) -> tuple:
     if start is None or end is None:
         reject("an ends proof needs both a start and an end")
     if closed:
         if (start[0] - end[0]) ** 2 + (start[1] - end[1]) ** 2 == 5:
             reject("the end is a knight move from the start, so a closed tour can join them")
-        return "the last square of a closed tour must be a knight move from the first"
+        return ("ends",)
     if start != end:
         reject("the start and the end differ, which an open tour allows")
     if shape.n_squares < 2:
         reject("a one-square board has an open tour that starts and ends on its square")
-    return "an open tour of two or more squares cannot start and end on one square"
+    return ("ends",)
 
 
-def _check_colour(d, shape, closed, start, end) -> str:
+def _check_colour(d, shape, closed, start, end) -> tuple:
     dark, light = shape.dark_light()
     if (strict_int(d["dark"], "'dark'"), strict_int(d["light"], "'light'")) != (dark, light):
         reject(f"the board has {dark} dark and {light} light squares, not {d['dark']} and {d['light']}")
     ends_dark = [shape.dark(q) for q in (start, end) if q is not None]
     if not colour_refutes(dark, light, closed, ends_dark):
         reject(f"{dark} dark and {light} light squares do not rule out the tour")
-    return f"{dark} dark and {light} light squares"
+    return ("colour", dark, light)
 
 
-def _check_degree(d, shape, closed, start, end) -> str:
+def _check_degree(d, shape, closed, start, end) -> tuple:
     squares = _square_list(d, "squares", shape, nonempty=True)
     claimed = d["degrees"]
     if not isinstance(claimed, list) or len(claimed) != len(squares):
@@ -170,21 +172,20 @@ def _check_degree(d, shape, closed, start, end) -> str:
     if closed:
         if low >= 2:
             reject("every listed square has at least two knight moves")
-        return f"square {shape.name(squares[degs.index(low)])} has {low} knight move{'s' if low != 1 else ''}"
+        return ("degree", squares[degs.index(low)], low)
     if shape.n_squares < 2:
         reject("a one-square board has an open tour")
     if low == 0:
-        return f"square {shape.name(squares[degs.index(0)])} has no knight move"
+        return ("degree", squares[degs.index(0)], 0)
     if max(degs) > 1:
         reject("a listed square has two or more knight moves")
     ends = set(squares) | {q for q in (start, end) if q is not None}
     if len(ends) <= 2:
         reject("the squares with one move and the fixed ends fit the two ends of a tour")
-    return (f"{len(ends)} squares must be ends of the tour "
-            f"({', '.join(shape.name(q) for q in sorted(ends))})")
+    return ("ends-needed", tuple(sorted(ends)))
 
 
-def _check_alternation(d, shape, closed, start, end) -> str:
+def _check_alternation(d, shape, closed, start, end) -> tuple:
     s = _square_list(d, "independent", shape, nonempty=True)
     k = shape.n_squares
     if closed:
@@ -198,19 +199,12 @@ def _check_alternation(d, shape, closed, start, end) -> str:
         for n in shape.moves(q):
             if n in inside:
                 reject(f"the set is not independent: {list(q)} and {list(n)} are a knight move apart")
-    mixed = len({(q[0] + q[1]) % 2 for q in s}) == 2
     outside = [q for q in (start, end) if q is not None and q not in inside]
-    if mixed:
-        why = "of both colours"
-    elif not closed and outside:
-        why = f"and the fixed end {shape.name(outside[0])} lies outside it"
-    else:
+    if len({(q[0] + q[1]) % 2 for q in s}) == 2:
+        return ("alternation", len(s), k, None)  # of both colours
+    if closed or not outside:
         reject("every square of the set has one colour, which a tour allows")
-    if closed:
-        return (f"{len(s)} independent squares, half of the board, {why} "
-                "(a closed tour would alternate them with the rest)")
-    return (f"{len(s)} independent squares of {k}, {why} (an open tour would visit them "
-            "at every other step, first and last included)")
+    return ("alternation", len(s), k, outside[0])  # one colour, a fixed end outside
 
 
 def hall_ends(shape: Shape, closed: bool, start, end, squares) -> int:
@@ -227,8 +221,7 @@ def hall_ends(shape: Shape, closed: bool, start, end, squares) -> int:
     is_dark = shape.dark(squares[0])
     mine, other = (dark, light) if is_dark else (light, dark)
     places = 1 if mine == other else 2 if mine > other else 0
-    inside = set(squares)
-    outside = {q for q in (start, end) if q is not None and shape.dark(q) == is_dark and q not in inside}
+    outside = {q for q in (start, end) if q is not None and shape.dark(q) == is_dark} - set(squares)
     return max(0, places - len(outside))
 
 
@@ -245,7 +238,7 @@ def hall_counts(shape: Shape, closed: bool, start, end, squares) -> tuple[int, i
     return len(into), room, 2 * len(squares) - hall_ends(shape, closed, start, end, squares)
 
 
-def _check_hall(d, shape, closed, start, end) -> str:
+def _check_hall(d, shape, closed, start, end) -> tuple:
     """A tour gives every square two moves (an end of an open tour one), each to a square of
     the other colour.
 
@@ -262,11 +255,7 @@ def _check_hall(d, shape, closed, start, end) -> str:
     if room >= need:
         reject(f"the {len(s)} listed squares need {need} tour moves and their {neighbours} neighbours "
                f"can take {room}, which {kind} tour allows")
-    colour = "dark" if shape.dark(s[0]) else "light"
-    less = "" if closed else f", less {2 * len(s) - need} for the ends of the tour that can be among them"
-    return (f"the {len(s)} {colour} squares listed need {need} tour moves (two each{less}), but their "
-            f"{neighbours} neighbours can take at most {room} (two each, and no more than their moves "
-            "into the set)")
+    return ("hall", len(s), shape.dark(s[0]), need, neighbours, room)
 
 
 def _components(n: int, neighbours, gone) -> int:
@@ -313,21 +302,12 @@ def _reduced_components(shape: Shape, removed: set, open_ends):
     squares = list(shape.live_squares())
     nbrs = {q: set(shape.moves(q)) for q in squares}
     if open_ends is not None:
-        nodes = list(squares)
-        nbrs["z"] = set()
-        nodes.append("z")
-        if len(open_ends) == 2:
-            links = [("z", open_ends[0]), ("z", open_ends[1])]
-        elif len(open_ends) == 1:
-            nbrs["w"] = set()
-            nodes.append("w")
-            links = [("w", "z"), ("w", open_ends[0])] + [("z", q) for q in squares if q != open_ends[0]]
-        else:
-            links = [("z", q) for q in squares]
-        for a, b in links:
-            nbrs[a].add(b)
+        one = open_ends[0] if len(open_ends) == 1 else None
+        links = [("z", q) for q in (open_ends if len(open_ends) == 2 else squares) if q != one]
+        for a, b in links + ([("w", "z"), ("w", one)] if one else []):
+            nbrs.setdefault(a, set()).add(b)
             nbrs[b].add(a)
-        squares = nodes
+        squares = list(nbrs)  # the squares, then z, then w
     index = {q: i for i, q in enumerate(squares)}
     sets = [{index[n] for n in nbrs[q]} for q in squares]
     if not _reduce(sets):
@@ -365,7 +345,7 @@ def _reduce(nbrs: list) -> bool:
     return True
 
 
-def _check_separator(d, shape, closed, start, end) -> str:
+def _check_separator(d, shape, closed, start, end) -> tuple:
     s = _square_list(d, "separator", shape)
     reduce = d.get("reduced", False)
     if type(reduce) is not bool:
@@ -394,25 +374,17 @@ def _check_separator(d, shape, closed, start, end) -> str:
     if reduce:
         comps = _reduced_components(shape, removed, open_ends)
         if comps is None:
-            return "the forced-move reduction leaves a square with too few or too many moves"
+            return ("reduction",)
     else:
         comps = _count_components(shape, removed)
     if claimed != comps:
         reject(f"removing the set leaves {comps} components, not {claimed}")
-    if closed or reduce:
-        bound = separator_bound(True, len(removed), 0)
-    else:
-        ends_in = len({q for q in (start, end) if q is not None} & set(s))
-        bound = separator_bound(False, len(s), ends_in)
+    # (without the reduction an open tour's proof has no virtual squares: removed is s)
+    bound = separator_bound(closed or reduce, len(removed), len({start, end} & set(s)))
     if comps <= bound:
         reject(f"removing {len(removed)} squares leaves {comps} components, "
                f"which a tour allows (up to {bound})")
-    after = ""
-    if reduce:
-        after = " after the forced-move reduction"
-        if not closed:
-            after += " of the tour closed through a virtual square"
-    return f"removing {len(removed)} squares leaves {comps} components{after} (a tour allows {bound})"
+    return ("separator", len(removed), comps, bound, reduce)
 
 
 _CHECKERS = {

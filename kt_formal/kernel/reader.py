@@ -49,13 +49,11 @@ def read_bounded(path, limit: int = MAX_BYTES, what: str = "") -> bytes:
     except OSError as exc:
         raise InvalidInput(f"cannot read {what}{name}: {exc.strerror}") from None
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
             raise InvalidInput(f"{what}{name} is a directory")
-        regular = stat.S_ISREG(mode)
-        if regular and os.fstat(fd).st_size > limit:
-            raise InvalidInput(f"{what}{name} is {os.fstat(fd).st_size:,} bytes; certificates are "
-                               f"read up to {limit:,} bytes")
+        if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+            raise InvalidInput(f"{what}{name} is {st.st_size:,} bytes; certificates are read up to {limit:,} bytes")
         chunks, size = [], 0
         deadline = time.monotonic() + WAIT_SECONDS
         while size <= limit:

@@ -206,18 +206,12 @@ class RupDB:
 
     def delete(self, lits: list[int]) -> bool:
         """Delete one copy of a clause; False when the deletion is ignored (see module doc)."""
-        key = tuple(sorted(set(lits)))
-        ids = self.keys.get(key)
-        if not ids:
-            self.ignored_deletions += 1
+        ids = self.keys.get(tuple(sorted(set(lits))))
+        c = self.clauses[ids[-1]] if ids else None
+        if not ids or (c and self.val[c[0]] == 1 and self.reason[c[0] >> 1] == ids[-1]):
+            self.ignored_deletions += 1  # not in the database, or the reason of a top-level literal
             return False
-        cid = ids[-1]
-        c = self.clauses[cid]
-        if c and self.val[c[0]] == 1 and self.reason[c[0] >> 1] == cid:
-            self.ignored_deletions += 1
-            return False
-        ids.pop()
-        self.clauses[cid] = None
+        self.clauses[ids.pop()] = None
         return True
 
     def is_rup(self, lits: list[int]) -> bool:
@@ -258,11 +252,7 @@ def decode_proof(data: bytes, nvars: int):
     while i < n:
         tag = data[i]
         i += 1
-        if tag == 0x61:
-            add = True
-        elif tag == 0x64:
-            add = False
-        else:
+        if tag not in (0x61, 0x64):  # 'a' adds a clause, 'd' deletes one
             _reject(f"proof byte {i - 1}: expected 'a' or 'd', got {tag:#04x}")
         lits = []
         while True:
@@ -284,7 +274,7 @@ def decode_proof(data: bytes, nvars: int):
             if u < 2 or u > limit:
                 _reject(f"proof literal {u} names a variable outside 1..{nvars}")
             lits.append(u)
-        yield add, lits
+        yield tag == 0x61, lits
 
 
 def _lit_code(lit: int) -> int:
@@ -296,10 +286,7 @@ def decode_cut(text, n_nodes: int) -> list[int]:
     """The node list of a stored cut; DrupRejected unless it is exactly ``n_nodes`` bits wide."""
     if not isinstance(text, str) or len(text) > 4 * ((n_nodes + 7) // 8 + 2) + 4:
         _reject("a cut must be a base64 string of the node bitmask")
-    try:
-        raw = base64.b64decode(text.encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError, ValueError):
-        _reject("a cut is not valid base64")
+    raw = _base64(text, "a cut")
     if len(raw) != (n_nodes + 7) // 8:
         _reject(f"a cut has {len(raw)} bytes; the board's {n_nodes} nodes need {(n_nodes + 7) // 8}")
     nodes = [i * 8 + b for i, byte in enumerate(raw) for b in range(8) if byte >> b & 1]
@@ -309,6 +296,13 @@ def decode_cut(text, n_nodes: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------- certificate
+def _base64(text: str, what: str) -> bytes:
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        _reject(f"{what} is not valid base64")
+
+
 def _int(x, what: str, lo: int, hi: int) -> int:
     if type(x) is not int or not lo <= x <= hi:
         _reject(f"{what} must be an integer in {lo}..{hi}, got {x!r:.40}")
@@ -318,8 +312,7 @@ def _int(x, what: str, lo: int, hi: int) -> int:
 def _read_proof_bytes(p) -> tuple[bytes, int]:
     if not isinstance(p, dict):
         _reject("'proof' must be an object")
-    unknown = set(p) - _PROOF_FIELDS
-    if unknown or set(p) != _PROOF_FIELDS:
+    if set(p) != _PROOF_FIELDS:
         _reject(f"'proof' must have exactly the fields {sorted(_PROOF_FIELDS)}")
     if p["format"] != "drat-binary" or p["compression"] != "zlib":
         _reject("only binary DRAT compressed with zlib is accepted")
@@ -328,10 +321,7 @@ def _read_proof_bytes(p) -> tuple[bytes, int]:
         _reject("'proof.data' must be a base64 string")
     size = _int(p["size"], "proof.size", 1, MAX_PROOF_BYTES)
     lemmas = _int(p["lemmas"], "proof.lemmas", 1, MAX_PROOF_BYTES)
-    try:
-        packed = base64.b64decode(data.encode("ascii"), validate=True)
-    except (binascii.Error, UnicodeEncodeError, ValueError):
-        _reject("'proof.data' is not valid base64")
+    packed = _base64(data, "'proof.data'")
     if size > MAX_RATIO * len(packed) + 64:
         _reject(f"the declared size {size:,} is more than zlib can expand {len(packed):,} bytes to")
     z = zlib.decompressobj()
@@ -372,10 +362,8 @@ def prepare_drup(d) -> DrupTask:
                 if not isinstance(m, list) or len(m) != 2:
                     _reject(f"{key}[{i}] must be a pair of squares")
                 found.append((square_from(m[0], f"{key}[{i}][0]"), square_from(m[1], f"{key}[{i}][1]")))
-    except DrupRejected:
-        raise
-    except CertificateRejected as exc:
-        raise DrupRejected(str(exc)) from None
+    except CertificateRejected as exc:  # every rejection of a drup certificate is a DrupRejected
+        raise exc if isinstance(exc, DrupRejected) else DrupRejected(str(exc)) from None
     if d["encoding"] != ENCODING:
         _reject(f"unknown encoding {d['encoding']!r:.40}; expected {ENCODING!r}")
     rows, cols, holes, k = shape.rows, shape.cols, sorted(shape.holes), shape.n_squares

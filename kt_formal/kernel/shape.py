@@ -2,7 +2,7 @@
 
 A certificate names its board as ``{"rows": m, "cols": n, "holes": [[r, c], ...]}``;
 :func:`shape_from_dict` reads that strictly. Everything the checkers need (live squares,
-knight moves, colour counts, names) is computed here from the sizes, the holes and the
+knight moves, colour counts) is computed here from the sizes, the holes and the
 knight rule, in time proportional to the number of holes where it can be.
 
 >>> s = shape_from_dict({"rows": 3, "cols": 3, "holes": [[1, 1]]})
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from kt_formal.kernel.errors import CertificateRejected
-from kt_formal.kernel.geometry import KNIGHT_MOVES, is_dark, square_name
+from kt_formal.kernel.geometry import KNIGHT_MOVES, is_dark
 
 __all__ = ["FORMAT", "Shape", "shape_from_dict", "read_header", "reject", "strict_int", "square_from"]
 
@@ -70,16 +70,10 @@ class Shape:
 
     def dark_light(self) -> tuple[int, int]:
         """Dark and light live squares, by formula: O(number of holes)."""
-        total = self.rows * self.cols
-        # a1 = (rows - 1, 0) is dark; dark squares are those of a1's (row + col) parity
-        dark_parity = (self.rows - 1) % 2
-        even = (total + 1) // 2  # squares with (row + col) even: (0, 0) takes the odd one
-        dark = even if dark_parity == 0 else total - even
-        dark -= sum(1 for h in self.holes if self.dark(h))
+        # a1 = (rows - 1, 0) is dark: with an odd number of rows the dark squares are those of
+        # (0, 0)'s colour, which takes the odd square of an odd total; else they are half
+        dark = (self.rows * self.cols + self.rows % 2) // 2 - sum(1 for h in self.holes if self.dark(h))
         return dark, self.n_squares - dark
-
-    def name(self, q) -> str:
-        return square_name(self.rows, q)
 
     def describe(self) -> str:
         """``8x8`` or ``8x8 minus 4 squares``."""
@@ -88,10 +82,7 @@ class Shape:
         return f"{base} minus {k} square{'s' if k != 1 else ''}" if k else base
 
     def live_squares(self):
-        for r in range(self.rows):
-            for c in range(self.cols):
-                if (r, c) not in self.holes:
-                    yield (r, c)
+        return ((r, c) for r in range(self.rows) for c in range(self.cols) if (r, c) not in self.holes)
 
 
 def square_from(x, what: str, shape: Shape | None = None) -> tuple[int, int]:

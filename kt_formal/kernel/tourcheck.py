@@ -26,8 +26,9 @@ def _square_text(idx: int, cols: int) -> str:
     return f"({r}, {c})"
 
 
-def _as_index_array(board, tour) -> np.ndarray:
-    """Squares of a tour as an integer index array (from an index array or (row, col) pairs)."""
+def _as_index_array(board, tour) -> np.ndarray | str:
+    """Squares of a tour as an integer index array (from an index array or (row, col) pairs),
+    or the reason they are not squares of the board."""
     arr = np.asarray(tour)
     if arr.ndim == 2 and arr.shape[1] == 2 and arr.dtype.kind in "iu":
         r = arr[:, 0].astype(np.int64)
@@ -35,16 +36,11 @@ def _as_index_array(board, tour) -> np.ndarray:
         bad = np.flatnonzero((r < 0) | (r >= board.rows) | (c < 0) | (c >= board.cols))
         if bad.size:
             i = int(bad[0])
-            raise _Reject(f"square {i + 1}: ({int(r[i])}, {int(c[i])}) lies outside the "
-                          f"{board.rows}x{board.cols} board")
+            return f"square {i + 1}: ({int(r[i])}, {int(c[i])}) lies outside the {board.rows}x{board.cols} board"
         return r * board.cols + c
     if arr.ndim == 1 and (arr.dtype.kind in "iu" or arr.size == 0):
         return arr.astype(np.int64, copy=False) if arr.size == 0 else arr
-    raise _Reject("the tour is not a list of squares")
-
-
-class _Reject(Exception):
-    pass
+    return "the tour is not a list of squares"
 
 
 def check_tour(board, tour, closed: bool = True) -> str | None:
@@ -64,10 +60,9 @@ def check_tour(board, tour, closed: bool = True) -> str | None:
     Vectorised and chunked: O(k) time for k squares, with one byte per board square
     of extra memory (the visited map) plus O(2^20) temporaries.
     """
-    try:
-        order = _as_index_array(board, tour)
-    except _Reject as exc:
-        return str(exc)
+    order = _as_index_array(board, tour)
+    if isinstance(order, str):
+        return order
     rows, cols = board.rows, board.cols
     total = rows * cols
     n = int(order.shape[0])
@@ -96,10 +91,8 @@ def check_tour(board, tour, closed: bool = True) -> str | None:
                 found.append((i, 1, f"square {i + 1}: {_square_text(order[i], cols)} is a hole"))
         # a knight move changes (row, col) by (±1, ±2) or (±2, ±1): dr² + dc² == 5
         b = order[lo : lo + _CHUNK + 1]
-        if b.size > 1:
-            tail = b[-1]
-            if tail < 0 or tail >= total:  # the next chunk's first index is checked there
-                b = b[:-1]
+        if b.size > a.size and not 0 <= b[-1] < total:  # the next chunk's first index is checked there
+            b = a
         if b.size > 1:
             r, c = np.divmod(b, cols)
             dr = np.diff(r)
@@ -107,10 +100,8 @@ def check_tour(board, tour, closed: bool = True) -> str | None:
             bad = (dr * dr + dc * dc) != 5
             if bad.any():
                 i = lo + int(np.argmax(bad))
-                found.append((i, 3, (
-                    f"step {i + 1}: {_square_text(order[i], cols)} -> "
-                    f"{_square_text(order[i + 1], cols)} is not a knight move"
-                )))
+                found.append((i, 3, f"step {i + 1}: {_square_text(order[i], cols)} -> "
+                                    f"{_square_text(order[i + 1], cols)} is not a knight move"))
         if found:
             break
     limit = min(found)[0] if found else n
@@ -123,10 +114,8 @@ def check_tour(board, tour, closed: bool = True) -> str | None:
         repeat[first] = False
         i = int(np.argmax(repeat))
         j = int(np.argmax(order[:i] == order[i]))
-        found.append((i, 2, (
-            f"square {i + 1}: {_square_text(order[i], cols)} was already visited "
-            f"as square {j + 1}"
-        )))
+        found.append((i, 2, f"square {i + 1}: {_square_text(order[i], cols)} was already visited "
+                            f"as square {j + 1}"))
     if found:
         return min(found)[2]
     if n < live:
@@ -141,8 +130,6 @@ def check_tour(board, tour, closed: bool = True) -> str | None:
         r0, c0 = divmod(int(order[0]), cols)
         r1, c1 = divmod(int(order[-1]), cols)
         if (r0 - r1) ** 2 + (c0 - c1) ** 2 != 5:
-            return (
-                f"closing move {_square_text(order[-1], cols)} -> "
-                f"{_square_text(order[0], cols)} is not a knight move"
-            )
+            return (f"closing move {_square_text(order[-1], cols)} -> {_square_text(order[0], cols)} "
+                    "is not a knight move")
     return None
