@@ -442,6 +442,9 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
             return [solve_one(w) for w in ws]
         return list(pool.map(solve_one, ws))
 
+    def start(w):  # a window is solved while the main thread builds the batch's next ones
+        return None if pool is None else pool.submit(solve_one, w)
+
     pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
     try:
         while pending:
@@ -453,7 +456,7 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
             if not chosen:  # pragma: no cover - the first ready step always fits
                 raise RuntimeError("no window could be chosen")
             stats["batches"] = stats.get("batches", 0) + 1
-            ws, back = [], []
+            ws, back, solving = [], [], []
             for w, (i, sq) in enumerate(chosen):
                 if len(sq) == 0:  # larger than MAX_WINDOW
                     failed(steps[i], " (too large)")
@@ -463,11 +466,12 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
                 x.index = i
                 if x.ok:
                     ws.append(x)
+                    solving.append(start(x))
                 else:
                     failed(steps[i])
                     back.append(i)
-            for w, ok in zip(list(ws), solve_all(ws)):
-                if not ok:
+            for w, job in zip(list(ws), solving):
+                if not (solve_one(w) if job is None else job.result()):
                     failed(w.step)
                     back.append(w.index)
             ws = [w for w in ws if w.nxt is not None]
