@@ -1,4 +1,5 @@
-"""Seed 000's exact scheme on both base-tour sources; every tour checked independently."""
+"""The quadrant scheme of divide and conquer (seed 000's, docs/methods.md) on both base-tour sources:
+the library's pieces and the seed's own board_path.txt; every tour checked independently."""
 
 from pathlib import Path
 
@@ -6,7 +7,7 @@ import pytest
 
 from kt_formal.combine.divide import QUADRANT_SIZES
 from kt_formal.combine.parberry import (
-    is_structured, parse_board_path, seed000_base_tours, seed000_construct,
+    is_structured, parse_board_path, quadrant_base_tours, quadrant_construct,
 )
 from kt_formal.exceptions import InvalidInput
 
@@ -30,7 +31,7 @@ def test_seed_base_tours_are_structured_closed_tours():
 
 
 def test_library_structured_pieces():
-    for (h, w), t in seed000_base_tours("library").items():
+    for (h, w), t in quadrant_base_tours("library").items():
         assert t.board.shape == (h, w) and t.check() is None and is_structured(t)
 
 
@@ -40,22 +41,22 @@ SIZES = [(12, 12), (14, 16), (16, 16), (16, 14), (30, 32), (22, 24), (26, 24), (
 @pytest.mark.parametrize("source", ["library", pytest.param("peers", marks=needs_peers)])
 @pytest.mark.parametrize("m, n", SIZES)
 def test_seed_scheme(source, m, n):
-    t = seed000_construct(m, n, source, BOARD_PATH)
+    t = quadrant_construct(m, n, source, BOARD_PATH)
     assert t.closed and t.board.shape == (m, n)
     assert t.check() is None
     assert is_structured(t)  # the merged tour keeps the corner moves
 
 
 def test_seed_scheme_on_base_sizes_is_the_base_tour():
-    t = seed000_construct(8, 10)
-    base = seed000_base_tours("library")[(8, 10)]
+    t = quadrant_construct(8, 10)
+    base = quadrant_base_tours("library")[(8, 10)]
     assert sorted(map(sorted, t.edges().tolist())) == sorted(map(sorted, base.edges().tolist()))
 
 
 @pytest.mark.parametrize("m, n", [(13, 13), (12, 16), (4, 4), (12, 11)])
 def test_seed_scheme_refuses_other_sizes(m, n):
     with pytest.raises(InvalidInput, match="the quadrant scheme needs even sizes"):
-        seed000_construct(m, n)
+        quadrant_construct(m, n)
 
 
 def test_corrupted_board_path_is_refused(tmp_path):
