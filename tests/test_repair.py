@@ -181,6 +181,36 @@ def test_a_long_pair_is_walked_in_hops():
     _kernel_ok(repair.repair_tour(Board(30, 200, holes=mask), time_limit=60))
 
 
+def _depth(steps) -> int:
+    """Windows one after the other at most (the longest chain of ``Step.after``)."""
+    depth = {}
+    for i in sorted(range(len(steps)), key=lambda i: len(steps[i].after)):
+        todo = [i]
+        while todo:
+            j = todo[-1]
+            wait = [x for x in steps[j].after if x not in depth]
+            if wait:
+                todo.extend(wait)
+                continue
+            depth[j] = 1 + max((depth[x] for x in steps[j].after), default=0)
+            todo.pop()
+    return max(depth.values())
+
+
+def test_a_pair_across_the_board_is_walked_in_stretches_side_by_side():
+    mask = np.zeros((30, 620), dtype=bool)
+    mask[10, 10] = mask[12, 583] = True  # 575 squares apart: 23 waypoints, three stretches
+    steps, n_clusters = repair.plan(mask)
+    k = -(-575 // repair_plan.HOP) - 1
+    assert n_clusters == 2 and len(steps) == 2 + k - 1  # as many windows as hops from one end
+    assert all(not s.after for s in steps[:2])  # neither cluster waits for the other
+    assert _depth(steps) <= repair_plan.STRETCH // 2 + 2  # was one window a hop, 24 deep
+    assert sum(1 for s in steps[2:] if len(s.remove) == 2 and not len(s.restore)) == 2  # between stretches
+    for s in steps:
+        assert _colour(s.remove) == _colour(s.restore)
+    _kernel_ok(repair.repair_tour(Board(30, 620, holes=mask), time_limit=60))
+
+
 @pytest.mark.parametrize("seed,size", [(0, 8), (1, 3), (2, 1000)])
 def test_windows_of_one_batch_never_share_a_square(seed, size):
     n = 150
