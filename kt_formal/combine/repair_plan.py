@@ -369,8 +369,8 @@ def plan(holes: np.ndarray) -> tuple[list[Step], int]:
 
     >>> m = np.zeros((80, 80), dtype=bool); m[10, 10] = m[10, 71] = True
     >>> steps, n = plan(m)
-    >>> n, len(steps), [len(s.after) for s in steps]
-    (2, 3, [0, 1, 1])
+    >>> n, len(steps), [len(s.after) for s in steps]  # two clusters, the window where their waypoints meet
+    (2, 3, [0, 0, 2])
     """
     if not holes.any():
         return [], 0
