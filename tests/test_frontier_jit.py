@@ -378,7 +378,8 @@ def test_mirror_images_merged_on_boards_alike_upside_down(rows, cols, holes):
 
 
 @pytest.mark.parametrize("rows,cols,holes", [(4, 6, []), (5, 6, []), (6, 6, []), (5, 5, [(2, 2)]),
-                                             (5, 6, [(0, 1), (4, 1)])])
+                                             # 15 s in one process (the Python reference's open count)
+                                             pytest.param(5, 6, [(0, 1), (4, 1)], marks=pytest.mark.slow)])
 def test_open_tours_merge_mirror_images_too(rows, cols, holes):
     """Open tours with no fixed end on a board alike upside down: a state and its mirror
     image have the same ways to be finished (paths whose other end left as an end of the
