@@ -437,13 +437,15 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
         stats["windows"] = stats.get("windows", 0) + 1
         return w.solve(window_limit if rest is None else max(0.05, min(window_limit, rest)), seed)
 
-    def solve_all(ws):  # the limit is checked before each window, not only between batches
-        if pool is None:
-            return [solve_one(w) for w in ws]
-        return list(pool.map(solve_one, ws))
-
     def start(w):  # a window is solved while the main thread builds the batch's next ones
         return None if pool is None else pool.submit(solve_one, w)
+
+    def result(w, job) -> bool:
+        return solve_one(w) if job is None else job.result()
+
+    def solve_all(ws):  # the limit is checked before each window, not only between batches
+        jobs = [start(w) for w in ws]
+        return [result(w, job) for w, job in zip(ws, jobs)]
 
     pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
     try:
@@ -471,7 +473,7 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
                     failed(steps[i])
                     back.append(i)
             for w, job in zip(list(ws), solving):
-                if not (solve_one(w) if job is None else job.result()):
+                if not result(w, job):
                     failed(w.step)
                     back.append(w.index)
             ws = [w for w in ws if w.nxt is not None]
