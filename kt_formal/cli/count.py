@@ -167,8 +167,9 @@ def _count_frontier(args, board, request) -> int:
     print(_styled(args, board, f"{res.count} {what}{extra}; frontier method, at most {res.max_states:,} states, "
                                f"{res.wall_time:.2f} s"))
     if args.verbose:
-        for c, n in enumerate([] if columns_shown else res.states_per_column, 1):
-            print(f"  column {c}: {n:,} states", file=sys.stderr)
+        if not columns_shown:
+            for c, n in enumerate(res.states_per_column, 1):
+                print(f"  column {c}: {n:,} states", file=sys.stderr)
         if res.spilled:
             print(f"  the largest step ran in {res.passes} passes; up to {res.spilled:,} states in files",
                   file=sys.stderr)
