@@ -53,8 +53,15 @@ def cli(capsys):
 # the disk cache; with pytest-xdist the workers wait for the lock the compiling process
 # holds. Other kernels (the searches', a few seconds) compile where needed.
 _WARM: dict = {"proc": None, "lock": None}
-_COMPILE_THE_COUNTER = ("from kt_formal.counting._frontier_jit import prepare_kernels; "
-                        "prepare_kernels(note=False)")
+# One lock a kind of count (:data:`~kt_formal.counting._frontier_jit.FILLS`), each let go as
+# soon as its kernels are compiled: a test of closed tours waits only for theirs.
+_COMPILE_THE_COUNTER = """
+import os, sys
+from kt_formal.counting import _frontier_jit as fj
+for fill, fd in zip(fj.FILLS, map(int, sys.argv[1:])):
+    fj.prepare_kernels(note=False, k=3 if fill is not fj.fill_wide else 8, closed=fill is not fj.fill_open16)
+    os.close(fd)
+"""
 
 
 def _checkout_env(env_extra=None) -> dict:
@@ -65,18 +72,21 @@ def _checkout_env(env_extra=None) -> dict:
     return env
 
 
-def wait_for_warm() -> None:
-    """Wait until the session's background compile (if any) has finished: in the process
-    that started it by waiting for it, in a pytest-xdist worker by taking the lock it holds."""
-    proc = _WARM["proc"]
-    if proc is not None:
-        proc.wait()
-        _WARM["proc"] = None
-    lock = os.environ.get(_LOCK_VARIABLE)
-    if lock and fcntl is not None:
+def wait_for_warm(kinds=None) -> None:
+    """Wait until the session's background compile (if any) has compiled the kernels of
+    ``kinds`` (indices into ``FILLS``; all when None): by taking the locks it holds, in the
+    process that started it and in pytest-xdist workers alike."""
+    locks = [lock for lock in os.environ.get(_LOCK_VARIABLE, "").split(os.pathsep) if lock]
+    if fcntl is None:  # no locks: wait for the whole compile
+        if _WARM["proc"] is not None:
+            _WARM["proc"].wait()
+        return
+    for i, lock in enumerate(locks):
+        if kinds is not None and i not in kinds:
+            continue
         fd = os.open(lock, os.O_RDONLY)
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH)  # granted once the compiling process has exited
+            fcntl.flock(fd, fcntl.LOCK_SH)  # granted once the compiling process has let it go
         finally:
             os.close(fd)
 
@@ -98,30 +108,28 @@ def pytest_configure(config):
         if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or config.option.collectonly or \
                 all(kernels_compiled(k) for k in _frontier_jit.KERNELS):
             return
-        lock = _WARM["lock"] = os.path.join(tempfile.mkdtemp(prefix="kt-warm-"), "lock")
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+        folder = _WARM["lock"] = tempfile.mkdtemp(prefix="kt-warm-")
+        locks = [os.path.join(folder, f"lock{i}") for i in range(len(_frontier_jit.FILLS))]
+        fds = [os.open(lock, os.O_RDWR | os.O_CREAT) for lock in locks]
         try:
-            if fcntl is not None:  # the compiling process keeps this lock until it exits
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                os.environ[_LOCK_VARIABLE] = lock
-            _WARM["proc"] = subprocess.Popen([sys.executable, "-c", _COMPILE_THE_COUNTER], env=_checkout_env(),
-                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(fd,))
+            if fcntl is not None:  # the compiling process keeps each lock until its kernels are done
+                for fd in fds:
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                os.environ[_LOCK_VARIABLE] = os.pathsep.join(locks)
+            _WARM["proc"] = subprocess.Popen([sys.executable, "-c", _COMPILE_THE_COUNTER, *map(str, fds)],
+                                             env=_checkout_env(), stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL, pass_fds=fds)
         finally:
-            os.close(fd)
+            for fd in fds:
+                os.close(fd)
     prepare = _frontier_jit.prepare_kernels
 
-    class AfterTheBackgroundCompile:
-        """``prepare_kernels`` of the frontier counter, once the session's compile is done."""
+    def after_the_background_compile(note: bool = True, k=None, closed=None) -> float:
+        """``prepare_kernels`` of the frontier counter, once the session has compiled its kernels."""
+        wait_for_warm([_frontier_jit.FILLS.index(fill) for fill in _frontier_jit.count_fills(k, closed)])
+        return prepare(note, k=k, closed=closed)
 
-        def __getattr__(self, name):
-            return getattr(prepare, name)
-
-        def __call__(self, note: bool = True) -> float:
-            if not prepare.ready:
-                wait_for_warm()
-            return prepare(note)
-
-    _frontier_jit.prepare_kernels = AfterTheBackgroundCompile()
+    _frontier_jit.prepare_kernels = after_the_background_compile
 
 
 def pytest_unconfigure(config):
@@ -130,7 +138,7 @@ def pytest_unconfigure(config):
         proc.kill()
         proc.wait()
     if _WARM["lock"] is not None:
-        shutil.rmtree(os.path.dirname(_WARM["lock"]), ignore_errors=True)
+        shutil.rmtree(_WARM["lock"], ignore_errors=True)
 
 
 def run_subprocess(*args, stdin: str | None = None, timeout: float = 600, env_extra=None) -> Run:

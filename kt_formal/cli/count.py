@@ -139,7 +139,7 @@ def _count_frontier(args, board, request) -> int:
                         f"on 2 cores; --time-limit (now {args.time_limit:g} s) bounds the run")
         kwargs["threads"] = _count_threads(args)
         kwargs.update(_checkpoint_kwargs(args))
-        _prepare_frontier(args)
+        _prepare_frontier(args, short)
     elif args.checkpoint or args.resume or args.dask:
         raise InvalidInput("--checkpoint, --resume and --dask need the compiled counter (numba)")
     with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
@@ -243,7 +243,7 @@ def _count_sequence(args) -> int:
         return 0
     # compiled: every width in one sweep over the longest board, each line as it is known
     threads = _count_threads(args)
-    _prepare_frontier(args)
+    _prepare_frontier(args, k)
     with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
                   time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads,
@@ -251,14 +251,15 @@ def _count_sequence(args) -> int:
     return 0
 
 
-def _prepare_frontier(args) -> None:
-    """Load (or compile, saying so unless quiet) the frontier kernels before the count's clock
-    starts; numba's compiler context without SciPy's linear algebra (a quarter of a second)."""
+def _prepare_frontier(args, k: int) -> None:
+    """Load (or compile, saying so unless quiet) the frontier kernels of a count ``k`` across
+    before the count's clock starts; numba's compiler context without SciPy's linear
+    algebra (a quarter of a second)."""
     from kt_formal.counting._frontier_jit import prepare_kernels
     from kt_formal.engines._jit import start_compiler_without_blas
 
     start_compiler_without_blas()
-    prepare_kernels(note=not getattr(args, "quiet", False))
+    prepare_kernels(note=not getattr(args, "quiet", False), k=k, closed=not args.open)
 
 
 def _run_count(args) -> int:

@@ -126,11 +126,11 @@ def merge_parts(*pieces):
     return keys[first], np.ascontiguousarray(out)
 
 
-def _prepare_worker() -> None:
+def _prepare_worker(k: int, closed: bool) -> None:
     """Load the kernels in a worker (a module-level function: Dask sends it by reference)."""
     from kt_formal.counting import _frontier_jit as fj
 
-    fj.prepare_kernels(note=False)
+    fj.prepare_kernels(note=False, k=k, closed=closed)
 
 
 def _step_part(part, spec, i, args):
@@ -141,7 +141,7 @@ def _step_part(part, spec, i, args):
     P = spec["parts"]
     if keys.shape[0] == 0:
         return [_empty() for _ in range(P)], 0
-    fj.prepare_kernels(note=False)
+    fj.prepare_kernels(note=False, k=spec["k"], closed=spec["closed"])
     sweep = fj._Sweep(spec["k"], spec["W"], spec["closed"], spec["free"], spec["max_states"], None, None,
                       time.perf_counter(), spec["n"], spec["table_bytes"], spec["spill_dir"], 1)
     sweep.chunks = [(keys, counts)]
@@ -203,7 +203,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
                 "n": lay.n, "max_states": max_states or fj.DEFAULT_MAX_STATES, "table_bytes": table_bytes,
                 "spill_dir": spill_dir, "mirror": fj.upside_down_alike(lay)}
         # the kernels loaded (compiled once) on every worker before the clock starts
-        client.run(_prepare_worker)
+        client.run(_prepare_worker, lay.k, bool(closed))
         t0 = time.perf_counter()
         first = fj._Sweep(lay.k, lay.W, closed, lay.free_terminals, 1, None, None, t0, lay.n)
         keys, counts = first.chunks[0]

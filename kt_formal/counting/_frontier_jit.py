@@ -79,10 +79,10 @@ from kt_formal.engines._jit import Preparation
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, step_tables
-from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours, fill_step, regrow, shrink
+from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours, fill_closed16, fill_kernel, fill_open16, fill_wide, packed_keys, regrow, shrink
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES
 
-__all__ = ["count_request_jit", "count_row", "fill_step", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
+__all__ = ["count_request_jit", "count_row", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
 
 #: table parts of a large step (a power of two), None: one a thread asked for (at most 16)
 _THREADS = None
@@ -93,25 +93,63 @@ _ONE_PART = 4096
 # The step's parameters travel in one int64 array (``prm``), at these places.
 
 
-#: Seconds compiling :data:`KERNELS` takes, about, on an idle machine: the processor time
-#: of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal count 3 60`` on 2 cores (26 s,
-#: start-up and count 0.7 s of it; on a busy machine the wall time is longer).
+#: Seconds compiling the kernels of one kind of count takes, about, on an idle machine: the
+#: processor time of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal count 3 60`` on
+#: 2 cores (closed tours on packed keys; start-up and count 0.7 s of it; on a busy machine
+#: the wall time is longer).
 COMPILE_SECONDS = 25
 
-def _warm_up() -> None:
-    count_request_jit(Board(3, 4), threads=1)  # closed tours: step_tables, fill_step, compact
-    count_row(3, 3, 4, closed=False, threads=1)  # open tours: complete_tours
+
+def _warm_tables() -> None:
     capp, lo = 64, 1
     tab = np.zeros(capp * (1 + lo), np.int64)
     regrow(tab, lo, 0, capp, np.zeros(2 * capp * (1 + lo), np.int64), 2 * capp)
     shrink(tab, lo, 0, capp, 1, np.zeros(1, np.int64))
 
 
-#: Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note on
-#: standard error, once a process), before a count starts its clock; returns the seconds it
-#: took (0 when they are loaded already). Each kernel runs once on a small case with the
-#: argument types of a real count, so a count never stops to compile.
-prepare_kernels = Preparation(KERNELS, "the frontier counter's kernels", COMPILE_SECONDS, _warm_up)
+def _warm_closed16() -> None:
+    count_request_jit(Board(3, 4), threads=1)  # step_tables, fill_closed16, compact
+    _warm_tables()
+
+
+def _warm_open16() -> None:
+    count_row(3, 3, 4, closed=False, threads=1)  # and complete_tours
+    _warm_tables()
+
+
+def _warm_wide() -> None:
+    count_row(8, 1, 2, closed=False, threads=1)  # 8 across: keys in base 11
+    _warm_tables()
+
+
+_COMMON = (step_tables, regrow, shrink, compact)
+#: The three ways to expand a state (:func:`~kt_formal.counting._frontier_tables.fill_kernel`),
+#: each compiled apart with the kernels a count of its kind needs.
+FILLS = (fill_closed16, fill_open16, fill_wide)
+_GROUPS = {fill: Preparation(_COMMON + kernels, "the frontier counter's kernels", COMPILE_SECONDS, warm)
+           for fill, kernels, warm in ((fill_closed16, (fill_closed16,), _warm_closed16),
+                                       (fill_open16, (fill_open16, complete_tours), _warm_open16),
+                                       (fill_wide, (fill_wide, complete_tours), _warm_wide))}
+
+
+def count_fills(k: int | None = None, closed: bool | None = None) -> list:
+    """The kernels of :data:`FILLS` that counts ``k`` across, closed or open tours, use (every
+    one when not given), in that order."""
+    ks = (3, 8) if k is None else (k,)
+    kinds = (True, False) if closed is None else (closed,)
+    used = {fill_kernel(2 * kk + 1, c) for kk in ks for c in kinds}
+    return [fill for fill in FILLS if fill in used]
+
+
+def prepare_kernels(note: bool = True, k: int | None = None, closed: bool | None = None) -> float:
+    """Load the kernels of a count (``k`` across, closed or open tours; every kind of count
+    when not given), compiling those not cached on disk (with a note on standard error,
+    once a process), before a count starts its clock; returns the seconds it took (0 when
+    they are loaded already). Each kernel runs once on a small case with the argument
+    types of a real count, so a count never stops to compile. The three kinds of
+    :data:`FILLS` compile apart: a count compiles only its own.
+    """
+    return sum(_GROUPS[fill](note) for fill in count_fills(k, closed))
 
 
 class _threads_restored:
@@ -154,7 +192,8 @@ class _Sweep:
         most = threads if threads is not None else _threads.cores_available()
         self.parts = _THREADS or 1 << (max(1, min(most, 16)).bit_length() - 1)
         self.used = []  # (states, threads) of each step
-        self.b16 = 2 + 4 * W <= 63
+        self.b16 = packed_keys(W)
+        self.fill = fill_kernel(W, closed)
         self.max_states, self.time_limit, self.progress, self.t0, self.n_cols = (
             max_states, time_limit, progress, t0, n_cols)
         self.table_bytes = TABLE_BYTES if table_bytes is None else table_bytes
@@ -224,7 +263,7 @@ class _Sweep:
                 S = keys.shape[0]
                 s = 0
                 while True:
-                    s = fill_step(keys, counts, s, *tables, tab, Lo, logT, capp, fill, int(_LIMIT * capp),
+                    s = self.fill(keys, counts, s, *tables, tab, Lo, logT, capp, fill, int(_LIMIT * capp),
                                   self.gk, self.gs, dacc, ovf, lo, hi)
                     if s == S:
                         break
@@ -424,7 +463,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
         return FrontierCount(int(old["count"]), closed, lay.rows, lay.cols, old.get("per_column", []),
                              int(old.get("peak", 0)), 0.0, start=None if closed else start,
                              end=None if closed else end, resumed=lay.n)
-    t0 += prepare_kernels()
+    t0 += prepare_kernels(k=lay.k, closed=closed)
     sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
                    table_bytes, spill_dir, threads)
     sweep.mirror = symmetry and upside_down_alike(lay)
@@ -545,7 +584,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
                             + (" with partly filled last columns" if partial else ""), checkpoint_every)
     elif resume:
         raise InvalidInput("resuming a count needs its checkpoint directory")
-    t0 += prepare_kernels()
+    t0 += prepare_kernels(k=k, closed=closed)
     sweep = _Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
                    spill_dir, threads)
     sweep.mirror = symmetry and not partial  # a full strip looks the same upside down

@@ -2,7 +2,7 @@
 into a hash table (in parallel, in parts), the table's growth and shrinking, compaction, and
 the open tours' completion.
 
-The table of :func:`fill_step` is ``2**logT`` parts of ``capp`` slots, one part a thread,
+The table of :func:`fill_closed16` (and its two siblings) is ``2**logT`` parts of ``capp`` slots, one part a thread,
 a slot ``1 + Lo`` numbers of ``tab``: the key plus one (0 where empty), then the count's
 limbs, so a probe and its count share a cache line; the part and the first slot to probe
 come from a hash of the key. The states go in blocks: first every thread writes the
@@ -26,7 +26,7 @@ from kt_formal.engines._jit import cached_njit
 from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _HASH2, _HBITS, _P_B0, _P_B16, _P_CLOSED, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _spread_bits, step_tables
 from kt_formal.counting._frontier_successors import _combo16, _successor, _successor16, _successor_open16
 
-__all__ = ["fill_step", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
+__all__ = ["fill_closed16", "fill_open16", "fill_wide", "fill_kernel", "packed_keys", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
 
 
 @cached_njit
@@ -70,116 +70,189 @@ def _insert_part(p, T, capp, G, used, gk, gs, tab, R, fill, cflat, L, Lo, logT, 
                     ovf[p] = 1
 
 
-@cached_njit(parallel=True)
-def fill_step(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
-              fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
-    """Merge the successors of states ``s0..`` into the table (see the module docstring);
-    returns where it stopped: ``len(keys)``, or the first state that did not fit."""
-    S = keys.shape[0]
-    L = counts.shape[1]
-    T = np.int64(1) << logT
-    W = prm[_P_W]
+@cached_njit(inline="always")
+def _packed_masks(prm, nbr_p):  # pragma: no cover - compiled
+    """What the packed expansions need besides ``prm``: the neighbour positions as nibble
+    shifts, the new square's bits, the nibbles of the frontier (``low_w``) and with the new
+    square (``low_a``), and the masks of ``prm`` spread to bit 4q for position q (for open
+    tours after the step, position q at nibble q: the masks' bit q + 1)."""
     m = nbr_p.shape[0]
-    closed = prm[_P_CLOSED]
-    b16 = prm[_P_B16]
-    new_live = prm[_P_NEW_LIVE]
-    G = gk.shape[0] // (T * T)  # the buffers' range of one thread and one part
-    cflat = counts.reshape(-1)
-    R = 1 + Lo
-    used = np.zeros((T, T), np.int64)  # successors of thread t for part p
-    # the packed form (closed tours, 4-bit digits): nibble q is frontier position q
-    swar = b16
+    W = prm[_P_W]
     nbr_p4 = np.empty(m, np.uint64)
     for b in range(m):
         nbr_p4[b] = np.uint64(4 * nbr_p[b])
-    low_w = np.uint64(0)  # bit 4q for the W frontier positions
+    low_w = np.uint64(0)
     for q in range(W):
         low_w |= np.uint64(1) << np.uint64(4 * q)
-    low_a = low_w | (np.uint64(1) << np.uint64(4 * W))  # and the new square
-    new_sq = np.uint64(0) if new_live else np.uint64(1) << np.uint64(4 * W)
-    out_live = prm[_P_OUT_LIVE] != 0
-    may_finish = prm[_P_MAY_FINISH] != 0
-    z_dead = _spread_bits(prm[_P_Z_DEAD])
-    l_dead = _spread_bits(prm[_P_L_DEAD])
-    z_req = _spread_bits(prm[_P_Z_REQ])
-    l_req = _spread_bits(prm[_P_L_REQ])
-    z_forb = _spread_bits(prm[_P_Z_FORB])
-    # open tours, after the step (frontier position q at nibble q: the masks' bit q + 1)
-    one_room = _spread_bits(prm[_P_ONE_ROOM] >> 1)
-    no_room = _spread_bits(prm[_P_NO_ROOM] >> 1)
-    shut = _spread_bits(prm[_P_SHUT] >> 1)
-    out_fixed = prm[_P_OUT_FIXED] != 0
-    free = prm[_P_FREE]
-    merge = prm[_P_MERGE] != 0
-    mirror = prm[_P_MIRROR] != 0
+    low_a = low_w | (np.uint64(1) << np.uint64(4 * W))
+    new_sq = np.uint64(0) if prm[_P_NEW_LIVE] else np.uint64(1) << np.uint64(4 * W)
+    return (nbr_p4, new_sq, low_w, low_a, _spread_bits(prm[_P_Z_DEAD]), _spread_bits(prm[_P_L_DEAD]),
+            _spread_bits(prm[_P_Z_REQ]), _spread_bits(prm[_P_L_REQ]), _spread_bits(prm[_P_Z_FORB]),
+            _spread_bits(prm[_P_ONE_ROOM] >> 1), _spread_bits(prm[_P_NO_ROOM] >> 1),
+            _spread_bits(prm[_P_SHUT] >> 1))
+
+
+@cached_njit(inline="always")
+def _block(s, S, fill, T, G, limit):  # pragma: no cover - compiled
+    """The end of the next block of states from ``s``, or -1 when not one state fits: a
+    block is taken only while every part stays under ``limit`` keys even if all of its
+    successors (at most 16 a state) fell into one."""
+    top = 0
+    for p in range(T):
+        top = max(top, fill[p])
+    per = min(G, (limit - top) // T) // 16  # states a thread
+    return min(S, s + per * T) if per > 0 else -1
+
+
+@cached_njit(inline="always")
+def _thread_arrays(L, T, W):  # pragma: no cover - compiled
+    """A thread's own arrays (rows of one array would share cache lines): the tours it
+    finished, its successors per part, a mirror image's digits and labels."""
+    return np.zeros(L + 1, np.int64), np.zeros(T, np.int64), np.empty(W + 1, np.int64), np.zeros(16, np.int64)
+
+
+@cached_njit(inline="always")
+def _thread_done(t, T, used, cnt, dacc, acc_d, L):  # pragma: no cover - compiled
+    for p in range(T):
+        used[t, p] = cnt[p]
+    _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
+
+
+@cached_njit(parallel=True)
+def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
+                  fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
+    """Merge the successors of states ``s0..`` into the table (see the module docstring),
+    closed tours on packed keys (4-bit digits, nibble q frontier position q); returns where
+    it stopped: ``len(keys)``, or the first state that did not fit. One of three kernels
+    (:func:`fill_kernel`): in one body numba took three times as long to compile them."""
+    S, L, T, W, m = keys.shape[0], counts.shape[1], np.int64(1) << logT, prm[_P_W], nbr_p.shape[0]
+    G = gk.shape[0] // (T * T)  # the buffers' range of one thread and one part
+    cflat = counts.reshape(-1)
+    used = np.zeros((T, T), np.int64)  # successors of thread t for part p
+    nbr_p4, new_sq, low_w, low_a, z_dead, l_dead, z_req, l_req, z_forb, _, _, _ = _packed_masks(prm, nbr_p)
+    out_live, may_finish, mirror = prm[_P_OUT_LIVE] != 0, prm[_P_MAY_FINISH] != 0, prm[_P_MIRROR] != 0
     s = s0
     while s < S:
-        top = 0
-        for p in range(T):
-            top = max(top, fill[p])
-        per = min(G, (limit - top) // T) // 16  # states a thread (at most 16 successors each)
-        if per <= 0:
+        e = _block(s, S, fill, T, G, limit)
+        if e < 0:
             return s
-        e = min(S, s + per * T)
         for t in prange(T):
-            # each thread's own work arrays (rows of one array would share cache lines)
+            acc_d, cnt, mdig, mlab = _thread_arrays(L, T, W)
+            for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
+                X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
+                c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
+                             prm[_P_B0], low_w, True)
+                if c < 0:
+                    continue
+                for mi in range(mstart[c], mstart[c + 1]):
+                    nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
+                                      low_w, low_a, _DB_INDEX)
+                    if mirror and nk >= 0:
+                        nk = _mirror_image(nk, W, True, mdig, mlab)
+                    _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+            _thread_done(t, T, used, cnt, dacc, acc_d, L)
+        for p in prange(T):
+            _insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
+        s = e
+    return S
+
+
+@cached_njit(parallel=True)
+def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
+                fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
+    """:func:`fill_closed16` for open tours (the key's two low bits: the tour's ends so far)."""
+    S, L, T, W, m = keys.shape[0], counts.shape[1], np.int64(1) << logT, prm[_P_W], nbr_p.shape[0]
+    G = gk.shape[0] // (T * T)
+    cflat = counts.reshape(-1)
+    used = np.zeros((T, T), np.int64)
+    (nbr_p4, new_sq, low_w, low_a, z_dead, l_dead, z_req, l_req, z_forb, one_room, no_room,
+     shut) = _packed_masks(prm, nbr_p)
+    out_live, may_finish, mirror = prm[_P_OUT_LIVE] != 0, prm[_P_MAY_FINISH] != 0, prm[_P_MIRROR] != 0
+    out_fixed, free, merge = prm[_P_OUT_FIXED] != 0, prm[_P_FREE], prm[_P_MERGE] != 0
+    s = s0
+    while s < S:
+        e = _block(s, S, fill, T, G, limit)
+        if e < 0:
+            return s
+        for t in prange(T):
+            acc_d, cnt, mdig, mlab = _thread_arrays(L, T, W)
+            for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
+                X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
+                c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
+                             prm[_P_B0], low_w, False)
+                if c < 0:
+                    continue
+                tn = keys[x] & 3
+                for mi in range(mstart[c], mstart[c + 1]):
+                    nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
+                                           may_finish, free, merge, one_room, no_room, shut, low_w,
+                                           low_a, _DB_INDEX)
+                    if mirror and nk >= 0:
+                        nk = _mirror_image(nk, W, True, mdig, mlab)
+                    _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+            _thread_done(t, T, used, cnt, dacc, acc_d, L)
+        for p in prange(T):
+            _insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
+        s = e
+    return S
+
+
+@cached_njit(parallel=True)
+def fill_wide(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
+              fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
+    """:func:`fill_closed16` for keys of any width (digits in base 11 where 4 bits do not
+    fit), closed or open tours: each state decoded into its digits first."""
+    S, L, T, W, m = keys.shape[0], counts.shape[1], np.int64(1) << logT, prm[_P_W], nbr_p.shape[0]
+    G = gk.shape[0] // (T * T)
+    cflat = counts.reshape(-1)
+    used = np.zeros((T, T), np.int64)
+    closed, b16, new_live, mirror = prm[_P_CLOSED], prm[_P_B16], prm[_P_NEW_LIVE], prm[_P_MIRROR] != 0
+    s = s0
+    while s < S:
+        e = _block(s, S, fill, T, G, limit)
+        if e < 0:
+            return s
+        for t in prange(T):
+            acc_d, cnt, mdig, mlab = _thread_arrays(L, T, W)
             base = np.empty(W + 1, np.int64)
             w = np.empty(W + 1, np.int64)
             lab = np.zeros(128, np.int64)
             lab[1] = 1
-            acc_d = np.zeros(L + 1, np.int64)
-            cnt = np.zeros(T, np.int64)
-            mdig = np.empty(W + 1, np.int64)
-            mlab = np.zeros(16, np.int64)
-            if swar:  # packed digits: on the word itself
-                for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
-                    X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
-                    c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
-                                 prm[_P_B0], low_w, closed)
-                    if c < 0:
-                        continue
-                    if closed:
-                        for mi in range(mstart[c], mstart[c + 1]):
-                            nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
-                                              low_w, low_a, _DB_INDEX)
-                            if mirror and nk >= 0:
-                                nk = _mirror_image(nk, W, True, mdig, mlab)
-                            _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
-                    else:
-                        tn = keys[x] & 3
-                        for mi in range(mstart[c], mstart[c + 1]):
-                            nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
-                                                   may_finish, free, merge, one_room, no_room, shut, low_w,
-                                                   low_a, _DB_INDEX)
-                            if mirror and nk >= 0:
-                                nk = _mirror_image(nk, W, True, mdig, mlab)
-                            _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
-            else:
-                for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
-                    tn = _decode(keys[x], W, b16, new_live, base)
-                    c = _combo(base, W, m, nbr_p, nbr_end, prm[_P_B0], closed, prm[_P_OUT_LIVE],
-                               prm[_P_Z_DEAD], prm[_P_L_DEAD], prm[_P_Z_REQ], prm[_P_L_REQ], prm[_P_Z_FORB])
-                    if c < 0:
-                        continue
-                    zm = 0
-                    lm = 0
-                    if not closed:
-                        for q in range(1, W):
-                            v = base[q]
-                            zm |= np.int64(v == 0) << q
-                            lm |= np.int64(v >= 2) << q
-                    for mi in range(mstart[c], mstart[c + 1]):
-                        nk = _successor(base, w, lab, mlist[mi], tn, zm, lm, prm, nbr_p, nbr_end, pw)
-                        if mirror and nk >= 0:
-                            nk = _mirror_image(nk, W, b16 != 0, mdig, mlab)
-                        _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
-            for p in range(T):
-                used[t, p] = cnt[p]
-            _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
+            for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
+                tn = _decode(keys[x], W, b16, new_live, base)
+                c = _combo(base, W, m, nbr_p, nbr_end, prm[_P_B0], closed, prm[_P_OUT_LIVE],
+                           prm[_P_Z_DEAD], prm[_P_L_DEAD], prm[_P_Z_REQ], prm[_P_L_REQ], prm[_P_Z_FORB])
+                if c < 0:
+                    continue
+                zm = 0
+                lm = 0
+                if not closed:
+                    for q in range(1, W):
+                        v = base[q]
+                        zm |= np.int64(v == 0) << q
+                        lm |= np.int64(v >= 2) << q
+                for mi in range(mstart[c], mstart[c + 1]):
+                    nk = _successor(base, w, lab, mlist[mi], tn, zm, lm, prm, nbr_p, nbr_end, pw)
+                    if mirror and nk >= 0:
+                        nk = _mirror_image(nk, W, b16 != 0, mdig, mlab)
+                    _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+            _thread_done(t, T, used, cnt, dacc, acc_d, L)
         for p in prange(T):
-            _insert_part(p, T, capp, G, used, gk, gs, tab, R, fill, cflat, L, Lo, logT, ovf)
+            _insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
         s = e
     return S
+
+
+def packed_keys(W: int) -> bool:
+    """Whether the keys of a frontier of ``W`` positions fit 4-bit digits (and the two
+    bits of the tour's ends) in 63 bits."""
+    return 2 + 4 * W <= 63
+
+
+def fill_kernel(W: int, closed: bool):
+    """The kernel that expands the states of a count with a frontier of ``W`` positions:
+    packed keys of closed or of open tours, or wider keys."""
+    return fill_wide if not packed_keys(W) else fill_closed16 if closed else fill_open16
 
 
 @cached_njit(parallel=True)
@@ -308,4 +381,4 @@ def complete_tours(keys, counts, W, b16):  # pragma: no cover - compiled
 
 
 #: The kernels a count calls from Python (the others are inlined into them).
-KERNELS = (step_tables, fill_step, regrow, shrink, compact, complete_tours)
+KERNELS = (step_tables, fill_closed16, fill_open16, fill_wide, regrow, shrink, compact, complete_tours)
