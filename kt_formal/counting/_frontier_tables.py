@@ -93,6 +93,15 @@ def _packed_masks(prm, nbr_p):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
+def _sizes(keys, counts, prm, nbr_p, logT, gk):  # pragma: no cover - compiled
+    """States, limbs, parts (= threads), frontier positions, neighbours, the buffers' range
+    of one thread and one part, the counts flat, and the successors of thread t for part p."""
+    T = np.int64(1) << logT
+    return (keys.shape[0], counts.shape[1], T, prm[_P_W], nbr_p.shape[0], gk.shape[0] // (T * T),
+            counts.reshape(-1), np.zeros((T, T), np.int64))
+
+
+@cached_njit(inline="always")
 def _block(s, S, fill, T, G, limit):  # pragma: no cover - compiled
     """The end of the next block of states from ``s``, or -1 when not one state fits: a
     block is taken only while every part stays under ``limit`` keys even if all of its
@@ -125,10 +134,7 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
     closed tours on packed keys (4-bit digits, nibble q frontier position q); returns where
     it stopped: ``len(keys)``, or the first state that did not fit. One of three kernels
     (:func:`fill_kernel`): in one body numba took three times as long to compile them."""
-    S, L, T, W, m = keys.shape[0], counts.shape[1], np.int64(1) << logT, prm[_P_W], nbr_p.shape[0]
-    G = gk.shape[0] // (T * T)  # the buffers' range of one thread and one part
-    cflat = counts.reshape(-1)
-    used = np.zeros((T, T), np.int64)  # successors of thread t for part p
+    S, L, T, W, m, G, cflat, used = _sizes(keys, counts, prm, nbr_p, logT, gk)
     nbr_p4, new_sq, low_w, low_a, z_dead, l_dead, z_req, l_req, z_forb, _, _, _ = _packed_masks(prm, nbr_p)
     out_live, may_finish, mirror = prm[_P_OUT_LIVE] != 0, prm[_P_MAY_FINISH] != 0, prm[_P_MIRROR] != 0
     s = s0
@@ -161,10 +167,7 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
 def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
                 fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
     """:func:`fill_closed16` for open tours (the key's two low bits: the tour's ends so far)."""
-    S, L, T, W, m = keys.shape[0], counts.shape[1], np.int64(1) << logT, prm[_P_W], nbr_p.shape[0]
-    G = gk.shape[0] // (T * T)
-    cflat = counts.reshape(-1)
-    used = np.zeros((T, T), np.int64)
+    S, L, T, W, m, G, cflat, used = _sizes(keys, counts, prm, nbr_p, logT, gk)
     (nbr_p4, new_sq, low_w, low_a, z_dead, l_dead, z_req, l_req, z_forb, one_room, no_room,
      shut) = _packed_masks(prm, nbr_p)
     out_live, may_finish, mirror = prm[_P_OUT_LIVE] != 0, prm[_P_MAY_FINISH] != 0, prm[_P_MIRROR] != 0
@@ -202,10 +205,7 @@ def fill_wide(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
               fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
     """:func:`fill_closed16` for keys of any width (digits in base 11 where 4 bits do not
     fit), closed or open tours: each state decoded into its digits first."""
-    S, L, T, W, m = keys.shape[0], counts.shape[1], np.int64(1) << logT, prm[_P_W], nbr_p.shape[0]
-    G = gk.shape[0] // (T * T)
-    cflat = counts.reshape(-1)
-    used = np.zeros((T, T), np.int64)
+    S, L, T, W, m, G, cflat, used = _sizes(keys, counts, prm, nbr_p, logT, gk)
     closed, b16, new_live, mirror = prm[_P_CLOSED], prm[_P_B16], prm[_P_NEW_LIVE], prm[_P_MIRROR] != 0
     s = s0
     while s < S:
