@@ -82,7 +82,9 @@ def _small_boards():
     return [Board(m, n, holes=h or None) for m, n, h in spec]
 
 
-@pytest.mark.parametrize("board", _small_boards(), ids=lambda b: b.describe().replace(" ", ""))
+# the boards of 22 squares take 5 to 11 s each beside another test process: with the slow tests
+@pytest.mark.parametrize("board", [pytest.param(b, marks=pytest.mark.slow) if b.n_squares >= 22 else b
+                                   for b in _small_boards()], ids=lambda b: b.describe().replace(" ", ""))
 def test_counts_match_an_unpruned_brute_force(board):
     # the pruning must never cut a tour: compare with plain enumeration
     for closed in (True, False):

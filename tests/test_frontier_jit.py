@@ -377,8 +377,11 @@ def test_mirror_images_merged_on_boards_alike_upside_down(rows, cols, holes):
         assert got.count == count_request(board).count
 
 
-@pytest.mark.parametrize("rows,cols,holes", [(4, 6, []), (5, 6, []), (6, 6, []), (5, 5, [(2, 2)]),
-                                             # 15 s in one process (the Python reference's open count)
+@pytest.mark.parametrize("rows,cols,holes", [(4, 6, []), (5, 5, [(2, 2)]),
+                                             # 12 to 17 s each beside another test process (the
+                                             # Python reference's open count of 5x6, two 6x6 counts)
+                                             pytest.param(5, 6, [], marks=pytest.mark.slow),
+                                             pytest.param(6, 6, [], marks=pytest.mark.slow),
                                              pytest.param(5, 6, [(0, 1), (4, 1)], marks=pytest.mark.slow)])
 def test_open_tours_merge_mirror_images_too(rows, cols, holes):
     """Open tours with no fixed end on a board alike upside down: a state and its mirror

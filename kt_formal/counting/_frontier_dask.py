@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from kt_formal.board import Board
+from kt_formal.counting._frontier_steps import board_steps, upside_down_alike
 from kt_formal.counting.frontier import FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
@@ -201,7 +202,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
         client = cluster.client
         spec = {"parts": int(parts), "k": lay.k, "W": lay.W, "closed": bool(closed), "free": lay.free_terminals,
                 "n": lay.n, "max_states": max_states or fj.DEFAULT_MAX_STATES, "table_bytes": table_bytes,
-                "spill_dir": spill_dir, "mirror": fj.upside_down_alike(lay)}
+                "spill_dir": spill_dir, "mirror": upside_down_alike(lay)}
         # the kernels loaded (compiled once) on every worker before the clock starts
         client.run(_prepare_worker, lay.k, bool(closed))
         t0 = time.perf_counter()
@@ -209,7 +210,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
         keys, counts = first.chunks[0]
         state = [client.scatter((keys, counts))] + [client.scatter(_empty()) for _ in range(parts - 1)]
         done, peak, per_column = 0, 1, []
-        for i, args in fj._board_steps(lay):
+        for i, args in board_steps(lay):
             stepped = [client.submit(_step_part, part, spec, i, args, pure=False) for part in state]
             state = [client.submit(merge_parts, *[client.submit(_piece, s, p, pure=False) for s in stepped],
                                    pure=False) for p in range(parts)]

@@ -80,9 +80,10 @@ from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_lay
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, step_tables
 from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours, fill_closed16, fill_kernel, fill_open16, fill_wide, packed_keys, regrow, shrink
+from kt_formal.counting._frontier_steps import board_steps, upside_down_alike
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES
 
-__all__ = ["count_request_jit", "count_row", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
+__all__ = ["count_request_jit", "count_row", "prepare_kernels", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
 
 #: table parts of a large step (a power of two), None: one a thread asked for (at most 16)
 _THREADS = None
@@ -473,7 +474,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
         sweep.restore(chunks, meta)
         first, done = step + 1, int(meta["done"])
     with _threads_restored():
-        for i, args in _board_steps(lay, first):
+        for i, args in board_steps(lay, first):
             d, _ = sweep.step(i, *args)
             done += d
             if ckpt is not None and i % lay.k == lay.k - 1 and i + 1 < lay.N + lay.W and ckpt.due():
@@ -486,16 +487,6 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     return res
 
 
-def upside_down_alike(lay) -> bool:
-    """Whether a board's sweep looks the same upside down: its holes too, no fixed ends,
-    no forced or forbidden moves (then a state and its mirror image count alike)."""
-    if lay.ends or lay.forced_set or lay.forbidden_set:
-        return False
-    k = lay.k
-    live = np.asarray(lay.live[:lay.N], dtype=bool).reshape(-1, k)
-    return bool((live == live[:, ::-1]).all())
-
-
 def _board_checkpointer(lay, closed, directory, every):
     from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
 
@@ -504,38 +495,6 @@ def _board_checkpointer(lay, closed, directory, every):
                        forbidden=sorted(sorted(e) for e in lay.forbidden_set), limb=_LIMB)
     what = f"{'closed' if closed else 'open'} tours of a {lay.rows}x{lay.cols} board"
     return Checkpointer(directory, key, what, every)
-
-
-def _board_steps(lay, first: int = 0):
-    """``(i, arguments of _Sweep.step after i)`` for each step of a board's sweep from ``first``
-    (:func:`count_request_jit`; the Dask counter takes the same)."""
-    k, N, W = lay.k, lay.N, lay.W
-    live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
-    forced_set, forbidden_set = lay.forced_set, lay.forbidden_set
-    for i in range(first, N + W):
-        on_board = i < N
-        r, c = i % k, i // k
-        is_live = on_board and live[i]
-        nbr = []
-        must = 0
-        if is_live:
-            for dr, dc, p in ((-1, -2, 0), (1, -2, 2), (-2, -1, k - 1), (2, -1, k + 3)):
-                rr, cc = r + dr, c + dc
-                if 0 <= rr < k and cc >= 0:
-                    j = i - W + p
-                    e = frozenset((i, j))
-                    if live[j] and e not in forbidden_set:
-                        if e in forced_set:
-                            must |= 1 << len(nbr)
-                        nbr.append((p, j in ends))
-        out_j = i - W
-        room = []
-        for q in range(W):
-            j = i + 1 - W + q
-            room.append(sum(1 for t in later[j] if t > i) if 0 <= j < N and live[j] else 9)
-        fixed_pos = sum(1 << q for q in range(W) if i + 1 - W + q in ends)
-        yield i, (nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
-                  out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
 
 
 def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_states: int = DEFAULT_MAX_STATES,
