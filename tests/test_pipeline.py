@@ -156,7 +156,8 @@ def test_the_hole_repair_is_a_named_stage(monkeypatch):
     assert stages["repair"].startswith("no tour built: the window around the holes")
     assert names[:4] == ["proofs", "frame", "backtrack", "repair"]  # backtracking paused after its probe
     assert v.stages[2].outcome == "stopped: paused for the hole repair" or re.fullmatch(
-        r"no tour within one walk \([\d,]+ nodes\); given up next to the constructions", v.stages[2].outcome)
+        r"no tour within one walk \([\d,]+ nodes\); (given up next to the constructions|the constructions go "
+        r"on alone)", v.stages[2].outcome)  # the second: its walk in the calling thread (6,400 squares)
     assert "blocks" in names[4:]
     if v.answer == "unknown":
         assert "repair: no tour built" in v.explanation

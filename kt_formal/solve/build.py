@@ -87,10 +87,21 @@ def _build_around_holes(request, budget, seed, workers, progress, stages):
     groups = max(1, len(hole_groups(board.hole_mask))) if board.has_holes else 1
     probe = budget.share(0.1, at_most=min(policy.PROBE_SECONDS, max(policy.PROBE_PER_GROUP * groups,
                                                                     policy.PROBE_PER_SQUARE * board.n_squares)))
-    if policy.BACKGROUND_BACKTRACK and board.n_squares <= policy.BACKGROUND_MAX_SQUARES:
+    walk = int(policy.BACKGROUND_NODES_PER_SQUARE * board.n_squares) + 1000  # nodes: one walk
+    if policy.BACKGROUND_BACKTRACK and board.n_squares <= policy.INLINE_PROBE_SQUARES:
+        # one walk takes milliseconds here: in this thread (a thread's start and the wait
+        # for it cost as much); when it finds nothing the constructions go on alone
         pf = Portfolio(request, seed, workers, progress)
-        pf.start("backtrack", budget.left(),
-                 node_limit=int(policy.BACKGROUND_NODES_PER_SQUARE * board.n_squares) + 1000)
+        t = time.perf_counter()
+        pf.run_inline("backtrack", probe, walk)
+        if pf.winner:
+            return None, pf
+        stages.append(Stage("backtrack", f"no tour within one walk ({walk:,} nodes); "
+                                         "the constructions go on alone", time.perf_counter() - t))
+        pf = None
+    elif policy.BACKGROUND_BACKTRACK and board.n_squares <= policy.BACKGROUND_MAX_SQUARES:
+        pf = Portfolio(request, seed, workers, progress)
+        pf.start("backtrack", budget.left(), node_limit=walk)
         pf.wait(probe)
         if not pf.winner and repair_first(request):
             # the hole repair builds its windows in Python: a search next to it would

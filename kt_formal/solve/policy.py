@@ -21,7 +21,7 @@ from kt_formal.question import TourRequest
 __all__ = ["shape_of", "choose_engine", "fast_first", "kernels_loaded", "portfolio_engines",
            "SMALL_SQUARES", "DENSE_HOLES", "CPSAT_MAX_SQUARES", "FAST_FIRST", "FAST_MAX_SQUARES",
            "FAST_WARM_SQUARES", "FAST_SECONDS", "FAST_ENGINE", "PROBE_PER_GROUP", "PROBE_PER_SQUARE",
-           "PROBE_SECONDS", "BACKGROUND_BACKTRACK", "BACKGROUND_NODES_PER_SQUARE", "BACKGROUND_MAX_SQUARES",
+           "PROBE_SECONDS", "BACKGROUND_BACKTRACK", "BACKGROUND_NODES_PER_SQUARE", "BACKGROUND_MAX_SQUARES", "INLINE_PROBE_SQUARES",
            "STAGGER_SECONDS", "PLAIN_SEARCH_SQUARES"]
 
 #: Boards with at most this many live squares are "small": CP-SAT is the engine of choice,
@@ -55,6 +55,10 @@ BACKGROUND_BACKTRACK = True
 BACKGROUND_NODES_PER_SQUARE = 1.25
 #: Largest board (live squares) where it does; on bigger ones it runs after the constructions.
 BACKGROUND_MAX_SQUARES = 300_000
+#: Largest board (live squares) whose walk runs in the calling thread before the
+#: constructions (a few milliseconds; a thread's start and the wait for it were half of
+#: the answer's time on an open 100 x 100 board).
+INLINE_PROBE_SQUARES = 20_000
 #: Seconds the portfolio's first engine runs alone before the second starts.
 STAGGER_SECONDS = 0.1
 #: Boards of at most this many squares get one capped walk of backtracking in the calling
