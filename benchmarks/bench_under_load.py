@@ -15,6 +15,8 @@ loaded/idle ratios, the issue's target where one is set, and whether each run an
     python benchmarks/bench_under_load.py               # under 2 minutes
     python benchmarks/bench_under_load.py --runs 5      # more pairs per figure
     python benchmarks/bench_under_load.py --only count  # the figures whose name has "count"
+    python benchmarks/bench_under_load.py --python v/bin/python  # a user's installation: after
+                                                        #   python3.11 -m venv v && v/bin/pip install .
     python benchmarks/bench_under_load.py --suite       # + the default pytest from a fresh
                                                         #   clone with an empty numba cache,
                                                         #   idle and loaded (about 10 min)
@@ -94,9 +96,19 @@ class Neighbour:
         return False
 
 
+#: The interpreter that runs the commands, and the folder they run in: this checkout's
+#: code by default; with --python, the kt_formal installed in that interpreter (from a
+#: neutral folder, so that ``-m`` does not find this checkout).
+PYTHON = {"exe": sys.executable, "installed": False}
+
+
 def run_once(fig: Figure, timeout: float) -> tuple[float, int]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    cwd = ROOT
+    if PYTHON["installed"]:
+        cwd = Path(tempfile.gettempdir())
+    else:
+        env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     cache = None
     if fig.cold_cache:
         cache = tempfile.mkdtemp(prefix="kt-bench-cache-")
@@ -104,7 +116,7 @@ def run_once(fig: Figure, timeout: float) -> tuple[float, int]:
     try:
         t = time.perf_counter()
         try:
-            done = subprocess.run([sys.executable, "-m", "kt_formal", *fig.args], env=env, cwd=ROOT,
+            done = subprocess.run([PYTHON["exe"], "-m", "kt_formal", *fig.args], env=env, cwd=cwd,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
             status = done.returncode
         except subprocess.TimeoutExpired:
@@ -175,11 +187,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--full", action="store_true", help="also the longer figures")
     ap.add_argument("--suite", action="store_true", help="also the default test suite, idle and loaded")
     ap.add_argument("--timeout", type=float, default=120.0, help="bound on one run, seconds (default 120)")
+    ap.add_argument("--python", metavar="PY",
+                    help="run the commands with this interpreter and the kt_formal installed in it (a user's "
+                         "installation: python3.11 -m venv v && v/bin/pip install . ; then --python v/bin/python); "
+                         "default: this interpreter and this checkout's code")
     args = ap.parse_args(argv)
+    if args.python:
+        if not (shutil.which(args.python) or Path(args.python).is_file()):
+            ap.error(f"--python: no interpreter at {args.python}")
+        PYTHON.update(exe=args.python, installed=True)
     if args.runs < 1 or not args.timeout > 0:
         ap.error("--runs must be at least 1 and --timeout positive")
     print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.2f}; "
-          f"Python {sys.version.split()[0]}; commands: python -m kt_formal ... in {ROOT.name}/")
+          f"Python {sys.version.split()[0]}; commands: " + (f"{args.python} -m kt_formal ... (installed there)"
+                                                               if args.python else
+                                                               f"python -m kt_formal ... in {ROOT.name}/"))
     figs = [f for f in figures(args.full) if args.only in f.name]
     for fig in figs:
         measure(fig, args.runs, args.timeout)
