@@ -46,12 +46,13 @@ def cli(capsys):
 
 
 # ---------------------------------------------------------------- kernels compiled aside
-# On a fresh clone the first count compiles the frontier counter's kernels (about 35 s on
-# 2 cores, more on a busy machine). The session compiles them in a process of its own
-# from the start, beside the tests that need no count; the first test that counts waits
-# for it (instead of compiling the same kernels a second time) and then loads them from
-# the disk cache; with pytest-xdist the workers wait for the lock the compiling process
-# holds. Other kernels (the searches', a few seconds) compile where needed.
+# On a fresh clone the first count compiles the frontier counter's kernels of its kind
+# (closed, open, eight across: 20 to 30 s each on 2 cores, more on a busy machine). The
+# session compiles all three kinds in a process of its own from the start, beside the
+# tests that need no count; a test that counts waits for its kind (instead of compiling
+# the same kernels a second time) and then loads them from the disk cache; with
+# pytest-xdist the workers wait for the locks the compiling process holds. Other kernels
+# (the searches', a few seconds) compile where needed.
 _WARM: dict = {"proc": None, "lock": None}
 # One lock a kind of count (:data:`~kt_formal.counting._frontier_jit.FILLS`), each let go as
 # soon as its kernels are compiled: a test of closed tours waits only for theirs.
