@@ -60,7 +60,7 @@ _COMPILE_THE_COUNTER = """
 import os, sys
 from kt_formal.counting import _frontier_jit as fj
 for fill, fd in zip(fj.FILLS, map(int, sys.argv[1:])):
-    fj.prepare_kernels(note=False, k=3 if fill is not fj.fill_wide else 8, closed=fill is not fj.fill_open16)
+    fj.prepare_fill(fill, note=False)
     os.close(fd)
 """
 

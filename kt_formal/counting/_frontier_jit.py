@@ -83,7 +83,7 @@ from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours
 from kt_formal.counting._frontier_steps import board_steps, upside_down_alike
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES
 
-__all__ = ["count_request_jit", "count_row", "prepare_kernels", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
+__all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
 
 #: table parts of a large step (a power of two), None: one a thread asked for (at most 16)
 _THREADS = None
@@ -150,7 +150,13 @@ def prepare_kernels(note: bool = True, k: int | None = None, closed: bool | None
     types of a real count, so a count never stops to compile. The three kinds of
     :data:`FILLS` compile apart: a count compiles only its own.
     """
-    return sum(_GROUPS[fill](note) for fill in count_fills(k, closed))
+    return sum(prepare_fill(fill, note) for fill in count_fills(k, closed))
+
+
+def prepare_fill(fill, note: bool = True) -> float:
+    """:func:`prepare_kernels` of the counts that expand their states with ``fill`` (one of
+    :data:`FILLS`)."""
+    return _GROUPS[fill](note)
 
 
 class _threads_restored:

@@ -122,6 +122,7 @@ def _thread_arrays(L, T, W):  # pragma: no cover - compiled
 
 @cached_njit(inline="always")
 def _thread_done(t, T, used, cnt, dacc, acc_d, L):  # pragma: no cover - compiled
+    """Thread ``t``'s block done: its successors per part into ``used``, its tours into ``dacc``."""
     for p in range(T):
         used[t, p] = cnt[p]
     _add_limbs(dacc[t], 0, acc_d, 0, L + 1, L + 1)
