@@ -154,8 +154,7 @@ def prepare_kernels(note: bool = True, k: int | None = None, closed: bool | None
 
 
 def prepare_fill(fill, note: bool = True) -> float:
-    """:func:`prepare_kernels` of the counts that expand their states with ``fill`` (one of
-    :data:`FILLS`)."""
+    """:func:`prepare_kernels` of the counts whose states ``fill`` (one of :data:`FILLS`) expands."""
     return _GROUPS[fill](note)
 
 
