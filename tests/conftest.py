@@ -48,19 +48,21 @@ def cli(capsys):
 # ---------------------------------------------------------------- kernels compiled aside
 # On a fresh clone the first count compiles the frontier counter's kernels of its kind
 # (closed, open, eight across: 20 to 30 s each on 2 cores, more on a busy machine). The
-# session compiles all three kinds in a process of its own from the start, beside the
-# tests that need no count; a test that counts waits for its kind (instead of compiling
-# the same kernels a second time) and then loads them from the disk cache; with
-# pytest-xdist the workers wait for the locks the compiling process holds. Other kernels
-# (the searches', a few seconds) compile where needed.
+# session compiles the kinds it uses in a process of its own from the start, beside the
+# tests that need no count (the default run, ``-m 'not slow'``, counts nothing eight
+# across: every test that does is marked slow); a test that counts waits for its kind
+# (instead of compiling the same kernels a second time) and then loads them from the disk
+# cache; with pytest-xdist the workers wait for the locks the compiling process holds.
+# Other kernels (the searches', a few seconds) compile where needed.
 _WARM: dict = {"proc": None, "lock": None}
 # One lock a kind of count (:data:`~kt_formal.counting._frontier_jit.FILLS`), each let go as
 # soon as its kernels are compiled: a test of closed tours waits only for theirs.
 _COMPILE_THE_COUNTER = """
 import os, sys
 from kt_formal.counting import _frontier_jit as fj
-for fill, fd in zip(fj.FILLS, map(int, sys.argv[1:])):
-    fj.prepare_fill(fill, note=False)
+for arg in sys.argv[1:]:  # "kind:fd": the index of a kind in FILLS and its lock
+    kind, fd = map(int, arg.split(":"))
+    fj.prepare_fill(fj.FILLS[kind], note=False)
     os.close(fd)
 """
 
@@ -77,13 +79,13 @@ def wait_for_warm(kinds=None) -> None:
     """Wait until the session's background compile (if any) has compiled the kernels of
     ``kinds`` (indices into ``FILLS``; all when None): by taking the locks it holds, in the
     process that started it and in pytest-xdist workers alike."""
-    locks = [lock for lock in os.environ.get(_LOCK_VARIABLE, "").split(os.pathsep) if lock]
+    locks = os.environ.get(_LOCK_VARIABLE, "").split(os.pathsep)  # "" for a kind not compiled
     if fcntl is None:  # no locks: wait for the whole compile
         if _WARM["proc"] is not None:
             _WARM["proc"].wait()
         return
     for i, lock in enumerate(locks):
-        if kinds is not None and i not in kinds:
+        if not lock or (kinds is not None and i not in kinds):
             continue
         fd = os.open(lock, os.O_RDONLY)
         try:
@@ -97,6 +99,17 @@ def wait_for_warm(kinds=None) -> None:
 _LOCK_VARIABLE = "KT_FORMAL_TEST_WARM_LOCK"
 
 
+def _kinds_of_the_run(config) -> list:
+    """The kinds of count (indices into ``FILLS``) the session compiles aside: those of
+    packed keys in the default run, which leaves out the slow tests (every test of keys
+    in base 11 is one), else all three."""
+    from kt_formal.counting import _frontier_jit
+
+    fills = _frontier_jit.FILLS
+    default_run = " ".join((config.option.markexpr or "").split()) == "not slow"
+    return [i for i, fill in enumerate(fills) if not (default_run and fill is _frontier_jit.fill_wide)]
+
+
 def pytest_configure(config):
     from kt_formal.counting import _frontier_jit
     from kt_formal.engines._jit import kernels_compiled
@@ -106,18 +119,21 @@ def pytest_configure(config):
         return
     if not worker:
         os.environ.pop(_LOCK_VARIABLE, None)
+        kinds = _kinds_of_the_run(config)
+        fills = _frontier_jit.FILLS
         if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or config.option.collectonly or \
-                all(kernels_compiled(k) for k in _frontier_jit.KERNELS):
+                all(kernels_compiled(k) for i in kinds for k in _frontier_jit._GROUPS[fills[i]].kernels):
             return
         folder = _WARM["lock"] = tempfile.mkdtemp(prefix="kt-warm-")
-        locks = [os.path.join(folder, f"lock{i}") for i in range(len(_frontier_jit.FILLS))]
-        fds = [os.open(lock, os.O_RDWR | os.O_CREAT) for lock in locks]
+        locks = [os.path.join(folder, f"lock{i}") if i in kinds else "" for i in range(len(_frontier_jit.FILLS))]
+        fds = [os.open(lock, os.O_RDWR | os.O_CREAT) for lock in locks if lock]
         try:
             if fcntl is not None:  # the compiling process keeps each lock until its kernels are done
                 for fd in fds:
                     fcntl.flock(fd, fcntl.LOCK_EX)
                 os.environ[_LOCK_VARIABLE] = os.pathsep.join(locks)
-            _WARM["proc"] = subprocess.Popen([sys.executable, "-c", _COMPILE_THE_COUNTER, *map(str, fds)],
+            _WARM["proc"] = subprocess.Popen([sys.executable, "-c", _COMPILE_THE_COUNTER,
+                                              *(f"{i}:{fd}" for i, fd in zip(kinds, fds))],
                                              env=_checkout_env(), stdout=subprocess.DEVNULL,
                                              stderr=subprocess.DEVNULL, pass_fds=fds)
         finally:

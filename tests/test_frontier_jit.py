@@ -162,6 +162,7 @@ def test_count_command_verbose_states(cli):
     assert run.err.count("states") == 8
 
 
+@pytest.mark.slow  # the kernel of keys in base 11: a compile of its own (24 s on an empty cache)
 @pytest.mark.parametrize("rows, cols, closed, expected", [(5, 6, True, 8), (8, 3, False, None)])
 def test_eight_across_uses_base_11_keys(rows, cols, closed, expected):
     """With 8 squares across, 17 frontier values do not fit 4 bits each: base-11 keys.
@@ -249,6 +250,7 @@ def test_count_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     assert "out of reach here" in run.err and f"{estimate_states(8):,} states" in run.err
 
 
+@pytest.mark.slow  # eight across: the kernel of keys in base 11 (a compile of its own)
 def test_count_of_8x8_keeps_its_states_in_files_and_stops_at_its_time_limit(cli, tmp_path):
     """Without a bound from the disk, 8 x 8 runs, says where its states go, and a time
     limit of a second ends it as an unknown (exit 3), never as a count."""
@@ -361,7 +363,8 @@ def test_a_pass_whose_table_outgrows_the_budget_keeps_half_its_range(monkeypatch
     (5, 7, [(2, 3)]),
     (5, 7, [(0, 2), (4, 2), (2, 5)]),
     # eight across: the keys of base 11 (1,724 tours)
-    (8, 8, [(r, c) for r in (3, 4) for c in range(2, 8)]),
+    # (slow: that kernel is a compile of its own, 24 s on an empty cache)
+    pytest.param(8, 8, [(r, c) for r in (3, 4) for c in range(2, 8)], marks=pytest.mark.slow),
 ])
 def test_mirror_images_merged_on_boards_alike_upside_down(rows, cols, holes):
     """On a board that looks the same upside down, a closed tour's state at the end of a

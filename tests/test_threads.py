@@ -217,6 +217,7 @@ def test_every_kernel_of_the_package_goes_through_the_one_helper():
     assert offenders == []
 
 
+@pytest.mark.slow  # every kernel: on an empty cache a compile of a minute and more
 def test_warm_loads_every_kernel_and_says_so(cli):
     """``warm`` after every module is imported: each kernel the package made is compiled
     (loaded, or on disk), and each group says what it did and how long it took."""
@@ -242,32 +243,41 @@ def test_warm_loads_every_kernel_and_says_so(cli):
                     .replace("work queue", "workqueue"))
 
 
-def test_after_the_preparation_a_count_compiles_nothing():
+@pytest.mark.parametrize("wide", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_after_the_preparation_a_count_compiles_nothing(wide):
     """The small cases :func:`prepare_kernels` runs give every kernel the argument types
-    of real counts: closed and open, holed, eight across, fixed ends, passes in files,
-    tables grown, counts past 64 bits, rows and partly filled columns."""
+    of real counts: closed and open, holed, fixed ends, passes in files, tables grown,
+    counts past 64 bits, rows and partly filled columns on packed keys; eight across on
+    keys in base 11 (slow: that kernel is a compile of its own)."""
     import tempfile
 
     from kt_formal.counting import _frontier_jit as F
 
-    F.prepare_kernels()
-    before = {k.__name__: len(k.signatures) for k in F.KERNELS}
+    F.prepare_kernels(k=8 if wide else 5)
+    kernels = [k for k in F.KERNELS if (k is F.fill_wide) == wide or k not in F.FILLS]
+    before = {k.__name__: len(k.signatures) for k in kernels}
     assert all(before.values())
-    F.count_request_jit(Board(5, 6))
-    F.count_request_jit(Board(4, 5), closed=False, start=(0, 0))
-    F.count_request_jit(Board(5, 6, holes=[(2, 2)]), closed=False, start=(0, 0), end=(4, 5))
-    F.count_request_jit(Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= 4 or c >= 5]))
-    with tempfile.TemporaryDirectory() as spill:
-        F.count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=spill)
-        F.count_row(5, 23, 24, table_bytes=1 << 20, spill_dir=spill)
-    F.count_row(4, 3, 6, closed=False, partial=True)
-    old = F._LOAD
-    try:
-        F._LOAD = 50.0  # tables laid out far too small: they grow
+    if wide:
+        F.count_request_jit(Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= 4 or c >= 5]))
+        F.count_row(8, 1, 3, closed=False, partial=True)
+        with tempfile.TemporaryDirectory() as spill:  # 8 across, in passes and files
+            F.count_request_jit(Board(8, 8, holes=[(r, c) for r in range(8) for c in range(3, 8)]), closed=False,
+                                table_bytes=1 << 12, spill_dir=spill)
+    else:
         F.count_request_jit(Board(5, 6))
-    finally:
-        F._LOAD = old
-    assert {k.__name__: len(k.signatures) for k in F.KERNELS} == before
+        F.count_request_jit(Board(4, 5), closed=False, start=(0, 0))
+        F.count_request_jit(Board(5, 6, holes=[(2, 2)]), closed=False, start=(0, 0), end=(4, 5))
+        with tempfile.TemporaryDirectory() as spill:
+            F.count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=spill)
+            F.count_row(5, 23, 24, table_bytes=1 << 20, spill_dir=spill)
+        F.count_row(4, 3, 6, closed=False, partial=True)
+        old = F._LOAD
+        try:
+            F._LOAD = 50.0  # tables laid out far too small: they grow
+            F.count_request_jit(Board(5, 6))
+        finally:
+            F._LOAD = old
+    assert {k.__name__: len(k.signatures) for k in kernels} == before
 
 
 def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
