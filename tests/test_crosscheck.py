@@ -16,7 +16,8 @@ from kt_formal.engines import cpsat, exhaustive
 from kt_formal.question import Status, TourRequest
 
 RECTANGLES = [(m, n) for m in range(1, 41) for n in range(m, 41) if m * n <= 40]
-HOLED = [(m, n) for m in range(1, 38) for n in range(m, 38) if 2 <= m * n <= 37]
+HOLED = [(m, n) if (m, n) != (4, 9) else pytest.param(m, n, marks=pytest.mark.slow)  # 4x9: 3 to 6 s
+         for m in range(1, 38) for n in range(m, 38) if 2 <= m * n <= 37]
 
 
 def _agree(board: Board) -> None:
