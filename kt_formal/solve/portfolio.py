@@ -90,11 +90,18 @@ class Portfolio:
     def wait(self, timeout):
         """Until a winner, every engine done, or ``timeout`` seconds (None: no limit)."""
         end = None if timeout is None else time.perf_counter() + timeout
-        while not self.winner and any(th.is_alive() for th in self.threads):
+        while not self.winner:
+            alive = [th for th in self.threads if th.is_alive()]
+            if not alive:
+                return
             left = None if end is None else end - time.perf_counter()
             if left is not None and left <= 0:
                 return
-            self.stop.wait(0.02 if left is None else min(0.02, left))
+            step = 0.02 if left is None else min(0.02, left)
+            if len(alive) == 1:  # back the moment it ends, not at the next tick
+                alive[0].join(step)
+            else:  # back the moment one of them wins
+                self.stop.wait(step)
 
     def finish(self, stages, names, why=None, wait=0.3):
         """Stop the engines (waiting ``wait`` seconds at most for each) and note their stages."""
