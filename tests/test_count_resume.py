@@ -65,6 +65,13 @@ def test_a_checkpoint_of_another_count_is_refused(tmp_path):
         count_request_jit(Board(5, 8), False, checkpoint=d, resume=True)
     with pytest.raises(InvalidInput, match="another count"):
         count_request_jit(Board(5, 8, holes=[(0, 0)]), True, checkpoint=d, resume=True)
+    with pytest.raises(InvalidInput, match="another count"):  # its states are not merged: other states
+        count_request_jit(Board(5, 8), True, checkpoint=d, resume=True, symmetry=False)
+    r = str(tmp_path / "row")
+    with pytest.raises(_Stop):
+        count_row(5, 6, 8, progress=_stop_at(5), checkpoint=r, checkpoint_every=0)
+    with pytest.raises(InvalidInput, match="another count"):
+        count_row(5, 6, 8, checkpoint=r, resume=True, symmetry=False)
 
 
 def test_without_a_checkpoint_resume_starts_afresh(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -154,6 +155,20 @@ def test_sequence_command_open_row(cli):
     run = cli("count", "--sequence", "3", "3..8", "--open")
     assert run.code == 0
     assert run.out.splitlines() == [f"3x{n} {count_request(Board(3, n), False).count}" for n in range(3, 9)]
+
+
+@pytest.mark.parametrize("args", [["6", "6"], ["--sequence", "5", "5..8"], ["5", "6", "--open"]])
+def test_no_mirror_counts_the_same_tours_by_more_states(cli, args):
+    """``--no-mirror`` keeps a state and its mirror image apart: the same counts (a check of
+    the merging), from more states at the fullest step."""
+    merged = cli("count", *args, "--method", "frontier")
+    apart = cli("count", *args, "--method", "frontier", "--no-mirror")
+    assert merged.code == apart.code == 0, (merged.err, apart.err)
+    if args[0] == "--sequence":
+        assert apart.out == merged.out and len(merged.out.splitlines()) == 4
+        return
+    most = [int(re.search(r"at most ([\d,]+) states", run.out).group(1).replace(",", "")) for run in (merged, apart)]
+    assert apart.out.split()[0] == merged.out.split()[0] and most[1] > most[0], (merged.out, apart.out)
 
 
 def test_count_command_verbose_states(cli):

@@ -39,6 +39,9 @@ def _add_count(sub) -> None:
     p.add_argument("--partial", action="store_true",
                    help="with --sequence: also the boards whose last column keeps only its first "
                         "J of K squares, one line each ('KxN J/K COUNT'), in the same sweep")
+    p.add_argument("--no-mirror", action="store_true",
+                   help="frontier: keep a state and its mirror image apart on boards that look the same "
+                        "upside down (more states, slower): a second count by other states, to check a first")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="the states per column (frontier): at the end on a terminal; into a file, a line at the end of "
                         "each column as the count goes")
@@ -138,10 +141,10 @@ def _count_frontier(args, board, request) -> int:
                         f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); 8x8 took {EIGHT_BY_EIGHT_MINUTES} minutes "
                         f"on 2 cores; --time-limit (now {args.time_limit:g} s) bounds the run")
         kwargs["threads"] = _count_threads(args)
-        kwargs.update(_checkpoint_kwargs(args))
+        kwargs.update(_checkpoint_kwargs(args), **_mirror_kwargs(args))
         _prepare_frontier(args, short)
-    elif args.checkpoint or args.resume or args.dask:
-        raise InvalidInput("--checkpoint, --resume and --dask need the compiled counter (numba)")
+    elif args.checkpoint or args.resume or args.dask or args.no_mirror:
+        raise InvalidInput("--checkpoint, --resume, --dask and --no-mirror need the compiled counter (numba)")
     with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
         if args.dask:
             from kt_formal.counting._frontier_dask import count_request_dask
@@ -202,6 +205,11 @@ def _checkpoint_kwargs(args) -> dict:
     return {"checkpoint": args.checkpoint, "resume": args.resume, "checkpoint_every": args.checkpoint_every}
 
 
+def _mirror_kwargs(args) -> dict:
+    """``symmetry=False`` of the compiled frontier counters with ``--no-mirror``."""
+    return {"symmetry": False} if args.no_mirror else {}
+
+
 def _count_sequence(args) -> int:
     from kt_formal.board import Board
     from kt_formal.counting.frontier import MAX_SHORT_SIDE
@@ -233,8 +241,8 @@ def _count_sequence(args) -> int:
     if args.dask:
         raise InvalidInput("--dask counts one board at a time, not a --sequence")
     if count_row is None:  # the pure-Python counter: one board at a time
-        if args.checkpoint or args.resume:
-            raise InvalidInput("--checkpoint and --resume need the compiled counter (numba)")
+        if args.checkpoint or args.resume or args.no_mirror:
+            raise InvalidInput("--checkpoint, --resume and --no-mirror need the compiled counter (numba)")
         for n in range(a, b + 1):
             for j in range(1, k + 1) if args.partial else (k,):
                 board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
@@ -247,7 +255,7 @@ def _count_sequence(args) -> int:
     with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
                   time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads,
-                  **_checkpoint_kwargs(args), **_spill_kwargs(args))
+                  **_checkpoint_kwargs(args), **_spill_kwargs(args), **_mirror_kwargs(args))
     return 0
 
 

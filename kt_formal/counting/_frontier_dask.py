@@ -177,7 +177,8 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
                        address: str = "local", parts: int = 2, progress=None, max_states: int | None = None,
                        time_limit: float | None = None, table_bytes: int | None = None,
                        spill_dir: str | None = None, checkpoint: str | None = None, resume: bool = False,
-                       checkpoint_every: float | None = None, cluster: DaskCluster | None = None) -> FrontierCount:
+                       checkpoint_every: float | None = None, cluster: DaskCluster | None = None,
+                       symmetry: bool = True) -> FrontierCount:
     """:func:`~kt_formal.counting._frontier_jit.count_request_jit` on a Dask cluster, its states in
     ``parts`` parts (``address``: a scheduler, or ``"local"``; or an open ``cluster``).
 
@@ -202,7 +203,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
         client = cluster.client
         spec = {"parts": int(parts), "k": lay.k, "W": lay.W, "closed": bool(closed), "free": lay.free_terminals,
                 "n": lay.n, "max_states": max_states or fj.DEFAULT_MAX_STATES, "table_bytes": table_bytes,
-                "spill_dir": spill_dir, "mirror": upside_down_alike(lay)}
+                "spill_dir": spill_dir, "mirror": symmetry and upside_down_alike(lay)}
         # the kernels loaded (compiled once) on every worker before the clock starts
         client.run(_prepare_worker, lay.k, bool(closed))
         t0 = time.perf_counter()

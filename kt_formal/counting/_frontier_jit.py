@@ -462,7 +462,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
-    ckpt = _board_checkpointer(lay, closed, checkpoint, checkpoint_every) if checkpoint else None
+    ckpt = _board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry) if checkpoint else None
     if resume and ckpt is None:
         raise InvalidInput("resuming a count needs its checkpoint directory")
     if resume and (old := ckpt.result()) is not None:  # counted to the end already
@@ -492,12 +492,12 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     return res
 
 
-def _board_checkpointer(lay, closed, directory, every):
+def _board_checkpointer(lay, closed, directory, every, symmetry):
     from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
 
     key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), live=lay.live,
-                       ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set),
-                       forbidden=sorted(sorted(e) for e in lay.forbidden_set), limb=_LIMB)
+                       ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set), limb=_LIMB,
+                       forbidden=sorted(sorted(e) for e in lay.forbidden_set), **({} if symmetry else {"mirror": False}))
     what = f"{'closed' if closed else 'open'} tours of a {lay.rows}x{lay.cols} board"
     return Checkpointer(directory, key, what, every)
 
@@ -543,7 +543,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
 
         ckpt = Checkpointer(checkpoint, question_key(kind="row", k=k, closed=bool(closed), partial=bool(partial),
-                                                     limb=_LIMB),
+                                                     limb=_LIMB, **({} if symmetry else {"mirror": False})),
                             f"the {'closed' if closed else 'open'} tours of {k} x n boards"
                             + (" with partly filled last columns" if partial else ""), checkpoint_every)
     elif resume:
