@@ -133,6 +133,7 @@ def test_count_killed_half_way_resumes_with_the_same_number(tmp_path):
     (["5", "8", "--checkpoint-every", "nan", "--checkpoint", "x"], "number"),
     (["5", "8", "--checkpoint-every", "-1", "--checkpoint", "x"], "number"),
     (["5", "5", "--open", "--method", "search", "--checkpoint", "x"], "go with the frontier method"),
+    (["6", "6", "--method", "search", "--no-mirror"], "go with the frontier method"),
 ])
 def test_checkpoint_options_bad_input(cli, args, match):
     r = cli("count", *args)

@@ -296,12 +296,12 @@ def _run_count(args) -> int:
         # the exhaustive search is quick on the smallest boards (6x6: 0.2 s); the frontier
         # method takes any board with a side of at most 8 (compiled: 6x8 in under a second,
         # 7x8 in half a minute and 1.5 GB); a node limit or a list of tours asks for the search
-        small = board.n_squares <= 36 and not (args.checkpoint or args.resume or args.dask)
+        small = board.n_squares <= 36 and not (args.checkpoint or args.resume or args.dask or args.no_mirror)
         method = ("frontier" if short <= MAX_SHORT_SIDE and not args.out and not small
                   and args.node_limit is None else "search")
-    if method == "search" and (args.checkpoint or args.resume or args.dask):
-        raise InvalidInput("--checkpoint, --resume and --dask go with the frontier method (a side of at most "
-                           f"{MAX_SHORT_SIDE}, no --out or --node-limit)")
+    if method == "search" and (args.checkpoint or args.resume or args.dask or args.no_mirror):
+        raise InvalidInput("--checkpoint, --resume, --dask and --no-mirror go with the frontier method (a side of "
+                           f"at most {MAX_SHORT_SIDE}, no --out or --node-limit)")
     if method == "frontier":
         if args.out:
             raise InvalidInput("--out lists every tour: use --method search")
