@@ -99,6 +99,25 @@ def _relabelled16(Y, low_w, db_index):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
+def _mirror_image16(nk, W, low_w, db_index):  # pragma: no cover - compiled
+    """:func:`~kt_formal.counting._frontier_keys._mirror_image` of a packed key (closed or
+    open tours): the rows of both columns turned over with shifts, the labels renumbered
+    by :func:`_relabelled16`; the key's two low bits (the ends of an open tour) kept."""
+    F = np.uint64(15)
+    key = np.uint64(nk)
+    Y = key >> np.uint64(2)
+    if Y & F != np.uint64(1):  # the square leaving is not finished: no image
+        return nk
+    k = (W - 1) // 2
+    out = np.uint64(1)
+    for q in range(1, k + 1):  # position q takes k + 1 - q, position k + q takes 2k + 1 - q
+        out |= ((Y >> np.uint64(4 * (k + 1 - q))) & F) << np.uint64(4 * q)
+        out |= ((Y >> np.uint64(4 * (2 * k + 1 - q))) & F) << np.uint64(4 * (k + q))
+    image = np.int64((_relabelled16(out, low_w, db_index) << np.uint64(2)) | (key & np.uint64(3)))
+    return min(nk, image)
+
+
+@cached_njit(inline="always")
 def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, low_a,
                  db_index):  # pragma: no cover - compiled
     """:func:`_successor` of a closed tour's packed state ``X`` (the new square's value

@@ -24,7 +24,7 @@ import numpy as np
 from numba import prange
 from kt_formal.engines._jit import cached_njit
 from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _HASH2, _HBITS, _P_B0, _P_B16, _P_CLOSED, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _spread_bits, step_tables
-from kt_formal.counting._frontier_successors import _combo16, _successor, _successor16, _successor_open16
+from kt_formal.counting._frontier_successors import _combo16, _mirror_image16, _successor, _successor16, _successor_open16
 
 __all__ = ["fill_closed16", "fill_open16", "fill_wide", "fill_kernel", "packed_keys", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
 
@@ -144,7 +144,7 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
         if e < 0:
             return s
         for t in prange(T):
-            acc_d, cnt, mdig, mlab = _thread_arrays(L, T, W)
+            acc_d, cnt, _, _ = _thread_arrays(L, T, W)
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
                 c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
@@ -155,7 +155,7 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
                     nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
                                       low_w, low_a, _DB_INDEX)
                     if mirror and nk >= 0:
-                        nk = _mirror_image(nk, W, True, mdig, mlab)
+                        nk = _mirror_image16(nk, W, low_w, _DB_INDEX)
                     _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
             _thread_done(t, T, used, cnt, dacc, acc_d, L)
         for p in prange(T):
@@ -179,7 +179,7 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
         if e < 0:
             return s
         for t in prange(T):
-            acc_d, cnt, mdig, mlab = _thread_arrays(L, T, W)
+            acc_d, cnt, _, _ = _thread_arrays(L, T, W)
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
                 c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
@@ -192,7 +192,7 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
                                            may_finish, free, merge, one_room, no_room, shut, low_w,
                                            low_a, _DB_INDEX)
                     if mirror and nk >= 0:
-                        nk = _mirror_image(nk, W, True, mdig, mlab)
+                        nk = _mirror_image16(nk, W, low_w, _DB_INDEX)
                     _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
             _thread_done(t, T, used, cnt, dacc, acc_d, L)
         for p in prange(T):
