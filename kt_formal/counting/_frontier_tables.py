@@ -114,10 +114,10 @@ def _block(s, S, fill, T, G, limit):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _thread_arrays(L, T, W):  # pragma: no cover - compiled
+def _thread_arrays(L, T):  # pragma: no cover - compiled
     """A thread's own arrays (rows of one array would share cache lines): the tours it
-    finished, its successors per part, a mirror image's digits and labels."""
-    return np.zeros(L + 1, np.int64), np.zeros(T, np.int64), np.empty(W + 1, np.int64), np.zeros(16, np.int64)
+    finished and its successors per part."""
+    return np.zeros(L + 1, np.int64), np.zeros(T, np.int64)
 
 
 @cached_njit(inline="always")
@@ -144,7 +144,7 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
         if e < 0:
             return s
         for t in prange(T):
-            acc_d, cnt, _, _ = _thread_arrays(L, T, W)
+            acc_d, cnt = _thread_arrays(L, T)
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
                 c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
@@ -179,7 +179,7 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
         if e < 0:
             return s
         for t in prange(T):
-            acc_d, cnt, _, _ = _thread_arrays(L, T, W)
+            acc_d, cnt = _thread_arrays(L, T)
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
                 c = _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
@@ -214,7 +214,8 @@ def fill_wide(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
         if e < 0:
             return s
         for t in prange(T):
-            acc_d, cnt, mdig, mlab = _thread_arrays(L, T, W)
+            acc_d, cnt = _thread_arrays(L, T)
+            mdig, mlab = np.empty(W + 1, np.int64), np.zeros(16, np.int64)  # a mirror image's digits, labels
             base = np.empty(W + 1, np.int64)
             w = np.empty(W + 1, np.int64)
             lab = np.zeros(128, np.int64)
