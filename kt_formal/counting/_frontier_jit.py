@@ -11,7 +11,7 @@ reference the tests compare against. What changes is the bookkeeping:
   one open-addressing hash table: the states go in blocks, every thread writes the
   successors of its share of a block into a small buffer (in the processor's cache),
   then every thread inserts those whose hash falls in its own part of the table (so
-  no two threads write one slot), touching a batch of slots before it inserts them so
+  no two threads write one slot), prefetching a batch of slots before it inserts them so
   that their loads overlap; a slot holds the key and the count's limbs side by side.
   The table is laid out for the states the same row gave in the last column (grown
   when short) and kept, emptied, for the next step; the merged states are then read

@@ -6,9 +6,13 @@ tables, the hash table's slots (numba kernels inlined into the steps of
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
 from kt_formal.engines._jit import cached_njit
 
-__all__ = ["_LIMB", "_HASH", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_HASH2", "_popcount", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit"]
+__all__ = ["_LIMB", "_HASH", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_HASH2", "_popcount", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch"]
 
 
 _LIMB = 62
@@ -20,7 +24,7 @@ _HASH = np.uint64(0x9E3779B97F4A7C15)
 _BLOCK = 1 << 18  # successors written at once before they go into the table (4 MB)
 
 
-_BATCH = 64  # table slots touched ahead of their inserts
+_BATCH = 64  # table slots prefetched ahead of their inserts
 
 
 _SPARE_BYTES = 256 << 20  # the largest state arrays kept for reuse
@@ -39,6 +43,25 @@ _HSPACE = 1 << _HBITS
 
 
 _HASH2 = np.uint64(0xD6E8FEB86659FD93)
+
+
+@intrinsic
+def _prefetch(typingctx, arr, index):
+    """Ask the processor to bring ``arr[index]``'s cache line in, for writing, without
+    waiting for it (LLVM's ``prefetch``): the inserts of a batch then find their slots
+    in cache. Unlike a load, the instruction retires at once, so a batch of misses does
+    not hold up the instructions behind them."""
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])  # write, keep, data
+        return context.get_dummy_value()
+
+    return types.void(arr, index), codegen
 
 
 @cached_njit(inline="always")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _HASH2, _HBITS, _P_B0, _P_B16, _P_CLOSED, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _spread_bits, step_tables
+from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _HASH2, _HBITS, _P_B0, _P_B16, _P_CLOSED, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _prefetch, _spread_bits, step_tables
 from kt_formal.counting._frontier_successors import _combo16, _mirror_image16, _successor, _successor16, _successor_open16
 
 __all__ = ["fill_closed16", "fill_open16", "fill_wide", "fill_kernel", "packed_keys", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
@@ -39,19 +39,16 @@ def _insert_part(p, T, capp, G, used, gk, gs, tab, R, fill, cflat, L, Lo, logT, 
         j = (t * T + p) * G
         end = j + used[t, p]
         while j < end:
-            # a batch: find the home slots and touch them first (the loads of the table
+            # a batch: find the home slots and prefetch them first (their misses
             # overlap), then insert, the slots now in cache
             nb = 0
-            touch = 0
             while j < end and nb < _BATCH:
                 _part, g = _home(gk[j], logT, capp)
                 slot[nb] = g
                 item[nb] = j
-                touch += tab[(lo + g) * R]
+                _prefetch(tab, (lo + g) * R)
                 nb += 1
                 j += 1
-            if touch == -1:  # never: keeps the touching loads
-                ovf[p] = 2
             for u in range(nb):
                 nk = gk[item[u]]
                 g = slot[u]
