@@ -160,3 +160,53 @@ def test_a_reinstalled_source_with_its_cache_counts_as_compiled(tmp_path):
     mod.write_text(mod.read_text().replace("2 * x", "3 * x"))
     os.utime(mod, (later + 5, later + 5))
     assert not compiled_before_call()   # an edited source is compiled again
+
+
+def test_quiet_blas_asks_for_one_thread_unless_the_user_chose():
+    from kt_formal.cli import BLAS_THREAD_VARIABLES, quiet_blas
+
+    env: dict = {}
+    assert quiet_blas(env) and env == {"OPENBLAS_NUM_THREADS": "1"}
+    for name in BLAS_THREAD_VARIABLES:
+        env = {name: "3"}
+        assert not quiet_blas(env) and env == {name: "3"}
+    env = {"OPENBLAS_NUM_THREADS": ""}  # empty: not a choice
+    assert quiet_blas(env) and env["OPENBLAS_NUM_THREADS"] == "1"
+
+
+_THREADS_OF_THE_COMMAND = """
+import atexit, os, sys
+def report():
+    print("report", os.environ.get("OPENBLAS_NUM_THREADS"), len(os.listdir("/proc/self/task")),
+          "numpy" in sys.modules, file=sys.stderr)
+atexit.register(report)
+sys.argv = ["kt-formal", "count", "3", "8"]
+from kt_formal.cli import run
+run()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts the threads in /proc")
+@pytest.mark.parametrize("user", [None, "2"])
+def test_the_command_starts_openblas_on_one_thread(user):
+    """The command's own process (its entry point, not :func:`main`) sets the variable before
+    NumPy loads, so OpenBLAS starts no thread besides the main one: a count by search (one
+    thread, NumPy loaded with the search's kernels) ends with the process on one thread.
+    A user's choice is kept."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
+                                                            "OMP_NUM_THREADS")}
+    env.update(KT_FORMAL_THREADS="1", PYTHONPATH=str(ROOT))
+    if user:
+        env["OPENBLAS_NUM_THREADS"] = user
+    proc = subprocess.run([sys.executable, "-c", _THREADS_OF_THE_COMMAND], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "closed tours of the 3x8 board" in proc.stdout
+    _word, value, threads, numpy_loaded = proc.stderr.strip().splitlines()[-1].split()
+    assert value == (user or "1") and numpy_loaded == "True"
+    if user is None:
+        assert threads == "1"
+    else:  # OpenBLAS's own thread beside the main one
+        assert int(threads) >= 2

@@ -31,7 +31,7 @@ from kt_formal.cli.completion import _add_completion
 from kt_formal.cli.scripting import _json_error, _next_step
 from kt_formal.exceptions import InvalidInput, KtFormalError, exit_code_of
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "run", "quiet_blas", "BLAS_THREAD_VARIABLES"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -88,14 +88,36 @@ def _quiet_stdout() -> None:
         pass
 
 
+#: Variables with which a user chose the threads of OpenBLAS (NumPy's and SciPy's linear
+#: algebra); without one, the command runs it on one thread (:func:`quiet_blas`).
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def quiet_blas(environ=os.environ) -> bool:
+    """Ask OpenBLAS for one thread unless the user chose a number; returns whether it did.
+
+    NumPy's OpenBLAS (and SciPy's, a second copy) starts a thread a core when it loads,
+    and each thread spins for about 0.1 s of processor time before it sleeps: on two
+    cores that is taken from the count or search the command runs, and from every command
+    of a script. No command of this package does linear algebra that a second thread would
+    speed up. Call it before NumPy is imported (the command's entry point does).
+    """
+    if any(environ.get(name) for name in BLAS_THREAD_VARIABLES):
+        return False
+    environ["OPENBLAS_NUM_THREADS"] = "1"
+    return True
+
+
 def run() -> None:
     """The ``kt-formal`` command: :func:`main`, then the exit without the interpreter's teardown.
 
     Tearing the interpreter down after the answer is written (numba's compiled modules, its
     thread pool) took 0.1 to 0.2 s of every command. The exit handlers still run (``atexit``:
     temporary directories, process pools) after the standard streams are flushed; every
-    file a command writes is closed before :func:`main` returns.
+    file a command writes is closed before :func:`main` returns. OpenBLAS keeps to one
+    thread (:func:`quiet_blas`).
     """
+    quiet_blas()
     code = main()
     for stream in (sys.stdout, sys.stderr):
         try:
