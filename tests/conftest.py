@@ -17,10 +17,15 @@ try:
 except ImportError:  # pragma: no cover - not on Windows: the workers compile for themselves
     fcntl = None
 
-from kt_formal.cli import main
+from kt_formal.cli import main, quiet_blas
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+
+# OpenBLAS on one thread in the test processes and every process they start, as the command
+# runs it (kt_formal.cli.quiet_blas): its threads spin for about 0.1 s of processor time each
+# time NumPy or SciPy loads, in each of the run's processes and scripts
+quiet_blas()
 
 
 @dataclass
