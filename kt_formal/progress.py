@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 
-__all__ = ["Progress", "progress_for", "format_status", "null_progress", "RATE", "DELAY"]
+__all__ = ["Progress", "progress_for", "format_status", "format_duration", "null_progress", "RATE", "DELAY"]
 
 #: Redraws per second at most.
 RATE = 10.0
@@ -48,6 +48,19 @@ def null_progress(done: float = 0.0, total: float | None = None, text: str = "")
 
 def _num(x: float) -> str:
     return f"{x:.0f}" if abs(x) >= 10 or float(x).is_integer() else f"{x:.1f}"
+
+
+def format_duration(seconds: float) -> str:
+    """A time left, as rough as an estimate is: seconds, minutes, then hours.
+
+    >>> format_duration(42), format_duration(600), format_duration(7200)
+    ('42 s', '10 min', '2.0 h')
+    """
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def format_status(label: str, done: float, total: float | None, text: str,

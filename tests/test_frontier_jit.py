@@ -151,6 +151,26 @@ def test_progress_is_called_once_a_column():
     assert seen == [(c, 6) for c in range(1, 7)] and len(res.states_per_column) == 6
 
 
+def test_a_long_column_reports_its_squares(monkeypatch):
+    """Once :data:`STEP_LINE_SECONDS` have passed since the last line (here at once), a square
+    within a column reports itself too: column c of n at c - 1 + j / k, square j of k."""
+    from kt_formal.counting import _frontier_jit
+
+    monkeypatch.setattr(_frontier_jit, "STEP_LINE_SECONDS", 0.0)
+    seen = []
+    res = count_request_jit(Board(5, 6), progress=lambda done, total, text: seen.append((done, total, text)))
+    assert res.count == 8  # Schwenk
+    steps = [(d, text) for d, _t, text in seen if d != int(d)]
+    assert [d for d, _t, _x in seen] == sorted(d for d, _t, _x in seen)  # never backwards
+    assert [int(d) for d, _t, _x in seen if d == int(d)] == list(range(1, 7))
+    assert steps and all(f"column {int(d) + 1} of 6, square {round((d - int(d)) * 5)} of 5, " in text
+                         and text.endswith(" states") for d, text in steps), steps
+    monkeypatch.setattr(_frontier_jit, "STEP_LINE_SECONDS", 1e9)
+    seen.clear()
+    count_request_jit(Board(5, 6), progress=lambda done, total, text: seen.append(done))
+    assert seen == list(range(1, 7))
+
+
 def test_sequence_command_open_row(cli):
     run = cli("count", "--sequence", "3", "3..8", "--open")
     assert run.code == 0

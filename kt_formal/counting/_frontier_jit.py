@@ -78,6 +78,7 @@ from kt_formal.engines import _threads
 from kt_formal.engines._jit import Preparation
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
+from kt_formal.progress import format_duration
 from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, step_tables
 from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours, fill_closed16, fill_kernel, fill_open16, fill_wide, packed_keys, regrow, shrink
 from kt_formal.counting._frontier_steps import board_steps, upside_down_alike
@@ -89,10 +90,8 @@ __all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", 
 _THREADS = None
 #: steps of fewer states than this fill one table part
 _ONE_PART = 4096
-
-
-# The step's parameters travel in one int64 array (``prm``), at these places.
-
+#: seconds after the last line of progress that a step within a column reports itself
+STEP_LINE_SECONDS = 60.0
 
 #: Seconds compiling the kernels of one kind of count takes, about, on an idle machine: the
 #: processor time of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal count 3 60`` on
@@ -230,9 +229,9 @@ class _Sweep:
         self.spilled = 0  # the most states a step wrote to files
         self.per_column = []
         self.work = 0  # states stepped by this process
-        #: the board looks the same upside down: for closed tours (open ones are never
-        #: merged) a state and its mirror image meet at the end of each column
-        #: (:func:`_mirror_image`)
+        self.t_line = t0  # when progress last had a line
+        #: the board looks the same upside down: a state and its mirror image meet at the
+        #: end of each column (:func:`_mirror_image`)
         self.mirror = False
 
     def _table(self, est, T, Lo, grow=False):
@@ -379,7 +378,13 @@ class _Sweep:
         if i % self.k == self.k - 1 and c < self.n_cols:
             self.per_column.append(n)
             if self.progress is not None:
+                self.t_line = time.perf_counter()
                 self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states" + self._pace(c))
+        elif self.progress is not None and c < self.n_cols and time.perf_counter() - self.t_line >= STEP_LINE_SECONDS:
+            # a long column: its steps too, once a while (a line each in a log)
+            self.t_line, j = time.perf_counter(), i % self.k + 1
+            self.progress(c + j / self.k, self.n_cols, f"column {c + 1} of {self.n_cols}, square {j} of "
+                          f"{self.k}, {n:,} states")
         return done, comp
 
     def _pace(self, c) -> str:
@@ -411,7 +416,7 @@ class _Sweep:
                 mirror = self.n_cols - 1 - cc
                 ahead += known[mirror] if mirror < len(known) else known[-1]
         left = ahead * self.k / rate
-        return f", {rate:,.0f} states/s, about {_duration(left)} left"
+        return f", {rate:,.0f} states/s, about {format_duration(left)} left"
 
     def snapshot(self) -> dict:
         """The bookkeeping a checkpoint keeps besides the states."""
@@ -427,14 +432,6 @@ class _Sweep:
         self.spilled = max(self.spilled, int(meta.get("spilled", 0)))
         self.per_column = [int(x) for x in meta.get("per_column", [])]
         self.ratio = {int(a): float(b) for a, b in meta.get("ratio", {}).items()}
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def count_request_jit(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
