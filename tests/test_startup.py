@@ -210,3 +210,45 @@ def test_the_command_starts_openblas_on_one_thread(user):
         assert threads == "1"
     else:  # OpenBLAS's own thread beside the main one
         assert int(threads) >= 2
+
+
+_TOY_GROUP = '''
+import time
+from kt_formal.engines._jit import Preparation, cached_njit
+
+
+@cached_njit
+def toy(n):
+    s = 0
+    for i in range(n):
+        s += i * i % 7
+    return s
+
+
+def warm_up():
+    time.sleep(1.5)  # both processes are past their check of the cache before either compiles
+    toy(10)
+
+
+prepare = Preparation((toy,), "a toy kernel", 1, warm_up)
+'''
+
+
+@pytest.mark.skipif(sys.platform.startswith("win"), reason="the lock is fcntl's")
+def test_processes_started_together_compile_a_group_once(tmp_path):
+    """Two processes preparing the same group on an empty cache: one compiles, the other
+    waits for its lock and loads the kernel from the disk cache (without the lock both would
+    compile: each warm-up waits before it compiles)."""
+    import os
+
+    (tmp_path / "toygroup.py").write_text(_TOY_GROUP)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    code = "import toygroup; toygroup.prepare(note=False); print(toygroup.prepare.compiled, toygroup.toy(100))"
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env, cwd=tmp_path) for _ in range(2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    answers = sorted(out.split()[0] for out, _err in outs)
+    assert answers == ["False", "True"], outs
+    assert {out.split()[1] for out, _err in outs} == {str(sum(i * i % 7 for i in range(100)))}

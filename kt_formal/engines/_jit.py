@@ -23,10 +23,18 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import sys
+import tempfile
 import threading
 import time
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows: each process compiles for itself
+    fcntl = None
 
 from numba import njit as _numba_njit
 
@@ -125,19 +133,49 @@ def announce_compile(kernels, what: str = "the search kernels", seconds: float =
     return True
 
 
+@contextlib.contextmanager
+def _compiling_alone(kernels):
+    """Hold a lock file of the machine, one a group of kernels, while they compile: processes
+    started together on an empty cache (a script's commands, the test workers) compile a
+    group once, and the others wait and load it from the disk cache. Nothing to hold when
+    every kernel is cached, or without ``fcntl`` (not on Windows)."""
+    if fcntl is None or all(kernels_compiled(k) for k in kernels):
+        yield
+        return
+    # the lock lives beside the first kernel's cache (numba's folder for it), so it goes
+    # with that cache; else in the temporary folder
+    folder = getattr(getattr(kernels[0], "_cache", None), "_cache_path", None) or tempfile.gettempdir()
+    names = "\0".join(f"{k.py_func.__code__.co_filename}:{k.py_func.__qualname__}" for k in kernels)
+    path = os.path.join(folder, f"kt-formal-compile-{hashlib.sha256(names.encode()).hexdigest()[:16]}.lock")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:  # no lock to be had: compile anyway
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # lets the lock go
+
+
 class Preparation:
     """A group's kernels loaded (or compiled, with the note) once a process, before a clock.
 
     Calling it runs ``warm_up`` (each kernel once on a small case with the argument types of
     real work) the first time, announcing the compile when any of ``kernels`` is not
     cached; other threads wait for it, and the thread running it gets through at once (a
-    warm-up may call what calls it). Returns the seconds it took, waiting included (0 when
-    the kernels are ready). ``ready`` says whether it has run.
+    warm-up may call what calls it); other processes compiling the same group at the same
+    time wait too, then load it from the disk cache (:func:`_compiling_alone`). Returns the
+    seconds it took, waiting included (0 when the kernels are ready). ``ready`` says whether
+    it has run, ``compiled`` whether this process compiled (a kernel was not on disk when its
+    turn came).
     """
 
     def __init__(self, kernels, what: str, seconds: float, warm_up):
         self.kernels, self.what, self.seconds, self.warm_up = kernels, what, seconds, warm_up
-        self.ready = False
+        self.ready = self.compiled = False
         self._lock = threading.Lock()
         self._owner = None  # the thread running the warm-up
 
@@ -151,7 +189,9 @@ class Preparation:
                 try:
                     if note:
                         announce_compile(list(self.kernels), self.what, self.seconds)
-                    self.warm_up()
+                    with _compiling_alone(list(self.kernels)):
+                        self.compiled = not all(kernels_compiled(k) for k in self.kernels)
+                        self.warm_up()
                     self.ready = True
                 finally:
                     self._owner = None
