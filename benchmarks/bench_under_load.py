@@ -21,6 +21,9 @@ loaded/idle ratios, the issue's target where one is set, and whether each run an
                                                         #   clone with an empty numba cache,
                                                         #   idle and loaded (about 10 min)
 
+Python writes its bytecode caches as on a fresh machine: ``PYTHONDONTWRITEBYTECODE`` is
+dropped from the commands' environment (``--keep-env`` keeps it; the first line says which).
+
 The "empty cache" figure points ``NUMBA_CACHE_DIR`` at a new empty folder for every run, so
 numba compiles every kernel it needs in that run: what a new user's first command costs.
 """
@@ -101,9 +104,22 @@ class Neighbour:
 #: neutral folder, so that ``-m`` does not find this checkout).
 PYTHON = {"exe": sys.executable, "installed": False}
 
+#: Python writes bytecode caches (``__pycache__``) as on a fresh machine: a variable that
+#: forbids them (set on some machines, in some containers) is dropped from the commands'
+#: environment, unless --keep-env; without the caches every process compiles the package's
+#: source again and pytest rewrites every test module's asserts again in each worker
+BYTECODE = {"keep_env": False}
+
+
+def _environment() -> dict:
+    env = dict(os.environ)
+    if not BYTECODE["keep_env"]:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
 
 def run_once(fig: Figure, timeout: float) -> tuple[float, int]:
-    env = dict(os.environ)
+    env = _environment()
     cwd = ROOT
     if PYTHON["installed"]:
         cwd = Path(tempfile.gettempdir())
@@ -163,7 +179,7 @@ def suite(timeout: float) -> None:
         with tempfile.TemporaryDirectory(prefix="kt-bench-clone-") as tmp:
             clone = Path(tmp) / "clone"
             subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
-            env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"))
+            env = dict(_environment(), NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"))
             cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
             t = time.perf_counter()
             if loaded:
@@ -187,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--full", action="store_true", help="also the longer figures")
     ap.add_argument("--suite", action="store_true", help="also the default test suite, idle and loaded")
     ap.add_argument("--timeout", type=float, default=120.0, help="bound on one run, seconds (default 120)")
+    ap.add_argument("--keep-env", action="store_true",
+                    help="keep PYTHONDONTWRITEBYTECODE if set (default: dropped, so that Python writes its "
+                         "bytecode caches as on a fresh machine)")
     ap.add_argument("--python", metavar="PY",
                     help="run the commands with this interpreter and the kt_formal installed in it (a user's "
                          "installation: python3.11 -m venv v && v/bin/pip install . ; then --python v/bin/python); "
@@ -196,10 +215,12 @@ def main(argv: list[str] | None = None) -> int:
         if not (shutil.which(args.python) or Path(args.python).is_file()):
             ap.error(f"--python: no interpreter at {args.python}")
         PYTHON.update(exe=args.python, installed=True)
+    BYTECODE["keep_env"] = args.keep_env
     if args.runs < 1 or not args.timeout > 0:
         ap.error("--runs must be at least 1 and --timeout positive")
+    forbidden = bool(_environment().get("PYTHONDONTWRITEBYTECODE"))
     print(f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.2f}; "
-          f"Python {sys.version.split()[0]}; commands: " + (f"{args.python} -m kt_formal ... (installed there)"
+          f"Python {sys.version.split()[0]}; bytecode caches {'not ' if forbidden else ''}written; commands: " + (f"{args.python} -m kt_formal ... (installed there)"
                                                                if args.python else
                                                                f"python -m kt_formal ... in {ROOT.name}/"))
     figs = [f for f in figures(args.full) if args.only in f.name]
