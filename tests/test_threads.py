@@ -116,6 +116,33 @@ def test_without_a_request_large_steps_take_the_cores_free(monkeypatch):
     assert {n for _s, n in res.threads} == {1}
 
 
+def test_a_long_step_takes_its_threads_afresh_between_slices(monkeypatch):
+    """Between slices of :data:`SLICE_STATES` states a step without a request asks the cores
+    free again (a neighbour that came or went): here one core, then two, then one..., in
+    slices of 20,000 states; the count is the one every other way gives. With threads asked
+    for, the slices keep them."""
+    from kt_formal.counting import _frontier_jit
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has one thread here")
+    monkeypatch.delenv(_threads.ENV, raising=False)
+    monkeypatch.setattr(_frontier_jit, "SLICE_STATES", 20_000)
+    free = iter([1, 2] * 10_000)
+    monkeypatch.setattr(_threads, "cores_free", lambda: next(free))
+    asked = []
+    real = numba.set_num_threads
+    monkeypatch.setattr(numba, "set_num_threads", lambda n: (asked.append(n), real(n)))
+    res = count_request_jit(Board(6, 7))
+    assert res.count == 1067638  # reference.md: 6x7 closed (frontier ZDD), 1,067,638
+    steps = [n for s, n in res.threads if s >= _threads.SMALL_STEP]
+    assert len(asked) > len(res.threads) + 5  # the slices asked as well as the steps
+    assert {1, 2} <= set(asked) and steps
+    asked.clear()
+    res = count_request_jit(Board(6, 7), threads=2)
+    assert res.count == 1067638 and set(asked) <= {1, 2, numba.config.NUMBA_NUM_THREADS}
+    assert len(asked) <= len(res.threads) + 1  # once a step (and put back at the end)
+
+
 def test_cores_free_counts_the_other_runnable_tasks(monkeypatch):
     monkeypatch.setattr(_threads, "cores_available", lambda: 4)
     monkeypatch.setattr(os, "cpu_count", lambda: 4)

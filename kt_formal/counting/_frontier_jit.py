@@ -92,6 +92,8 @@ _THREADS = None
 _ONE_PART = 4096
 #: seconds after the last line of progress that a step within a column reports itself
 STEP_LINE_SECONDS = 60.0
+#: states a kernel call expands at most: a larger step takes its threads afresh between calls
+SLICE_STATES = 1 << 22
 
 #: Seconds compiling the kernels of one kind of count takes, about, on an idle machine: the
 #: processor time of ``NUMBA_CACHE_DIR=$(mktemp -d) /usr/bin/time kt-formal count 3 60`` on
@@ -107,19 +109,10 @@ def _warm_tables() -> None:
     shrink(tab, lo, 0, capp, 1, np.zeros(1, np.int64))
 
 
-def _warm_closed16() -> None:
-    count_request_jit(Board(3, 4), threads=1)  # step_tables, fill_closed16, compact
-    _warm_tables()
-
-
-def _warm_open16() -> None:
-    count_row(3, 3, 4, closed=False, threads=1)  # and complete_tours
-    _warm_tables()
-
-
-def _warm_wide() -> None:
-    count_row(8, 1, 2, closed=False, threads=1)  # 8 across: keys in base 11
-    _warm_tables()
+def _warm(count):
+    """A warm-up: one small count of the kind (step_tables, its fill, compact, complete_tours
+    for open tours), then the tables' growth and shrinking."""
+    return lambda: (count(), _warm_tables())
 
 
 _COMMON = (step_tables, regrow, shrink, compact)
@@ -127,9 +120,10 @@ _COMMON = (step_tables, regrow, shrink, compact)
 #: each compiled apart with the kernels a count of its kind needs.
 FILLS = (fill_closed16, fill_open16, fill_wide)
 _GROUPS = {fill: Preparation(_COMMON + kernels, "the frontier counter's kernels", COMPILE_SECONDS, warm)
-           for fill, kernels, warm in ((fill_closed16, (fill_closed16,), _warm_closed16),
-                                       (fill_open16, (fill_open16, complete_tours), _warm_open16),
-                                       (fill_wide, (fill_wide, complete_tours), _warm_wide))}
+           for fill, kernels, warm in (
+               (fill_closed16, (fill_closed16,), _warm(lambda: count_request_jit(Board(3, 4), threads=1))),
+               (fill_open16, (fill_open16, complete_tours), _warm(lambda: count_row(3, 3, 4, closed=False, threads=1))),
+               (fill_wide, (fill_wide, complete_tours), _warm(lambda: count_row(8, 1, 2, closed=False, threads=1))))}
 
 
 def count_fills(k: int | None = None, closed: bool | None = None) -> list:
@@ -267,11 +261,15 @@ class _Sweep:
             for keys, counts in chunks:
                 S = keys.shape[0]
                 s = 0
-                while True:
-                    s = self.fill(keys, counts, s, *tables, tab, Lo, logT, capp, fill, int(_LIMIT * capp),
-                                  self.gk, self.gs, dacc, ovf, lo, hi)
-                    if s == S:
-                        break
+                while s < S:
+                    # a slice at a time: between slices the threads follow the cores free
+                    e = S if S - s <= SLICE_STATES else s + SLICE_STATES
+                    s = self.fill(keys[:e], counts[:e], s, *tables, tab, Lo, logT, capp, fill,
+                                  int(_LIMIT * capp), self.gk, self.gs, dacc, ovf, lo, hi)
+                    if s == e:
+                        if s < S and self.threads is None:
+                            numba.set_num_threads(_threads.step_threads(S, None))
+                        continue
                     if T * capp * _LOAD >= self.max_states:
                         raise self._out_of_reach(i)
                     if hi - lo > 1 and 2.5 * T * capp * slot > self.table_bytes:
