@@ -137,10 +137,12 @@ def announce_compile(kernels, what: str = "the search kernels", seconds: float =
 def _compiling_alone(kernels):
     """Hold a lock file of the machine, one a group of kernels, while they compile: processes
     started together on an empty cache (a script's commands, the test workers) compile a
-    group once, and the others wait and load it from the disk cache. Nothing to hold when
-    every kernel is cached, or without ``fcntl`` (not on Windows)."""
-    if fcntl is None or all(kernels_compiled(k) for k in kernels):
-        yield
+    group once, and the others wait and load it from the disk cache. Yields whether a kernel
+    is still to compile (asked again once the lock is held: another process may have done
+    it). Nothing to hold when every kernel is cached, or without ``fcntl`` (not on Windows)."""
+    missing = not all(kernels_compiled(k) for k in kernels)
+    if fcntl is None or not missing:
+        yield missing
         return
     # the lock lives beside the first kernel's cache (numba's folder for it), so it goes
     # with that cache; else in the temporary folder
@@ -151,11 +153,11 @@ def _compiling_alone(kernels):
         os.makedirs(folder, exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     except OSError:  # no lock to be had: compile anyway
-        yield
+        yield missing
         return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        yield not all(kernels_compiled(k) for k in kernels)
     finally:
         os.close(fd)  # lets the lock go
 
@@ -189,8 +191,7 @@ class Preparation:
                 try:
                     if note:
                         announce_compile(list(self.kernels), self.what, self.seconds)
-                    with _compiling_alone(list(self.kernels)):
-                        self.compiled = not all(kernels_compiled(k) for k in self.kernels)
+                    with _compiling_alone(list(self.kernels)) as self.compiled:
                         self.warm_up()
                     self.ready = True
                 finally:
