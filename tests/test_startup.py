@@ -195,8 +195,9 @@ def test_the_command_starts_openblas_on_one_thread(user):
     A user's choice is kept."""
     import os
 
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
-                                                            "OMP_NUM_THREADS")}
+    from kt_formal.cli import BLAS_THREAD_VARIABLES
+
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREAD_VARIABLES}
     env.update(KT_FORMAL_THREADS="1", PYTHONPATH=str(ROOT))
     if user:
         env["OPENBLAS_NUM_THREADS"] = user
