@@ -147,3 +147,63 @@ def test_open_counts_take_the_frontier_by_default_even_on_small_boards(cli):
     assert run.code == 0 and "frontier method" in run.out and run.out.startswith("18784 open tours"), run.out
     closed = cli("count", "5", "6")  # closed, the smallest boards: the search, quick (Schwenk: 8)
     assert closed.code == 0 and "nodes in" in closed.out and closed.out.startswith("8 closed tours"), closed.out
+
+
+@pytest.mark.parametrize("rows, cols, holes, start", [(5, 5, None, None), (4, 6, None, None),
+                                                      (5, 6, [(2, 2)], None), (5, 5, [(0, 0)], (2, 2))])
+def test_the_colour_check_of_the_ends_prunes_states_and_keeps_the_count(rows, cols, holes, start, monkeypatch):
+    """A knight's move joins a light and a dark square, so an open tour's ends have the colours
+    the board's light/dark balance asks for (opposite on an even board, both of the larger
+    colour on an odd one): states whose ends cannot are dropped. The reference with the check
+    switched off counts the same tours through more states; the compiled counter holds the
+    reference's states with it, column for column."""
+    from kt_formal.counting import frontier
+
+    b = Board(rows, cols, holes=holes)
+    checked = frontier.count_request(b, closed=False, start=start)
+    assert count_request_jit(b, closed=False, start=start, symmetry=False).states_per_column == checked.states_per_column
+    monkeypatch.setattr(frontier, "_colours_dead", lambda *a: False)
+    unchecked = frontier.count_request(b, closed=False, start=start)
+    assert unchecked.count == checked.count == _search(b, start).count
+    assert checked.max_states < unchecked.max_states
+
+
+@pytest.mark.parametrize("k, a, b", [(4, 3, 9), (6, 3, 5), (3, 4, 8)])
+def test_open_counts_of_a_row_of_widths_equal_each_board_alone(k, a, b):
+    """The row counter checks the ends' colours only where the squares still to come weigh
+    the same whatever the width (an even height); every width's count is the single board's."""
+    from kt_formal.counting._frontier_jit import count_row
+
+    row = count_row(k, a, b, closed=False)
+    assert row == {n: count_request_jit(Board(k, n), closed=False).count for n in range(a, b + 1)}
+
+
+def _eight_across(cols, extra=()):
+    """An 8x8 board holed to 8 x ``cols`` (and at ``extra``): swept 8 across."""
+    return [(r, c) for r in range(8) for c in range(cols, 8)] + list(extra)
+
+
+@pytest.mark.parametrize("rows, cols, closed, holes, start", [
+    (5, 6, True, None, None), (5, 6, True, [(2, 2)], None), (5, 5, False, None, None), (4, 6, False, None, (0, 0)),
+    (4, 7, True, [(0, 0), (3, 6)], None),
+    pytest.param(6, 6, True, None, None, marks=pytest.mark.slow),
+    # the keys of base 11 (slow: that kernel is a compile of its own)
+    pytest.param(8, 8, False, _eight_across(3), None, marks=pytest.mark.slow),
+    pytest.param(8, 8, True, _eight_across(5, [(0, 0), (7, 4), (3, 2), (4, 2)]), None, marks=pytest.mark.slow)])
+def test_the_look_ahead_prunes_states_and_keeps_the_count(rows, cols, closed, holes, start, monkeypatch):
+    """A square still to come whose neighbours ahead are fewer than the moves it needs takes
+    the rest from the window: a state whose window squares able to take a move are too few
+    for it is dead (closed), or makes it an end (open). The reference without the look-ahead
+    counts the same tours through more states; the compiled counter (eight across too) holds
+    the reference's states with it, column for column."""
+    from kt_formal.counting import frontier
+
+    b = Board(rows, cols, holes=holes)
+    checked = frontier.count_request(b, closed=closed, start=start)
+    jit = count_request_jit(b, closed=closed, start=start, symmetry=False)
+    assert jit.states_per_column == checked.states_per_column and jit.count == checked.count
+    monkeypatch.setattr(frontier, "_short_of_moves", lambda *a: [])
+    unchecked = frontier.count_request(b, closed=closed, start=start)
+    want = exhaustive_count(TourRequest(b, closed=closed, start=start)).count
+    assert unchecked.count == checked.count == want
+    assert checked.max_states < unchecked.max_states

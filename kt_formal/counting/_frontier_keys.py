@@ -12,7 +12,7 @@ from numba.extending import intrinsic
 
 from kt_formal.engines._jit import cached_njit
 
-__all__ = ["_LIMB", "_HASH", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_HASH2", "_popcount", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch"]
+__all__ = ["_LIMB", "_HASH", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_HASH2", "_popcount", "_colours_dead", "_watch_can", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch"]
 
 
 _LIMB = 62
@@ -64,13 +64,37 @@ def _prefetch(typingctx, arr, index):
     return types.void(arr, index), codegen
 
 
+@intrinsic
+def _popcount(typingctx, x):
+    """The set bits of an integer (LLVM's ``ctpop``: one instruction where the processor has it)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
 @cached_njit(inline="always")
-def _popcount(x):  # pragma: no cover - compiled
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+def _colours_dead(z, l, tn2, free, light, fixed, balance, one_room, no_room, n_short,
+                  light_short):  # pragma: no cover - compiled
+    """An open tour's state whose ends cannot have the colours the board asks for
+    (:func:`kt_formal.counting.frontier._colours_dead`): ``z``, ``l`` the window's squares
+    without a move and its path ends, ``light`` its light squares, ``fixed`` its fixed
+    ends, ``one_room``/``no_room`` the squares that can only be ends (bit sets, one
+    convention for all), ``balance`` that of the squares still to come, ``n_short`` of
+    which can only be ends (``light_short`` of them light)."""
+    b = balance + 2 * (2 * _popcount(z & light) - _popcount(z)) + 2 * _popcount(l & light) - _popcount(l)
+    zf = z & fixed
+    lf = l & fixed
+    if zf | lf:
+        b -= 2 * _popcount(zf & light) - _popcount(zf) + 2 * _popcount(lf & light) - _popcount(lf)
+    f = (z & one_room) | (l & no_room)
+    nf = _popcount(f)
+    b -= 2 * _popcount(f & light) - nf + 2 * light_short - n_short
+    left = free - tn2 - nf - n_short
+    return b > left or -b > left
 
 
 @cached_njit(inline="always")
@@ -160,7 +184,19 @@ _P_B0, _P_Z_DEAD, _P_L_DEAD, _P_Z_REQ, _P_L_REQ, _P_Z_FORB, _P_ONE_ROOM, _P_NO_R
 _P_SHUT, _P_MERGE, _P_MIRROR = 16, 17, 18
 
 
-_N_PRM = 19
+_P_COLOUR, _P_LIGHT, _P_FIXED, _P_BALANCE, _P_N_WATCH = 19, 20, 21, 22, 23
+
+
+_N_PRM = 24  # then 4 entries a watched square: its window neighbours, its moves ahead, its need, light
+
+
+@cached_njit(inline="always")
+def _watch_can(prm, j, avail):  # pragma: no cover - compiled
+    """``(can, need, light)`` of watched square ``j`` (:func:`~kt_formal.counting.frontier.watched_squares`):
+    the moves it can still take, given the window squares that can take one (``avail``,
+    bit p for place p of the state after the step)."""
+    o = _N_PRM + 4 * j
+    return prm[o + 1] + _popcount(prm[o] & avail), prm[o + 2], prm[o + 3]
 
 
 _ONES = np.uint64(0x1111111111111111)
@@ -184,7 +220,7 @@ del _i
 
 @cached_njit
 def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live, out_fixed, room,
-                fixed_pos, may_finish):  # pragma: no cover - compiled
+                fixed_pos, may_finish, light, balance, watch):  # pragma: no cover - compiled
     """What a square's step needs besides the states: ``(prm, pw, mstart, mlist)``.
 
     ``prm`` holds the flags and the position masks of the dead-state check (at the
@@ -276,7 +312,7 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
             mlist[t] = mask
             t += 1
     mstart[256] = t
-    prm = np.zeros(_N_PRM, np.int64)
+    prm = np.zeros(_N_PRM + 4 * watch.shape[0], np.int64)
     prm[_P_W] = W
     prm[_P_B16] = b16
     prm[_P_CLOSED] = closed
@@ -295,7 +331,25 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
     prm[_P_NO_ROOM] = no_room
     prm[_P_SHUT] = shut
     prm[_P_MERGE] = (not closed) and free_terminals == 2
+    _look_ahead(prm, closed, fixed_pos, light, balance, watch)
     return prm, pw, mstart, mlist
+
+
+@cached_njit(inline="always")
+def _look_ahead(prm, closed, fixed_pos, light, balance, watch):  # pragma: no cover - compiled
+    """The look-ahead's places in ``prm``: for open tours the colour check of the ends
+    (``light`` < 0: none, e.g. a strip of odd height whose width is not known yet; masks as
+    one_room's), and the squares still to come that may run short of moves (their window
+    neighbours, bit q + 1 for position q after the step, moves ahead, need and colour)."""
+    prm[_P_COLOUR] = (not closed) and light >= 0
+    prm[_P_LIGHT] = max(light, 0) << 1
+    prm[_P_FIXED] = fixed_pos << 1
+    prm[_P_BALANCE] = balance
+    prm[_P_N_WATCH] = watch.shape[0]
+    for j in range(watch.shape[0]):
+        prm[_N_PRM + 4 * j] = watch[j, 0] << 1
+        for f in range(1, 4):
+            prm[_N_PRM + 4 * j + f] = watch[j, f]
 
 
 @cached_njit(inline="always")

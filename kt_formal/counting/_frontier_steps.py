@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["board_steps", "upside_down_alike"]
+from kt_formal.counting.frontier import square_colour, watched_squares
+
+__all__ = ["board_steps", "upside_down_alike", "window_colours", "watch_array", "NO_WATCH"]
 
 
 def upside_down_alike(lay) -> bool:
@@ -50,4 +52,24 @@ def board_steps(lay, first: int = 0):
             room.append(sum(1 for t in later[j] if t > i) if 0 <= j < N and live[j] else 9)
         fixed_pos = sum(1 << q for q in range(W) if i + 1 - W + q in ends)
         yield i, (nbr, must, 1 if i in ends else 2, is_live, out_j >= 0 and live[out_j],
-                  out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False)
+                  out_j in ends, room, fixed_pos, live_after[i + 1] == 0 if on_board else True, False,
+                  window_colours(i, k, W), lay.future_balance[i + 1] if i + 1 < N else 0,
+                  watch_array(watched_squares(lay, i)))
+
+
+def window_colours(i: int, k: int, W: int) -> int:
+    """The light squares of the window after step ``i`` (bit q: the square ``i + 1 - W + q``)."""
+    return sum(1 << q for q in range(W) if i + 1 - W + q >= 0 and square_colour(i + 1 - W + q, k) > 0)
+
+
+#: No watched squares (a strip of unknown length: every square has moves enough ahead).
+NO_WATCH = np.zeros((0, 4), np.int64)
+
+
+def watch_array(watch) -> np.ndarray:
+    """:func:`~kt_formal.counting.frontier.watched_squares` as the compiled step takes them: one
+    row a square, its window neighbours as a bit set, moves ahead, need, light (1) or dark (0)."""
+    a = np.zeros((len(watch), 4), np.int64)
+    for j, (back, ahead, need, colour) in enumerate(watch):
+        a[j] = (sum(1 << q for q in back), ahead, need, colour > 0)
+    return a

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_CLOSED, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _lowest_bit, _nibbles_equal, _popcount, _with_leaving
+from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _colours_dead, _lowest_bit, _watch_can, _nibbles_equal, _popcount, _with_leaving
 
 __all__ = ["_combo16", "_moves16", "_relabelled16", "_successor16", "_singles", "_successor_open16", "_successor"]
 
@@ -119,10 +119,12 @@ def _mirror_image16(nk, W, low_w, db_index):  # pragma: no cover - compiled
 
 @cached_njit(inline="always")
 def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, low_a,
-                 db_index):  # pragma: no cover - compiled
+                 db_index, n_watch, wb, wa, wn):  # pragma: no cover - compiled
     """:func:`_successor` of a closed tour's packed state ``X`` (the new square's value
-    in nibble W): the same moves on nibbles in one word, and the path ends relabelled in
-    frontier order one label at a time (a mask of its places), not one place at a time."""
+    in nibble W): the same moves on nibbles in one word, the look-ahead on the watched
+    squares (``wb``: their window neighbours, spread; ``wa``: moves ahead; ``wn``: need),
+    and the path ends relabelled in frontier order one label at a time (a mask of its
+    places), not one place at a time."""
     zero = np.uint64(0)
     two = np.uint64(2)
     F = np.uint64(15)
@@ -138,6 +140,11 @@ def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, lo
         if not may_finish or Y != low_w:
             return -1
         return -2
+    if n_watch:
+        avail = np.int64(low_w & ~_nibbles_equal(Y, np.uint64(1)))
+        for j in range(n_watch):
+            if wa[j] + _popcount(wb[j] & avail) < wn[j]:
+                return -1
     return np.int64(_relabelled16(Y, low_w, db_index) << np.uint64(2))
 
 
@@ -162,12 +169,15 @@ def _singles(Y, low_w):  # pragma: no cover - compiled
 
 @cached_njit(inline="always")
 def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, may_finish, free, merge,
-                      one_room, no_room, shut, low_w, low_a, db_index):  # pragma: no cover - compiled
+                      one_room, no_room, shut, low_w, low_a, db_index, colour, light, fixed,
+                      balance, n_watch, wb, wa, wn, wl):  # pragma: no cover - compiled
     """:func:`_successor` of an open tour's packed state ``X`` (the new square's value in
     nibble W; ``tn`` the ends of the tour gone from the frontier): the moves, the leaving
     square, the pairing of the two unpartnered ends once both ends are placed, the end
     and whole-path pruning and the relabelling, on nibbles of one word. ``one_room``,
-    ``no_room`` and ``shut`` are spread masks of the frontier after the step."""
+    ``no_room``, ``shut``, ``light`` and ``fixed`` are spread masks of the frontier after
+    the step; with ``colour`` the ends' colours are checked (:func:`_colours_dead`); the
+    watched squares as :func:`_successor16`'s (``wl``: light)."""
     zero = np.uint64(0)
     one = np.uint64(1)
     two = np.uint64(2)
@@ -208,7 +218,21 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
         return -2
     zpost = _nibbles_equal(Y, zero) & low_w
     lpost = low_w & ~(zpost | (_nibbles_equal(Y, one) & low_w))
-    if tn2 + _popcount(np.int64(zpost & one_room)) + _popcount(np.int64(lpost & no_room)) > free:
+    n_short = 0
+    light_short = 0
+    if n_watch:
+        avail = np.int64(zpost | (lpost & ~fixed))
+        for j in range(n_watch):
+            can = wa[j] + _popcount(wb[j] & avail)
+            if can < wn[j]:
+                if can < wn[j] - 1:
+                    return -1
+                n_short += 1
+                light_short += wl[j]
+    if tn2 + _popcount(np.int64(zpost & one_room)) + _popcount(np.int64(lpost & no_room)) + n_short > free:
+        return -1
+    if colour and _colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
+                                balance, np.int64(one_room), np.int64(no_room), n_short, light_short):
         return -1
     sh = lpost & shut
     while sh:
@@ -273,9 +297,11 @@ def _join_moves(w, mask, W, nbr_p, nbr_end, closed, merge, tn):  # pragma: no co
 
 
 @cached_njit(inline="always")
-def _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W):  # pragma: no cover - compiled
+def _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W, n_short, light_short):  # pragma: no cover - compiled
     """Whether an open tour's state after the step is dead: more squares that must be ends
-    than free ends left, or a path that is the whole tour while other squares wait."""
+    (``n_short`` of them still to come, ``light_short`` of those light) than free ends left,
+    ends of colours the board does not allow, or a path that is the whole tour while other
+    squares wait."""
     chg = 0
     moves = 0
     for b in range(nbr_p.shape[0]):
@@ -289,7 +315,10 @@ def _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W):  # pragma: no cover - 
             zpost |= np.int64(1) << W
         elif moves == 1:
             lpost |= np.int64(1) << W
-    if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) > prm[_P_FREE]:
+    if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) + n_short > prm[_P_FREE]:
+        return True
+    if prm[_P_COLOUR] and _colours_dead(zpost, lpost, tn2, prm[_P_FREE], prm[_P_LIGHT], prm[_P_FIXED],
+                                        prm[_P_BALANCE], prm[_P_ONE_ROOM], prm[_P_NO_ROOM], n_short, light_short):
         return True
     # a path whose two ends take no more moves (shut, or gone from the frontier as an
     # end of the tour) is the whole tour: dead while any other square waits for moves
@@ -398,6 +427,22 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
             if w[t] != 1:
                 return -1
         return -2
-    if not closed and _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W):
+    n_short = 0
+    light_short = 0
+    if prm[_P_N_WATCH]:
+        # the look-ahead: window places that can still take a move (no move yet, or a path
+        # end that is not a fixed end), bit p for place p
+        avail = 0
+        for p in range(1, W + 1):
+            x = w[p]
+            avail |= np.int64((x == 0) | ((x >= 2) & ((prm[_P_FIXED] >> p) & 1 == 0))) << p
+        for j in range(prm[_P_N_WATCH]):
+            can, need, lt = _watch_can(prm, j, avail)
+            if can < need:
+                if closed or can < need - 1:
+                    return -1
+                n_short += 1
+                light_short += lt
+    if not closed and _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W, n_short, light_short):
         return -1
     return _encode(w, lab, W, pw, tn2)

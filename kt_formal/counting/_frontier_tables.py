@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _HASH2, _HBITS, _P_B0, _P_B16, _P_CLOSED, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _prefetch, _spread_bits, step_tables
+from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _HASH2, _HBITS, _P_B0, _P_B16, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _N_PRM, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _prefetch, _spread_bits, step_tables
 from kt_formal.counting._frontier_successors import _combo16, _mirror_image16, _successor, _successor16, _successor_open16
 
 __all__ = ["fill_closed16", "fill_open16", "fill_wide", "fill_kernel", "packed_keys", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
@@ -86,7 +86,25 @@ def _packed_masks(prm, nbr_p):  # pragma: no cover - compiled
     return (nbr_p4, new_sq, low_w, low_a, _spread_bits(prm[_P_Z_DEAD]), _spread_bits(prm[_P_L_DEAD]),
             _spread_bits(prm[_P_Z_REQ]), _spread_bits(prm[_P_L_REQ]), _spread_bits(prm[_P_Z_FORB]),
             _spread_bits(prm[_P_ONE_ROOM] >> 1), _spread_bits(prm[_P_NO_ROOM] >> 1),
-            _spread_bits(prm[_P_SHUT] >> 1))
+            _spread_bits(prm[_P_SHUT] >> 1), _spread_bits(prm[_P_LIGHT] >> 1), _spread_bits(prm[_P_FIXED] >> 1))
+
+
+@cached_njit(inline="always")
+def _watch16(prm):  # pragma: no cover - compiled
+    """The watched squares of ``prm`` for the packed expansions: their window neighbours
+    spread (nibble q for position q after the step), moves ahead, need, light."""
+    n = prm[_P_N_WATCH]
+    wb = np.empty(n, np.int64)
+    wa = np.empty(n, np.int64)
+    wn = np.empty(n, np.int64)
+    wl = np.empty(n, np.int64)
+    for j in range(n):
+        o = _N_PRM + 4 * j
+        wb[j] = np.int64(_spread_bits(prm[o] >> 1))
+        wa[j] = prm[o + 1]
+        wn[j] = prm[o + 2]
+        wl[j] = prm[o + 3]
+    return n, wb, wa, wn, wl
 
 
 @cached_njit(inline="always")
@@ -133,8 +151,9 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
     it stopped: ``len(keys)``, or the first state that did not fit. One of three kernels
     (:func:`fill_kernel`): in one body numba took three times as long to compile them."""
     S, L, T, W, m, G, cflat, used = _sizes(keys, counts, prm, nbr_p, logT, gk)
-    nbr_p4, new_sq, low_w, low_a, z_dead, l_dead, z_req, l_req, z_forb, _, _, _ = _packed_masks(prm, nbr_p)
+    nbr_p4, new_sq, low_w, low_a, z_dead, l_dead, z_req, l_req, z_forb, _, _, _, _, _ = _packed_masks(prm, nbr_p)
     out_live, may_finish, mirror = prm[_P_OUT_LIVE] != 0, prm[_P_MAY_FINISH] != 0, prm[_P_MIRROR] != 0
+    n_watch, wb, wa, wn, _ = _watch16(prm)
     s = s0
     while s < S:
         e = _block(s, S, fill, T, G, limit)
@@ -150,7 +169,7 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
                     continue
                 for mi in range(mstart[c], mstart[c + 1]):
                     nk = _successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
-                                      low_w, low_a, _DB_INDEX)
+                                      low_w, low_a, _DB_INDEX, n_watch, wb, wa, wn)
                     if mirror and nk >= 0:
                         nk = _mirror_image16(nk, W, low_w, _DB_INDEX)
                     _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
@@ -167,7 +186,9 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
     """:func:`fill_closed16` for open tours (the key's two low bits: the tour's ends so far)."""
     S, L, T, W, m, G, cflat, used = _sizes(keys, counts, prm, nbr_p, logT, gk)
     (nbr_p4, new_sq, low_w, low_a, z_dead, l_dead, z_req, l_req, z_forb, one_room, no_room,
-     shut) = _packed_masks(prm, nbr_p)
+     shut, light, fixed) = _packed_masks(prm, nbr_p)
+    colour, balance = prm[_P_COLOUR] != 0, prm[_P_BALANCE]
+    n_watch, wb, wa, wn, wl = _watch16(prm)
     out_live, may_finish, mirror = prm[_P_OUT_LIVE] != 0, prm[_P_MAY_FINISH] != 0, prm[_P_MIRROR] != 0
     out_fixed, free, merge = prm[_P_OUT_FIXED] != 0, prm[_P_FREE], prm[_P_MERGE] != 0
     s = s0
@@ -187,7 +208,8 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
                 for mi in range(mstart[c], mstart[c + 1]):
                     nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
                                            may_finish, free, merge, one_room, no_room, shut, low_w,
-                                           low_a, _DB_INDEX)
+                                           low_a, _DB_INDEX, colour, light, fixed, balance, n_watch, wb,
+                                           wa, wn, wl)
                     if mirror and nk >= 0:
                         nk = _mirror_image16(nk, W, low_w, _DB_INDEX)
                     _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)

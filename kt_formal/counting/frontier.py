@@ -12,6 +12,21 @@ two ends of an open tour. States with equal frontiers are merged and their count
 added, as exact Python integers. A cycle may close, and a path may take its second end,
 only when it is the whole tour.
 
+An open tour's ends have the colours the board asks for: a move joins a light and a dark
+square, so the moves still owed by light squares and by dark ones fall together, and
+their difference moves only when a square becomes an end of the tour. A state whose ends
+cannot make it even (on an even board the two ends differ in colour; on an odd one both
+have the commoner colour) is dropped: a quarter of the states at 6 x 6's fullest step,
+over half at 5 x 5's.
+
+The sweep also looks ahead (:func:`watched_squares`): a square still to come with fewer
+moves to later squares than it needs (near the far edge, or beside holes) takes the rest
+from window squares, and a state that has finished too many of them is dead (or, for an
+open tour, makes that square an end). Most of the states near the end of a board are
+such: closed 6 x 6's fullest step holds 34,937 states instead of 147,050, open 6 x 6's
+1,162,993 instead of 4,119,766 with neither check (both without the mirror images of the
+compiled counter).
+
 Each undirected tour (a cycle, or a path without a direction) is counted once, as the
 exhaustive engine counts. Holes, fixed start and end squares, forced and forbidden
 moves are all honoured.
@@ -130,6 +145,7 @@ class SweepLayout:
     forbidden_set: set
     live_after: list
     later: list
+    future_balance: list
 
     @property
     def N(self) -> int:
@@ -194,8 +210,12 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
                 t = cc * k + rr
                 if live[t] and frozenset((j, t)) not in forbidden_set:
                     later[j].append(t)
+    # the colour balance of the moves the squares from index i on will take (open tours)
+    future_balance = [0] * (N + 1)
+    for i in range(N - 1, -1, -1):
+        future_balance[i] = future_balance[i + 1] + (square_colour(i, k) * (1 if i in ends else 2) if live[i] else 0)
     return SweepLayout(rows, cols, k, n, W, live, ends, free_terminals, forced_set, forbidden_set,
-                       live_after, later)
+                       live_after, later, future_balance)
 
 
 #: What :func:`_next_state` returns for a tour made whole at this step.
@@ -229,6 +249,11 @@ class _Step:
         for q in range(W):
             j = i + 1 - W + q
             self.room.append(sum(1 for t in lay.later[j] if t > i) if 0 <= j < N and live[j] else 9)
+        # open tours: the colour of each window square after this step (+1 light, -1 dark),
+        # and the colour balance of the moves the squares still to come will take
+        self.colour = [square_colour(i + 1 - W + q, k) for q in range(W)]
+        self.future_balance = lay.future_balance[i + 1] if i + 1 < N else 0
+        self.watch = watched_squares(lay, i)
         self.must = 0
         for b, (_p, _j, f) in enumerate(self.nbr_pos):
             if f:
@@ -274,9 +299,10 @@ def _join_moves(step: _Step, lay, closed: bool, w: list, tn: int, mask: int):
     return True, finished
 
 
-def _open_dead(step: _Step, lay, w: list, tn2: int) -> bool:
-    """An open tour's state that cannot end well: more squares that must be ends than
-    free ends left, or a path that is the whole tour while other squares wait."""
+def _open_dead(step: _Step, lay, w: list, tn2: int, short: list) -> bool:
+    """An open tour's state that cannot end well: more squares that must be ends (in the
+    window, or still to come: ``short``) than free ends left, ends of colours the board
+    does not allow, or a path that is the whole tour while other squares wait."""
     W, i, room, ends = step.W, step.i, step.room, lay.ends
     # a square that can take one move at most (0 with room 1, a path end with room 0)
     # ends the open tour: with the ends already used, more of them than free terminals
@@ -284,7 +310,9 @@ def _open_dead(step: _Step, lay, w: list, tn2: int) -> bool:
     forced_ends = sum(1 for q in range(W)
                       if ((w[q] == 0 and room[q] == 1) or (w[q] >= 2 and room[q] == 0))
                       and i + 1 - W + q not in ends)
-    if tn2 + forced_ends > lay.free_terminals:
+    if tn2 + forced_ends + len(short) > lay.free_terminals:
+        return True
+    if _colours_dead(step, lay, w, tn2, short):
         return True
     # a path whose two ends take no more moves (no room, a fixed end, or gone as an end
     # of the tour) is the whole tour: dead while any other square waits for moves
@@ -295,6 +323,73 @@ def _open_dead(step: _Step, lay, w: list, tn2: int) -> bool:
             if step.rest_after or any(w[u] != 1 for u in range(W) if u != q and u not in mate):
                 return True
     return False
+
+
+def square_colour(j: int, k: int) -> int:
+    """+1 for a light square of the sweep (row + column even), -1 for a dark one."""
+    return 1 if (j % k + j // k) % 2 == 0 else -1
+
+
+def watched_squares(lay, i: int) -> list:
+    """The squares still to come that may run short of moves after step ``i``: ``(back, ahead,
+    need, colour)`` for each square after ``i`` with fewer moves to squares after ``i`` (``ahead``)
+    than it needs (``need``: 2, or 1 for a fixed end), ``back`` the window positions (after the
+    step) of its other neighbours. Every move it will take goes to one of those or ahead."""
+    k, N, W, live, later = lay.k, lay.N, lay.W, lay.live, lay.later
+    lo = i + 1 - W
+    out = []
+    for t in range(i + 1, min(N, i + 1 + W)):
+        if not live[t]:
+            continue
+        need = 1 if t in lay.ends else 2
+        ahead = len(later[t]) + sum(1 for u in range(i + 1, t) if t in later[u])
+        if ahead < need:
+            back = [q for q in range(W) if lo + q >= 0 and live[lo + q] and t in later[lo + q]]
+            out.append((back, ahead, need, square_colour(t, k)))
+    return out
+
+
+def _short_of_moves(step: _Step, lay, closed: bool, w: list):
+    """The look-ahead: the colours of the squares still to come that can take one move
+    fewer than they need (they can only be ends of an open tour), or None when one of them
+    can take fewer still (a dead state). A window square takes no more moves when it has
+    two, or is a fixed end with one."""
+    lo = step.i + 1 - step.W
+    short = []
+    for back, ahead, need, colour in step.watch:
+        can = ahead + sum(1 for q in back if w[q] == 0 or (w[q] >= 2 and lo + q not in lay.ends))
+        if can < need:
+            if closed or can < need - 1:
+                return None
+            short.append(colour)
+    return short
+
+
+def _colours_dead(step: _Step, lay, w: list, tn2: int, short: list) -> bool:
+    """An open tour's state whose ends cannot have the colours the board asks for.
+
+    A knight's move joins a light and a dark square, so every move still to come lowers
+    the light squares' outstanding moves and the dark squares' by one each: their
+    difference (the *balance*: 2 for a square without a move, 1 for a path end, 1 and 0
+    for a fixed end, summed with the colour's sign over the window and the squares still
+    to come) changes only when a square becomes an end of the tour, by its colour. It must
+    reach 0: the free ends still to be placed must have colours summing to the balance.
+    Squares that can only be ends (:func:`_open_dead`; ``short``: the colours of those
+    still to come) are among them."""
+    W, i, room, ends = step.W, step.i, step.room, lay.ends
+    balance = step.future_balance
+    forced, forced_sum = len(short), sum(short)
+    for q in range(W):
+        x, j = w[q], i + 1 - W + q
+        if x == 1:
+            continue
+        full = 1 if j in ends else 2
+        balance += step.colour[q] * (full if x == 0 else full - 1)
+        if j not in ends and ((x == 0 and room[q] == 1) or (x >= 2 and room[q] == 0)):
+            forced += 1
+            forced_sum += step.colour[q]
+    left = lay.free_terminals - tn2 - forced
+    return abs(balance - forced_sum) > left
 
 
 def _next_state(step: _Step, lay, closed: bool, base: list, tn: int, mask: int):
@@ -336,7 +431,8 @@ def _next_state(step: _Step, lay, closed: bool, base: list, tn: int, mask: int):
         x = w[q]
         if (x == 0 and step.room[q] < (2 if closed else 1)) or (x >= 2 and closed and step.room[q] < 1):
             return None
-    if not closed and _open_dead(step, lay, w, tn2):
+    short = _short_of_moves(step, lay, closed, w)
+    if short is None or (not closed and _open_dead(step, lay, w, tn2, short)):
         return None
     return _normalise(w), tn2
 
