@@ -114,6 +114,36 @@ def test_counts_past_64_bits_equal_the_reference():
     assert count_row(3, 43, 44, closed=False)[44] == ref
 
 
+def test_a_merge_whose_count_outgrows_its_limbs_starts_again_at_once(monkeypatch):
+    """A count past the top limb makes the merge start again with a limb more: at the first
+    slice that overflows, not after every state of the step (8x10's steps of 600 million
+    states took twice their time so). 3x44 open with slices of 50 states: after a slice
+    that overflowed, the next call of the kernel has one limb more, and the count is the
+    reference's."""
+    from kt_formal.counting import _frontier_jit as fj
+
+    calls = []  # (limbs, overflowed after the call)
+    real = fj.fill_kernel
+
+    def spying(W, closed):
+        kernel = real(W, closed)
+
+        def fill(*args):
+            out = kernel(*args)
+            calls.append((args[10], bool(args[18].any())))
+            return out
+        return fill
+
+    monkeypatch.setattr(fj, "fill_kernel", spying)
+    monkeypatch.setattr(fj, "SLICE_STATES", 50)
+    got = count_request_jit(Board(3, 44), closed=False, threads=1)
+    assert got.count == count_request(Board(3, 44), closed=False).count
+    restarts = [j for j, (_lo, over) in enumerate(calls) if over]
+    assert restarts, "no count outgrew a limb: the test does not test"
+    for j in restarts:
+        assert calls[j + 1][0] == calls[j][0] + 1
+
+
 @pytest.mark.slow
 def test_3x60_open_equals_the_reference():
     """3x60 open: more than 100 bits."""

@@ -261,7 +261,7 @@ class _Sweep:
             for keys, counts in chunks:
                 S = keys.shape[0]
                 s = 0
-                while s < S:
+                while s < S and not ovf.any():  # a count past the top limb: start again at once
                     # a slice at a time: between slices the threads follow the cores free
                     e = S if S - s <= SLICE_STATES else s + SLICE_STATES
                     s = self.fill(keys[:e], counts[:e], s, *tables, tab, Lo, logT, capp, fill,
