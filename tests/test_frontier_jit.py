@@ -201,6 +201,23 @@ def test_a_long_column_reports_its_squares(monkeypatch):
     assert seen == list(range(1, 7))
 
 
+def test_a_step_in_passes_reports_each_pass(monkeypatch, tmp_path):
+    """A step whose table would pass its budget runs in passes, each expanding every state of
+    the step: each pass but the last reports itself (a long count's log then says why a step
+    takes long), between the lines of the squares around it."""
+    from kt_formal.counting import _frontier_jit
+
+    monkeypatch.setattr(_frontier_jit, "STEP_LINE_SECONDS", 0.0)
+    seen = []
+    res = count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=str(tmp_path),
+                            progress=lambda done, total, text: seen.append((done, text)))
+    assert res.count == 9862 and res.passes > 1
+    passes = [(d, text) for d, text in seen if ": pass " in text]
+    assert passes and all(" done, " in text and text.endswith(" so far") for _d, text in passes)
+    assert [d for d, _x in seen] == sorted(d for d, _x in seen)  # never backwards
+    assert all(d != int(d) for d, _x in passes)  # a column's own line keeps the whole numbers
+
+
 def test_sequence_command_open_row(cli):
     run = cli("count", "--sequence", "3", "3..8", "--open")
     assert run.code == 0

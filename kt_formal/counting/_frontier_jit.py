@@ -79,7 +79,7 @@ from kt_formal.engines._jit import Preparation
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, square_colour, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.progress import format_duration
-from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, step_tables
+from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, limbs_to_int, step_tables
 from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours, fill_closed16, fill_kernel, fill_open16, fill_wide, packed_keys, regrow, shrink
 from kt_formal.counting._frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES
@@ -161,13 +161,6 @@ class _threads_restored:
     def __exit__(self, *exc):
         numba.set_num_threads(self.saved)
         return False
-
-
-def _limbs_to_int(limbs) -> int:
-    v = 0
-    for i in range(len(limbs) - 1, -1, -1):
-        v = (v << _LIMB) + int(limbs[i])
-    return v
 
 
 def _masks(m: int, must: int, cap: int) -> np.ndarray:
@@ -347,9 +340,13 @@ class _Sweep:
             lo = mid
             passes += 1
             n += nr
+            if lo < _HSPACE and self.progress is not None and time.perf_counter() - self.t_line >= STEP_LINE_SECONDS:
+                self.t_line, c, j = time.perf_counter(), i // self.k, i % self.k  # a step in passes: a line a pass
+                self.progress(c + (j + 0.5) / self.k, self.n_cols, f"column {c + 1} of {self.n_cols}, square {j + 1} of "
+                              f"{self.k}: pass {passes} done, {lo / _HSPACE:.0%} of its states, {n:,} so far")
             if n > self.max_states:
                 raise self._out_of_reach(i)
-            done += sum(_limbs_to_int(row) for row in dacc)
+            done += sum(limbs_to_int(row) for row in dacc)
             if spill:  # every step of more than one pass spills
                 keys, counts = self._file_arrays(nr, Lo)
             else:  # the only pass, in memory: the input is no longer needed
@@ -365,7 +362,7 @@ class _Sweep:
         self.passes = max(self.passes, passes)
         if S >= 1024:
             self.ratio[i % self.k] = n / S
-        comp = sum(_limbs_to_int(row) for keys, counts in out
+        comp = sum(limbs_to_int(row) for keys, counts in out
                    for row in complete_tours(keys, counts, self.W, self.b16)) if complete_check else 0
         c = i // self.k
         if n > self.peak:

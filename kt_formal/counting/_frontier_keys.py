@@ -12,7 +12,7 @@ from numba.extending import intrinsic
 
 from kt_formal.engines._jit import cached_njit
 
-__all__ = ["_LIMB", "_HASH", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_HASH2", "_popcount", "_colours_dead", "_watch_can", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch"]
+__all__ = ["_LIMB", "_HASH", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_HASH2", "_popcount", "_colours_dead", "_watch_can", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch", "limbs_to_int"]
 
 
 _LIMB = 62
@@ -43,6 +43,14 @@ _HSPACE = 1 << _HBITS
 
 
 _HASH2 = np.uint64(0xD6E8FEB86659FD93)
+
+
+def limbs_to_int(limbs) -> int:
+    """A count's 62-bit limbs (lowest first) as a Python integer."""
+    v = 0
+    for i in range(len(limbs) - 1, -1, -1):
+        v = (v << _LIMB) + int(limbs[i])
+    return v
 
 
 @intrinsic
