@@ -85,21 +85,19 @@ def _popcount(typingctx, x):
 
 
 @cached_njit(inline="always")
-def _colours_dead(z, l, tn2, free, light, fixed, balance, one_room, no_room, n_short,
+def _colours_dead(z, l, tn2, free, light, fixed, balance, f, nf, n_short,
                   light_short):  # pragma: no cover - compiled
     """An open tour's state whose ends cannot have the colours the board asks for
     (:func:`kt_formal.counting.frontier._colours_dead`): ``z``, ``l`` the window's squares
     without a move and its path ends, ``light`` its light squares, ``fixed`` its fixed
-    ends, ``one_room``/``no_room`` the squares that can only be ends (bit sets, one
-    convention for all), ``balance`` that of the squares still to come, ``n_short`` of
-    which can only be ends (``light_short`` of them light)."""
+    ends, ``f`` those that can only be ends (``nf`` of them; bit sets, one convention for
+    all), ``balance`` that of the squares still to come, ``n_short`` of which can only be
+    ends (``light_short`` of them light)."""
     b = balance + 2 * (2 * _popcount(z & light) - _popcount(z)) + 2 * _popcount(l & light) - _popcount(l)
     zf = z & fixed
     lf = l & fixed
     if zf | lf:
         b -= 2 * _popcount(zf & light) - _popcount(zf) + 2 * _popcount(lf & light) - _popcount(lf)
-    f = (z & one_room) | (l & no_room)
-    nf = _popcount(f)
     b -= 2 * _popcount(f & light) - nf + 2 * light_short - n_short
     left = free - tn2 - nf - n_short
     return b > left or -b > left

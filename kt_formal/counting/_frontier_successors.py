@@ -229,10 +229,12 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
                     return -1
                 n_short += 1
                 light_short += wl[j]
-    if tn2 + _popcount(np.int64(zpost & one_room)) + _popcount(np.int64(lpost & no_room)) + n_short > free:
+    f = np.int64((zpost & one_room) | (lpost & no_room))  # squares that can only be ends
+    nf = _popcount(f)
+    if tn2 + nf + n_short > free:
         return -1
     if colour and _colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
-                                balance, np.int64(one_room), np.int64(no_room), n_short, light_short):
+                                balance, f, nf, n_short, light_short):
         return -1
     sh = lpost & shut
     while sh:
@@ -315,10 +317,12 @@ def _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W, n_short, light_short): 
             zpost |= np.int64(1) << W
         elif moves == 1:
             lpost |= np.int64(1) << W
-    if tn2 + _popcount(zpost & prm[_P_ONE_ROOM]) + _popcount(lpost & prm[_P_NO_ROOM]) + n_short > prm[_P_FREE]:
+    f = (zpost & prm[_P_ONE_ROOM]) | (lpost & prm[_P_NO_ROOM])  # squares that can only be ends
+    nf = _popcount(f)
+    if tn2 + nf + n_short > prm[_P_FREE]:
         return True
     if prm[_P_COLOUR] and _colours_dead(zpost, lpost, tn2, prm[_P_FREE], prm[_P_LIGHT], prm[_P_FIXED],
-                                        prm[_P_BALANCE], prm[_P_ONE_ROOM], prm[_P_NO_ROOM], n_short, light_short):
+                                        prm[_P_BALANCE], f, nf, n_short, light_short):
         return True
     # a path whose two ends take no more moves (shut, or gone from the frontier as an
     # end of the tour) is the whole tour: dead while any other square waits for moves

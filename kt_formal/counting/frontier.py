@@ -308,12 +308,11 @@ def _open_dead(step: _Step, lay, w: list, tn2: int, short: list) -> bool:
     # a square that can take one move at most (0 with room 1, a path end with room 0)
     # ends the open tour: with the ends already used, more of them than free terminals
     # is a dead state (fixed ends aside)
-    forced_ends = sum(1 for q in range(W)
-                      if ((w[q] == 0 and room[q] == 1) or (w[q] >= 2 and room[q] == 0))
-                      and i + 1 - W + q not in ends)
-    if tn2 + forced_ends + len(short) > lay.free_terminals:
+    forced = [step.colour[q] for q in range(W)
+              if ((w[q] == 0 and room[q] == 1) or (w[q] >= 2 and room[q] == 0)) and i + 1 - W + q not in ends]
+    if tn2 + len(forced) + len(short) > lay.free_terminals:
         return True
-    if _colours_dead(step, lay, w, tn2, short):
+    if _colours_dead(step, lay, w, tn2, forced + short):
         return True
     # a path whose two ends take no more moves (no room, a fixed end, or gone as an end
     # of the tour) is the whole tour: dead while any other square waits for moves
@@ -366,7 +365,7 @@ def _short_of_moves(step: _Step, lay, closed: bool, w: list):
     return short
 
 
-def _colours_dead(step: _Step, lay, w: list, tn2: int, short: list) -> bool:
+def _colours_dead(step: _Step, lay, w: list, tn2: int, forced: list) -> bool:
     """An open tour's state whose ends cannot have the colours the board asks for.
 
     A knight's move joins a light and a dark square, so every move still to come lowers
@@ -375,22 +374,18 @@ def _colours_dead(step: _Step, lay, w: list, tn2: int, short: list) -> bool:
     for a fixed end, summed with the colour's sign over the window and the squares still
     to come) changes only when a square becomes an end of the tour, by its colour. It must
     reach 0: the free ends still to be placed must have colours summing to the balance.
-    Squares that can only be ends (:func:`_open_dead`; ``short``: the colours of those
-    still to come) are among them."""
-    W, i, room, ends = step.W, step.i, step.room, lay.ends
+    Squares that can only be ends (``forced``: their colours, in the window and still to
+    come; :func:`_open_dead`) are among them."""
+    W, i, ends = step.W, step.i, lay.ends
     balance = step.future_balance
-    forced, forced_sum = len(short), sum(short)
     for q in range(W):
         x, j = w[q], i + 1 - W + q
         if x == 1:
             continue
         full = 1 if j in ends else 2
         balance += step.colour[q] * (full if x == 0 else full - 1)
-        if j not in ends and ((x == 0 and room[q] == 1) or (x >= 2 and room[q] == 0)):
-            forced += 1
-            forced_sum += step.colour[q]
-    left = lay.free_terminals - tn2 - forced
-    return abs(balance - forced_sum) > left
+    left = lay.free_terminals - tn2 - len(forced)
+    return abs(balance - sum(forced)) > left
 
 
 def _next_state(step: _Step, lay, closed: bool, base: list, tn: int, mask: int):
