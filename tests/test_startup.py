@@ -162,6 +162,49 @@ def test_a_reinstalled_source_with_its_cache_counts_as_compiled(tmp_path):
     assert not compiled_before_call()   # an edited source is compiled again
 
 
+def test_editing_a_called_kernels_file_compiles_its_callers_again(tmp_path):
+    """numba's stamp of a cached kernel hashes its own file only, so a kernel whose callee
+    (inlined or not) lives in another file kept its old machine code after that file was
+    edited; the stamp now covers the callee's file too."""
+    import os
+
+    (tmp_path / "kt_probe_callee.py").write_text(
+        "from kt_formal.engines._jit import cached_njit\n\n"
+        "@cached_njit(inline='always')\ndef step(x):\n    return 2 * x\n")
+    (tmp_path / "kt_probe_caller.py").write_text(
+        "from kt_formal.engines._jit import cached_njit\nfrom kt_probe_callee import step\n\n"
+        "@cached_njit\ndef twice(x):\n    return step(x) + 0\n")
+    probe = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+             "import kt_probe_caller as m\n"
+             "from kt_formal.engines._jit import kernels_compiled\n"
+             "print(kernels_compiled(m.twice), m.twice(3))")
+
+    def run():
+        proc = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})
+        assert proc.returncode == 0, proc.stderr
+        cached, value = proc.stdout.split()
+        return cached == "True", int(value)
+
+    assert run() == (False, 6)
+    assert run() == (True, 6)
+    callee = tmp_path / "kt_probe_callee.py"
+    callee.write_text(callee.read_text().replace("2 * x", "5 * x"))
+    assert run() == (False, 15)  # the old code said (True, 6)
+    assert run() == (True, 15)
+
+
+def test_the_frontier_kernels_know_the_files_they_are_made_of():
+    import os
+
+    from kt_formal.counting import _frontier_tables as T
+    from kt_formal.engines._jit import kernel_sources
+
+    names = {os.path.basename(p) for p in kernel_sources(T.fill_closed16)}
+    assert names == {"_frontier_tables.py", "_frontier_successors.py", "_frontier_keys.py"}
+    assert {os.path.basename(p) for p in kernel_sources(T.compact)} <= {"_frontier_tables.py", "_frontier_keys.py"}
+
+
 def test_quiet_blas_asks_for_one_thread_unless_the_user_chose():
     from kt_formal.cli import BLAS_THREAD_VARIABLES, quiet_blas
 

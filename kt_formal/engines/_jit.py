@@ -7,7 +7,10 @@ machine code in ``NUMBA_CACHE_DIR`` when that is set, else next to the source
 fraction of a second. :func:`cached_njit` asks for that cache and, where no cache
 folder is writable (numba then refuses ``cache=True``), compiles in every process
 instead of failing; it also lists the kernel in :data:`KERNELS` (``kt-formal warm``
-checks each one is loaded). Importing this module sets numba's threading layer and
+checks each one is loaded). numba tells a stale cache by a hash of the kernel's own source
+file, but a kernel's machine code also holds the kernels it calls, which may live in other
+files: :func:`cached_njit` folds those files' hashes into the stamp (:func:`_sources`), so
+editing a called kernel's file compiles its callers again. Importing this module sets numba's threading layer and
 OpenMP's wait policy (:func:`kt_formal.engines._threads.prepare`) before any parallel
 kernel starts numba's threads.
 :func:`announce_compile` prints one line on standard error before the first compile.
@@ -24,6 +27,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import sys
@@ -40,7 +44,7 @@ from numba import njit as _numba_njit
 
 from kt_formal.engines import _threads
 
-__all__ = ["Preparation", "cached_njit", "kernels_compiled", "announce_compile", "start_compiler_without_blas", "KERNELS"]
+__all__ = ["Preparation", "cached_njit", "kernel_sources", "kernels_compiled", "announce_compile", "start_compiler_without_blas", "KERNELS"]
 
 _threads.prepare()
 
@@ -58,10 +62,60 @@ def cached_njit(fn=None, **options):
             kernel = _numba_njit(cache=True, **options)(f)
         except RuntimeError:  # "cannot cache function ...: no locator available"
             kernel = _numba_njit(**options)(f) if options else _numba_njit(f)
+        _stamp_with_callees(kernel, f)
         KERNELS.append((kernel, dict(options)))
         return kernel
 
     return wrap(fn) if fn is not None else wrap
+
+
+def kernel_sources(kernel) -> frozenset:
+    """The source files a kernel's machine code comes from (its cache is stale when one changes)."""
+    return getattr(kernel, "_kt_sources", frozenset())
+
+
+def _global_names(code):
+    """The global names ``code`` and the code nested in it read."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _global_names(const)
+    return names
+
+
+def _sources(f) -> frozenset:
+    """The source files whose code a kernel made of ``f`` compiles in: its own, and those of
+    the kernels it calls by a global name, theirs in turn (each kernel carries its set)."""
+    files = {f.__code__.co_filename}
+    for name in _global_names(f.__code__):
+        files |= getattr(f.__globals__.get(name), "_kt_sources", frozenset())
+    return frozenset(files)
+
+
+@functools.lru_cache(maxsize=None)
+def _file_digest(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).digest()
+    except OSError:
+        return b""
+
+
+def _stamp_with_callees(kernel, f) -> None:
+    """Record the kernel's source files and, when they are more than its own, make numba's
+    stamp of its cache a hash of all of them (numba's own stamp hashes one file)."""
+    try:
+        kernel._kt_sources = files = _sources(f)
+    except (AttributeError, TypeError):  # not a numba dispatcher (a test's stand-in)
+        return
+    others = sorted(files - {f.__code__.co_filename})
+    cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    if not others or not hasattr(cache_file, "_source_stamp"):
+        return
+    h = hashlib.sha256(repr(cache_file._source_stamp).encode())
+    for path in others:
+        h.update(_file_digest(path))
+    cache_file._source_stamp = h.digest()
 
 
 def kernels_compiled(kernel) -> bool:
