@@ -160,8 +160,8 @@ def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(
     A frontier count that reaches ``time_limit`` raises
     :class:`~kt_formal.exceptions.LimitReached`; a search returns a lower bound instead.
 
-    Frontier only: ``checkpoint`` (a directory: the states written at column boundaries
-    every ``checkpoint_every`` seconds, default 60) and ``resume`` (go on from there);
+    Frontier only: ``checkpoint`` (a directory: the states written after a step (a
+    square) every ``checkpoint_every`` seconds, default 60) and ``resume`` (go on from there);
     ``dask`` (a scheduler's address or ``"local"``) steps the states in ``parts`` parts on a
     Dask cluster; ``spill_dir`` and ``table_bytes`` as for the compiled counter.
     """

@@ -44,8 +44,11 @@ def test_interrupted_count_resumes_with_the_same_answer(tmp_path, rows, cols, cl
     d = str(tmp_path / "ck")
     with pytest.raises(_Stop):
         count_request_jit(b, closed, start, progress=_stop_at(5), checkpoint=d, checkpoint_every=0)
-    # the checkpoint of the last whole column (4) is there, and only that one
-    assert _steps(d) == [f"step-{4 * min(rows, cols) - 1:08d}"]
+    # the checkpoint of the last step done is there, and only that one: the square before
+    # the last of column 5 (the stop comes at the column's end), so the count goes on
+    # from inside a column, with four whole columns counted
+    k = min(rows, cols)
+    assert _steps(d) == [f"step-{5 * k - 2:08d}"]
     got = count_request_jit(b, closed, start, checkpoint=d, resume=True)
     assert got.resumed == 4
     assert got.count == want.count > 0
@@ -177,3 +180,53 @@ def test_a_resumed_count_compiles_nothing(tmp_path):
     assert got.resumed == 4 and got.count > 0
     after = signatures()
     assert {n: after[n] - before[n] for n in after if after[n] - before[n]} == {}
+
+
+def _stop_after_checkpoint(monkeypatch, step):
+    """Checkpoints as usual, then a stop right after the one of sweep step ``step``."""
+    from kt_formal.counting._frontier_checkpoint import Checkpointer
+
+    write = Checkpointer.write
+
+    def write_then_stop(self, i, chunks, meta):
+        path = write(self, i, chunks, meta)
+        if i == step:
+            raise _Stop
+        return path
+
+    monkeypatch.setattr(Checkpointer, "write", write_then_stop)
+
+
+@pytest.mark.parametrize("rows, cols, closed", [(5, 6, False), (6, 6, True)])
+def test_a_count_resumes_from_any_square(tmp_path, monkeypatch, rows, cols, closed):
+    """A checkpoint may be of any step, inside a column too (a last column can take hours):
+    stopped after each step in turn and resumed, the count and its states are the same."""
+    b = Board(rows, cols)
+    want = count_request_jit(b, closed)
+    steps = rows * cols + 2 * min(rows, cols)  # the sweep's steps, the window's emptying included
+    seen = 0
+    for j in range(steps):
+        d = str(tmp_path / f"ck{j}")
+        with monkeypatch.context() as m:
+            _stop_after_checkpoint(m, j)
+            try:
+                count_request_jit(b, closed, checkpoint=d, checkpoint_every=0)
+                continue  # no checkpoint after the last steps: the count ended
+            except _Stop:
+                seen += 1
+        assert _steps(d) == [f"step-{j:08d}"]
+        got = count_request_jit(b, closed, checkpoint=d, resume=True)
+        assert got.count == want.count and got.resumed == (j + 1) // min(rows, cols)
+        assert got.states_per_column == want.states_per_column and got.max_states == want.max_states
+    assert seen >= rows * cols
+
+
+def test_a_row_resumes_from_any_square(tmp_path, monkeypatch):
+    want = count_row(4, 3, 7, False, partial=True)
+    for j in range(4 * 7 - 1):
+        d = str(tmp_path / f"row{j}")
+        with monkeypatch.context() as m:
+            _stop_after_checkpoint(m, j)
+            with pytest.raises(_Stop):
+                count_row(4, 3, 7, False, partial=True, checkpoint=d, checkpoint_every=0)
+        assert count_row(4, 3, 7, False, partial=True, checkpoint=d, resume=True) == want

@@ -49,7 +49,7 @@ def _add_count(sub) -> None:
                    help="frontier: where a step too large for memory keeps its states (files deleted "
                         "as they are made, so nothing is left behind; default: the temporary directory)")
     p.add_argument("--checkpoint", metavar="DIR",
-                   help="frontier: write the states to DIR at a column boundary every minute (see "
+                   help="frontier: write the states to DIR after a square every minute (see "
                         "--checkpoint-every), so that a stopped count can go on with --resume")
     p.add_argument("--resume", action="store_true",
                    help="frontier: go on from the last checkpoint in the --checkpoint DIR (afresh if none)")

@@ -1,8 +1,8 @@
-"""Checkpoints of a frontier count: its states written at column boundaries, so that a count
-stopped (killed, a machine rebooted) goes on from the last column written.
+"""Checkpoints of a frontier count: its states written after a step of the sweep (a square),
+so that a count stopped (killed, a machine rebooted) goes on from the last one written.
 
 A checkpoint directory holds at most one finished checkpoint, ``step-NNNNNNNN/`` (the
-sweep's square index of the column's last square): one ``keys-J.npy`` and ``counts-J.npy``
+sweep's square index of the step): one ``keys-J.npy`` and ``counts-J.npy``
 a chunk of states, and ``meta.json`` with what the count is (:func:`question_key`), the
 tours finished so far, the counts known (a row of boards) and the sweep's bookkeeping.
 It is written into a hidden directory first and renamed when whole, the older one then
@@ -27,7 +27,7 @@ from kt_formal.exceptions import InvalidInput
 
 __all__ = ["question_key", "Checkpointer", "DEFAULT_EVERY"]
 
-#: Seconds between checkpoints (at the first column boundary past them): a count shorter
+#: Seconds between checkpoints (after the first step past them): a count shorter
 #: than this writes none.
 DEFAULT_EVERY = 60.0
 

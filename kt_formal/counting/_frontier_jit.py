@@ -445,7 +445,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     cores free at that step); a small step takes one. Compiling or loading the kernels
     (:func:`prepare_kernels`) is not counted in ``time_limit`` nor in the wall time.
 
-    ``checkpoint``: a directory where the states are written at a column boundary once
+    ``checkpoint``: a directory where the states are written after a step (a square) once
     ``checkpoint_every`` seconds (default 60) have passed since the last
     (:mod:`kt_formal.counting._frontier_checkpoint`); with ``resume`` the count goes on
     from the last checkpoint there (or starts afresh when there is none).
@@ -475,7 +475,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
         for i, args in board_steps(lay, first):
             d, _ = sweep.step(i, *args)
             done += d
-            if ckpt is not None and i % lay.k == lay.k - 1 and i + 1 < lay.N + lay.W and ckpt.due():
+            if ckpt is not None and i + 1 < lay.N + lay.W and ckpt.due():
                 ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), done=str(done)))
     res = FrontierCount(done, closed, lay.rows, lay.cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
                         sweep.passes, sweep.spilled, sweep.used, None if closed else start, None if closed else end,
@@ -592,6 +592,6 @@ def _sweep_row(sweep, k, a, b, closed, on_count, partial, out, first=0, ckpt=Non
             out[key] = d + comp
             if on_count is not None:
                 on_count(key, out[key])
-        if ckpt is not None and r == k - 1 and i + 1 < N and ckpt.due():
+        if ckpt is not None and i + 1 < N and ckpt.due():
             known = [[list(key) if partial else key, str(v)] for key, v in out.items()]
             ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), out=known))
