@@ -132,6 +132,22 @@ def test_old_order_names_in_the_cli(old, new, cli):
     assert r.code == 0 and f"--order {old} is now called --order {new}" in r.err
 
 
+def _probe_kernel(folder, module):
+    """In a fresh process with its numba cache in ``folder``: whether ``module.twice`` was
+    compiled before its first call, and ``twice(3)``."""
+    import os
+
+    probe = ("import sys; sys.path.insert(0, sys.argv[1])\n"
+             f"import {module} as m\n"
+             "from kt_formal.engines._jit import kernels_compiled\n"
+             "print(kernels_compiled(m.twice), m.twice(3))")
+    proc = subprocess.run([sys.executable, "-c", probe, str(folder)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, env={**os.environ, "NUMBA_CACHE_DIR": str(folder / "cache")})
+    assert proc.returncode == 0, proc.stderr
+    cached, value = proc.stdout.split()
+    return cached == "True", int(value)
+
+
 def test_a_reinstalled_source_with_its_cache_counts_as_compiled(tmp_path):
     """A newer file time on the same source (as a reinstall leaves it) keeps numba's cache:
     no compile note then; an edited source does need compiling."""
@@ -141,16 +157,9 @@ def test_a_reinstalled_source_with_its_cache_counts_as_compiled(tmp_path):
     mod = tmp_path / "kt_cached_probe.py"
     mod.write_text("from kt_formal.engines._jit import cached_njit\n\n"
                    "@cached_njit\ndef twice(x):\n    return 2 * x\n")
-    probe = ("import sys; sys.path.insert(0, sys.argv[1])\n"
-             "import kt_cached_probe as m\n"
-             "from kt_formal.engines._jit import kernels_compiled\n"
-             "before = kernels_compiled(m.twice)\nm.twice(3)\nprint(before)")
 
     def compiled_before_call():
-        proc = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True,
-                              cwd=ROOT, timeout=120, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})
-        assert proc.returncode == 0, proc.stderr
-        return proc.stdout.strip() == "True"
+        return _probe_kernel(tmp_path, "kt_cached_probe")[0]
 
     assert not compiled_before_call()   # nothing on disk yet
     assert compiled_before_call()       # the first run cached it
@@ -166,7 +175,6 @@ def test_editing_a_called_kernels_file_compiles_its_callers_again(tmp_path):
     """numba's stamp of a cached kernel hashes its own file only, so a kernel whose callee
     (inlined or not) lives in another file kept its old machine code after that file was
     edited; the stamp now covers the callee's file too."""
-    import os
 
     (tmp_path / "kt_probe_callee.py").write_text(
         "from kt_formal.engines._jit import cached_njit\n\n"
@@ -174,17 +182,9 @@ def test_editing_a_called_kernels_file_compiles_its_callers_again(tmp_path):
     (tmp_path / "kt_probe_caller.py").write_text(
         "from kt_formal.engines._jit import cached_njit\nfrom kt_probe_callee import step\n\n"
         "@cached_njit\ndef twice(x):\n    return step(x) + 0\n")
-    probe = ("import sys; sys.path.insert(0, sys.argv[1])\n"
-             "import kt_probe_caller as m\n"
-             "from kt_formal.engines._jit import kernels_compiled\n"
-             "print(kernels_compiled(m.twice), m.twice(3))")
 
     def run():
-        proc = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True,
-                              cwd=ROOT, timeout=120, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")})
-        assert proc.returncode == 0, proc.stderr
-        cached, value = proc.stdout.split()
-        return cached == "True", int(value)
+        return _probe_kernel(tmp_path, "kt_probe_caller")
 
     assert run() == (False, 6)
     assert run() == (True, 6)
