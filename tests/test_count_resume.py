@@ -183,21 +183,20 @@ def test_a_resumed_count_compiles_nothing(tmp_path):
 
 
 def _stop_after_checkpoint(monkeypatch, step):
-    """Checkpoints as usual, then a stop right after the one of sweep step ``step``."""
+    """The checkpoint of sweep step ``step`` (the only one written), then a stop."""
     from kt_formal.counting._frontier_checkpoint import Checkpointer
 
     write = Checkpointer.write
 
     def write_then_stop(self, i, chunks, meta):
-        path = write(self, i, chunks, meta)
         if i == step:
+            write(self, i, chunks, meta)
             raise _Stop
-        return path
 
     monkeypatch.setattr(Checkpointer, "write", write_then_stop)
 
 
-@pytest.mark.parametrize("rows, cols, closed", [(5, 6, False), (6, 6, True)])
+@pytest.mark.parametrize("rows, cols, closed", [(5, 6, False), (5, 6, True)])
 def test_a_count_resumes_from_any_square(tmp_path, monkeypatch, rows, cols, closed):
     """A checkpoint may be of any step, inside a column too (a last column can take hours):
     stopped after each step in turn and resumed, the count and its states are the same."""
