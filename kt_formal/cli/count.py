@@ -158,10 +158,12 @@ def _count_frontier(args, board, request) -> int:
                                 progress=progress if progress.active else None, time_limit=args.time_limit,
                                 **kwargs)
         columns_shown = progress.active and progress.lines  # a line a column went to a file already
-    if res.resumed:
-        _note(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {max(board.rows, board.cols)} "
-                    "columns were counted already" + (" (the count was finished)" if res.resumed ==
-                                                       max(board.rows, board.cols) else ""))
+    if res.resumed or res.resumed_squares:
+        n = max(board.rows, board.cols)
+        part = f" and {res.resumed_squares} square{'s' if res.resumed_squares > 1 else ''} of the next" \
+            if res.resumed_squares else ""
+        _note(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {n} columns{part} were "
+                    "counted already" + (" (the count was finished)" if res.resumed == n else ""))
     if getattr(args, "json", False):
         return _json_count(args, request, "frontier", res.count, True, res.wall_time, max_states=res.max_states,
                            directed_count=res.directed)

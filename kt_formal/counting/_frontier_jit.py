@@ -479,7 +479,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                 ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), done=str(done)))
     res = FrontierCount(done, closed, lay.rows, lay.cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
                         sweep.passes, sweep.spilled, sweep.used, None if closed else start, None if closed else end,
-                        resumed=first // lay.k)
+                        resumed=min(first // lay.k, lay.n), resumed_squares=first % lay.k if first < lay.N else 0)
     if ckpt is not None:
         ckpt.finish({"count": str(done), "peak": sweep.peak, "per_column": sweep.per_column})
     return res

@@ -79,6 +79,7 @@ class FrontierCount:
     end: tuple | None = None
     single: bool = False  # the board has one live square (its one open tour has no direction)
     resumed: int = 0  # the columns a checkpoint had counted already (compiled counter, resume)
+    resumed_squares: int = 0  # and the squares of the next column (a checkpoint inside a column)
 
     @property
     def directed(self) -> int | None:
