@@ -12,13 +12,14 @@ from numba.extending import intrinsic
 
 from kt_formal.engines._jit import cached_njit
 
-__all__ = ["_LIMB", "_HASH", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_HASH2", "_popcount", "_colours_dead", "_watch_can", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch", "limbs_to_int"]
+__all__ = ["_LIMB", "_MIX1", "_MIX2", "_mix", "_pass_hash", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_popcount", "_colours_dead", "_watch_can", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch", "limbs_to_int"]
 
 
 _LIMB = 62
 
 
-_HASH = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xFF51AFD7ED558CCD)  # MurmurHash3's finaliser
+_MIX2 = np.uint64(0xC4CEB9FE1A85EC53)
 
 
 _BLOCK = 1 << 18  # successors written at once before they go into the table (4 MB)
@@ -41,8 +42,6 @@ _HBITS = 16  # a step in passes splits the range of a second hash of the keys
 
 _HSPACE = 1 << _HBITS
 
-
-_HASH2 = np.uint64(0xD6E8FEB86659FD93)
 
 
 def limbs_to_int(limbs) -> int:
@@ -393,9 +392,31 @@ def _add_limbs(dst, d0, src, s0, L, Ld):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
+def _mix(key):  # pragma: no cover - compiled
+    """``key``'s bits mixed (MurmurHash3's 64-bit finaliser): every bit of the result hangs
+    on every bit of the key. A product with one odd constant (Fibonacci hashing) left the
+    keys of 8x10's last column in runs of slots a million long, at a table's usual fill."""
+    h = np.uint64(key)
+    h ^= h >> np.uint64(33)
+    h *= _MIX1
+    h ^= h >> np.uint64(33)
+    h *= _MIX2
+    h ^= h >> np.uint64(33)
+    return h
+
+
+@cached_njit(inline="always")
+def _pass_hash(key):  # pragma: no cover - compiled
+    """The second hash of a key that shares a step's states out among passes: the low
+    :data:`_HBITS` bits of :func:`_mix`, apart from the bits that place it in the table."""
+    return np.int64(_mix(key) & np.uint64(_HSPACE - 1))
+
+
+@cached_njit(inline="always")
 def _home(key, logT, capp):  # pragma: no cover - compiled
-    """(part, slot) of ``key`` in a table of ``2**logT`` parts of ``capp`` slots each."""
-    h = np.uint64(key) * _HASH
+    """(part, slot) of ``key`` in a table of ``2**logT`` parts of ``capp`` slots each: the
+    top bits of :func:`_mix` (the part, then 32 for the slot)."""
+    h = _mix(key)
     part = np.int64(h >> np.uint64(64 - logT)) if logT > 0 else np.int64(0)
     x = (h << np.uint64(logT)) >> np.uint64(32)
     return part, np.int64((x * np.uint64(capp)) >> np.uint64(32))
@@ -451,7 +472,7 @@ def _emit(nk, x, acc_d, cflat, L, logT, capp, base_o, G, cnt, gk, gs, hlo, hhi):
             _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
     elif nk >= 0:
         if hhi - hlo < _HSPACE:
-            h2 = np.int64((np.uint64(nk) * _HASH2) >> np.uint64(64 - _HBITS))
+            h2 = _pass_hash(nk)
             if h2 < hlo or h2 >= hhi:
                 return
         part, _g = _home(nk, logT, capp)
