@@ -340,10 +340,8 @@ class _Sweep:
             lo = mid
             passes += 1
             n += nr
-            if lo < _HSPACE and self.progress is not None and time.perf_counter() - self.t_line >= STEP_LINE_SECONDS:
-                self.t_line, c, j = time.perf_counter(), i // self.k, i % self.k  # a step in passes: a line a pass
-                self.progress(c + (j + 0.5) / self.k, self.n_cols, f"column {c + 1} of {self.n_cols}, square {j + 1} of "
-                              f"{self.k}: pass {passes} done, {lo / _HSPACE:.0%} of its states, {n:,} so far")
+            if lo < _HSPACE:  # a step in passes: a line a pass
+                self._square_line(i, 0.5, f": pass {passes} done, {lo / _HSPACE:.0%} of its states, {n:,} so far")
             if n > self.max_states:
                 raise self._out_of_reach(i)
             done += sum(limbs_to_int(row) for row in dacc)
@@ -376,12 +374,17 @@ class _Sweep:
             if self.progress is not None:
                 self.t_line = time.perf_counter()
                 self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states" + self._pace(c))
-        elif self.progress is not None and c < self.n_cols and time.perf_counter() - self.t_line >= STEP_LINE_SECONDS:
-            # a long column: its steps too, once a while (a line each in a log)
-            self.t_line, j = time.perf_counter(), i % self.k + 1
-            self.progress(c + j / self.k, self.n_cols, f"column {c + 1} of {self.n_cols}, square {j} of "
-                          f"{self.k}, {n:,} states")
+        elif c < self.n_cols:  # a long column: its steps too, once a while (a line each in a log)
+            self._square_line(i, 1, f", {n:,} states")
         return done, comp
+
+    def _square_line(self, i, share, text) -> None:
+        """A progress line on square ``i`` (``share`` of its step done), once a while."""
+        if self.progress is None or time.perf_counter() - self.t_line < STEP_LINE_SECONDS:
+            return
+        self.t_line, c, j = time.perf_counter(), i // self.k, i % self.k
+        self.progress(c + (j + share) / self.k, self.n_cols,
+                      f"column {c + 1} of {self.n_cols}, square {j + 1} of {self.k}{text}")
 
     def _pace(self, c) -> str:
         """``, R states/s, about T left``: the states stepped a second in this process, and

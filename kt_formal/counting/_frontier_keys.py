@@ -43,7 +43,6 @@ _HBITS = 16  # a step in passes splits the range of a second hash of the keys
 _HSPACE = 1 << _HBITS
 
 
-
 def limbs_to_int(limbs) -> int:
     """A count's 62-bit limbs (lowest first) as a Python integer."""
     v = 0

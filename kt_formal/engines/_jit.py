@@ -88,7 +88,7 @@ def _sources(f) -> frozenset:
     the kernels it calls by a global name, theirs in turn (each kernel carries its set)."""
     files = {f.__code__.co_filename}
     for name in _global_names(f.__code__):
-        files |= getattr(f.__globals__.get(name), "_kt_sources", frozenset())
+        files |= kernel_sources(f.__globals__.get(name))
     return frozenset(files)
 
 
