@@ -332,6 +332,41 @@ def test_count_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     assert "out of reach here" in run.err and f"{estimate_states(8):,} states" in run.err
 
 
+@pytest.mark.parametrize("ends", [(), ("--start", "a1"), ("--end", "h8")])
+def test_an_open_count_is_refused_by_the_open_figure(cli, monkeypatch, ends):
+    """Open tours with both ends free hold more states a step than closed ones, so their
+    figure decides: with room on disk for 8 x 8's closed figure but not its open one (the
+    closed one times the least ratio measured), `count 8 8 --open` is refused at once (one
+    line, exit 2, the open figure and where it comes from); a fixed end takes the closed
+    figure (so that nothing is refused that might fit), refused only below it."""
+    import collections
+
+    from kt_formal.cli import count as cli_module
+    from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
+    from kt_formal.counting._frontier_memory import SPILL_BYTES_PER_STATE
+    from kt_formal.counting.frontier import estimate_states
+
+    closed, opened = estimate_states(8), estimate_states(8, closed=False)
+    assert opened > closed
+    if closed <= DEFAULT_MAX_STATES:
+        pytest.skip("a machine with the memory for 8 x 8")
+    usage = collections.namedtuple("usage", "total used free")
+    between = (closed + opened) // 2 * SPILL_BYTES_PER_STATE  # room for the closed figure only
+    monkeypatch.setattr(cli_module.shutil, "disk_usage", lambda path: usage(2 * between, between, between))
+    if not ends:
+        run = cli("count", "8", "8", "--open")
+        assert run.code == 2 and run.out == "" and len(run.err.strip().splitlines()) == 1
+        assert "the open tours of the 8x8 board is out of reach here" in run.err
+        assert f"about {opened:,} states (the closed count's fullest step times" in run.err
+        return
+    below = closed * SPILL_BYTES_PER_STATE // 2  # room for neither: refused by the closed figure
+    monkeypatch.setattr(cli_module.shutil, "disk_usage", lambda path: usage(2 * below, below, below))
+    run = cli("count", "8", "8", "--open", *ends)
+    assert run.code == 2 and run.out == "" and len(run.err.strip().splitlines()) == 1
+    assert "the tours of the 8x8 board is out of reach here" in run.err
+    assert f"at least {closed:,} states" in run.err
+
+
 @pytest.mark.slow  # eight across: the kernel of keys in base 11 (a compile of its own)
 def test_count_of_8x8_keeps_its_states_in_files_and_stops_at_its_time_limit(cli, tmp_path):
     """Without a bound from the disk, 8 x 8 runs, says where its states go, and a time

@@ -110,6 +110,21 @@ def _frontier_counters():
     return count_request_jit, count_row
 
 
+def _fullest_step(short: int, both_free: bool) -> tuple[int, str, str]:
+    """The states of the fullest step of a count on a board ``short`` (at most 8) across
+    without holes: the number, "at least N states" or "about N states", and where it comes
+    from. Open tours with both ends free hold many more states than closed ones; with a
+    fixed end the closed figure (the lower one) is taken, so that nothing is refused that
+    might fit."""
+    from kt_formal.counting.frontier import OPEN_OVER_CLOSED, estimate_measured, estimate_states
+
+    est = estimate_states(short, closed=not both_free)
+    if estimate_measured(short, closed=not both_free):
+        return est, f"at least {est:,} states", f"measured on a board {short} across; a longer board holds more"
+    return est, f"about {est:,} states", (f"the closed count's fullest step times {OPEN_OVER_CLOSED}, the least "
+                                          "ratio of open to closed measured; docs/counts.md")
+
+
 def _count_frontier(args, board, request) -> int:
     from kt_formal.counting.frontier import EIGHT_BY_EIGHT_MINUTES, MAX_SHORT_SIDE, estimate_states
     from kt_formal.progress import progress_for
@@ -127,19 +142,22 @@ def _count_frontier(args, board, request) -> int:
         kwargs = _spill_kwargs(args)
         spill_dir, max_states = kwargs["spill_dir"], kwargs["max_states"]
         free = shutil.disk_usage(spill_dir).free
-        est = estimate_states(short)
+        both_free = not request.closed and request.start is None and request.end is None
+        est, amount, why = _fullest_step(short, both_free)
+        kind = "open tours" if both_free else "tours"
         if not board.has_holes and est > max_states:
             raise ResourceLimit(
-                f"counting the tours of the {board.rows}x{board.cols} board is out of reach here: one step "
-                f"of the frontier method holds at least {est:,} states (measured on {short}x{short}; a longer "
-                f"board holds more); memory holds {DEFAULT_MAX_STATES:,} and {spill_dir} has room for "
+                f"counting the {kind} of the {board.rows}x{board.cols} board is out of reach here: one step "
+                f"of the frontier method holds {amount} ({why}); memory holds {DEFAULT_MAX_STATES:,} and {spill_dir} has room for "
                 f"{free // SPILL_BYTES_PER_STATE:,} ({free / 1e9:.0f} GB free, {SPILL_BYTES_PER_STATE} bytes a "
                 "state for a step's input and output)")
         if not board.has_holes and est > DEFAULT_MAX_STATES:
-            _note(args, f"the {board.rows}x{board.cols} board holds at least {est:,} states a step, more than "
-                        f"memory does: the large steps keep their states in files in {spill_dir} (about "
-                        f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); 8x8 took {EIGHT_BY_EIGHT_MINUTES} minutes "
-                        f"on 2 cores; --time-limit (now {args.time_limit:g} s) bounds the run")
+            took = (f"8x8's closed tours took {EIGHT_BY_EIGHT_MINUTES} minutes on 2 cores" if request.closed else
+                    "no count of 8x8's open tours has finished here (docs/counts.md)")
+            _note(args, f"a count of the {kind} of the {board.rows}x{board.cols} board holds {amount} a step, "
+                        f"more than memory does: the large steps keep their states in files in {spill_dir} (about "
+                        f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); {took}; --time-limit (now "
+                        f"{args.time_limit:g} s) bounds the run")
         kwargs["threads"] = _count_threads(args)
         kwargs.update(_checkpoint_kwargs(args), **_mirror_kwargs(args))
         _prepare_frontier(args, short)

@@ -404,8 +404,7 @@ class _Sweep:
             from kt_formal.counting.frontier import estimate_states
 
             g = known[-1] / known[-2]
-            # (closed tours measured; open ones hold up to some 30 times more: 6x6 28, 6x8 16)
-            cap = max(estimate_states(self.k) * (1 if self.closed else 30), known[-1])
+            cap = max(estimate_states(self.k, closed=self.closed), known[-1])
             x = known[-1]
             for _cc in range(c + 1, self.n_cols - 1):
                 x = min(cap, x * g)

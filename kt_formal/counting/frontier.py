@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
-__all__ = ["count_tours", "count_request", "sweep_layout", "SweepLayout", "FrontierCount", "estimate_states", "MEASURED_PEAK_STATES", "MAX_SHORT_SIDE",
+__all__ = ["count_tours", "count_request", "sweep_layout", "SweepLayout", "FrontierCount", "estimate_states", "MEASURED_PEAK_STATES", "MEASURED_OPEN_PEAK_STATES", "OPEN_OVER_CLOSED", "estimate_measured", "MAX_SHORT_SIDE",
            "EIGHT_BY_EIGHT_MINUTES"]
 
 #: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
@@ -99,19 +99,42 @@ class FrontierCount:
 #: 8x8 (its fifth square of the sixth column, with both; 740,706,259 with neither).
 MEASURED_PEAK_STATES = {1: 1, 2: 1, 3: 153, 4: 534, 5: 56_497, 6: 1_436_776, 7: 22_538_221, 8: 424_517_347}
 
+#: The same for open tours with both ends free, measured with mirror images and the
+#: look-ahead (``count_request_jit(Board(k, n), False).max_states``) on 3x12, 4x8, 5x12, 6x12
+#: and 7x7 (docs/counts.md).
+MEASURED_OPEN_PEAK_STATES = {1: 1, 2: 1, 3: 813, 4: 6_574, 5: 492_630, 6: 13_239_405, 7: 66_595_527}
+
+#: An open count's fullest step over the closed count's on the same board: the least ratio
+#: measured (5x10; 5x6, 6x6, 5x8 and 6x8 gave 16 to 43, docs/counts.md). 8 x 8's open tours
+#: were not counted; an attempt held 35 times the closed count's states at the end of its
+#: fourth column and was stopped in its fifth (docs/counts.md).
+OPEN_OVER_CLOSED = 13
+
+
 #: Minutes the compiled counter took to count 8 x 8's closed tours on 2 cores, its large
 #: steps in files (``kt-formal count 8 8 --spill-dir spill``: 1,276 s).
 EIGHT_BY_EIGHT_MINUTES = 21
 
 
-def estimate_states(short: int) -> int:
+def estimate_states(short: int, closed: bool = True) -> int:
     """The states of the fullest step of a board ``short`` squares across, without holes:
-    the measured peak of the square board (:data:`MEASURED_PEAK_STATES`; a longer board
-    holds at least as many), and past 8 the 8 x 8 figure times 32 for each square more
-    across (the growth from 6 to 7 to 8 across was 16 and 33 times)."""
+    the peak measured on a board that wide (:data:`MEASURED_PEAK_STATES`, or for open
+    tours with both ends free :data:`MEASURED_OPEN_PEAK_STATES`; a longer board holds at
+    least as many); open tours eight across, the closed figure times
+    :data:`OPEN_OVER_CLOSED`; past 8 the 8 x 8 figure times 32 for each square more across
+    (the growth of the closed counts from 6 to 7 to 8 across was 16 and 33 times)."""
+    if not closed and short in MEASURED_OPEN_PEAK_STATES:
+        return MEASURED_OPEN_PEAK_STATES[short]
+    factor = 1 if closed else OPEN_OVER_CLOSED
     if short in MEASURED_PEAK_STATES:
-        return MEASURED_PEAK_STATES[short]
-    return MEASURED_PEAK_STATES[8] * 32 ** (short - 8)
+        return MEASURED_PEAK_STATES[short] * factor
+    return MEASURED_PEAK_STATES[8] * factor * 32 ** (short - 8)
+
+
+def estimate_measured(short: int, closed: bool = True) -> bool:
+    """Whether :func:`estimate_states` is a peak measured on a board that wide (else it is
+    extrapolated from one)."""
+    return short in (MEASURED_PEAK_STATES if closed else MEASURED_OPEN_PEAK_STATES)
 
 
 def _normalise(window: list) -> tuple:
