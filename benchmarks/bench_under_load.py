@@ -145,7 +145,6 @@ def _environment() -> dict:
 def run_once(fig: Figure, timeout: float, folder: str) -> tuple[float, int]:
     env = _environment()
     args = _with_mask(fig.args, folder)
-    timeout = fig.timeout or timeout
     cwd = ROOT
     if PYTHON["installed"]:
         cwd = Path(tempfile.gettempdir())
@@ -170,13 +169,14 @@ def run_once(fig: Figure, timeout: float, folder: str) -> tuple[float, int]:
 
 
 def measure(fig: Figure, runs: int, timeout: float, folder: str) -> None:
+    timeout = fig.timeout or timeout
     if not fig.cold_cache:
         run_once(fig, timeout, folder)  # warm-up: numba's cache, the file system's cache
     for _ in range(fig.runs or runs):
         seconds, status = run_once(fig, timeout, folder)
         fig.idle.append(seconds)
         fig.status.append(status)
-        with Neighbour((fig.timeout or timeout) + 5):
+        with Neighbour(timeout + 5):
             seconds, status = run_once(fig, timeout, folder)
         fig.loaded.append(seconds)
         fig.status.append(status)

@@ -311,21 +311,27 @@ def test_a_step_past_the_state_bound_stops_with_its_place():
         count_request_jit(Board(6, 8), max_states=50_000)
 
 
+def _spill_room(monkeypatch, free: int) -> None:
+    """The count command sees ``free`` bytes free in its spill directory."""
+    import collections
+
+    from kt_formal.cli import count as cli_module
+
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(cli_module.shutil, "disk_usage", lambda path: usage(2 * free, free, free))
+
+
 @pytest.mark.parametrize("size", [("8", "8"), ("8", "11"), ("12", "8")])
 def test_count_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli, monkeypatch, size):
     """8 x 8 and longer (no holes) hold more states than memory: their steps keep them in
     files, and with a spill directory of 1 GB free the count is refused at once: one
     line, exit 2, with the measured state count."""
-    import collections
-
-    from kt_formal.cli import count as cli_module
     from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
     from kt_formal.counting.frontier import estimate_states
 
     if estimate_states(8) <= DEFAULT_MAX_STATES:
         pytest.skip("a machine with the memory for 8 x 8")
-    usage = collections.namedtuple("usage", "total used free")
-    monkeypatch.setattr(cli_module.shutil, "disk_usage", lambda path: usage(2 << 30, 1 << 30, 1 << 30))
+    _spill_room(monkeypatch, 1 << 30)
     run = cli("count", *size)
     assert run.code == 2 and run.out == ""
     assert len(run.err.strip().splitlines()) == 1
@@ -339,9 +345,6 @@ def test_an_open_count_is_refused_by_the_open_figure(cli, monkeypatch, ends):
     closed one times the least ratio measured), `count 8 8 --open` is refused at once (one
     line, exit 2, the open figure and where it comes from); a fixed end takes the closed
     figure (so that nothing is refused that might fit), refused only below it."""
-    import collections
-
-    from kt_formal.cli import count as cli_module
     from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
     from kt_formal.counting._frontier_memory import SPILL_BYTES_PER_STATE
     from kt_formal.counting.frontier import estimate_states
@@ -350,17 +353,14 @@ def test_an_open_count_is_refused_by_the_open_figure(cli, monkeypatch, ends):
     assert opened > closed
     if closed <= DEFAULT_MAX_STATES:
         pytest.skip("a machine with the memory for 8 x 8")
-    usage = collections.namedtuple("usage", "total used free")
-    between = (closed + opened) // 2 * SPILL_BYTES_PER_STATE  # room for the closed figure only
-    monkeypatch.setattr(cli_module.shutil, "disk_usage", lambda path: usage(2 * between, between, between))
     if not ends:
+        _spill_room(monkeypatch, (closed + opened) // 2 * SPILL_BYTES_PER_STATE)  # the closed figure only
         run = cli("count", "8", "8", "--open")
         assert run.code == 2 and run.out == "" and len(run.err.strip().splitlines()) == 1
         assert "the open tours of the 8x8 board is out of reach here" in run.err
         assert f"about {opened:,} states (the closed count's fullest step times" in run.err
         return
-    below = closed * SPILL_BYTES_PER_STATE // 2  # room for neither: refused by the closed figure
-    monkeypatch.setattr(cli_module.shutil, "disk_usage", lambda path: usage(2 * below, below, below))
+    _spill_room(monkeypatch, closed * SPILL_BYTES_PER_STATE // 2)  # neither: refused by the closed figure
     run = cli("count", "8", "8", "--open", *ends)
     assert run.code == 2 and run.out == "" and len(run.err.strip().splitlines()) == 1
     assert "the tours of the 8x8 board is out of reach here" in run.err
