@@ -367,6 +367,31 @@ def test_an_open_count_is_refused_by_the_open_figure(cli, monkeypatch, ends):
     assert f"at least {closed:,} states" in run.err
 
 
+@pytest.mark.parametrize("kind", ["closed", "open"])
+def test_a_row_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli, monkeypatch, kind):
+    """`count --sequence 8 A..B` with B >= 8 sweeps at least 8 x 8's states: with room on
+    disk for the closed figure only, the open row is refused at once (one line, exit 2,
+    the open figure); with room for neither, the closed row too."""
+    from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
+    from kt_formal.counting._frontier_memory import SPILL_BYTES_PER_STATE
+    from kt_formal.counting.frontier import estimate_states
+
+    closed, opened = estimate_states(8), estimate_states(8, closed=False)
+    if closed <= DEFAULT_MAX_STATES:
+        pytest.skip("a machine with the memory for 8 x 8")
+    if kind == "open":
+        _spill_room(monkeypatch, (closed + opened) // 2 * SPILL_BYTES_PER_STATE)
+        run = cli("count", "--sequence", "8", "5..9", "--open", "--time-limit", "5")  # a bound if it ran
+        figure = f"about {opened:,} states"
+    else:
+        _spill_room(monkeypatch, closed * SPILL_BYTES_PER_STATE // 2)
+        run = cli("count", "--sequence", "8", "8..20", "--time-limit", "5")
+        figure = f"at least {closed:,} states"
+    assert run.code == 2 and run.out == "" and len(run.err.strip().splitlines()) == 1
+    what = "open tours" if kind == "open" else "tours"
+    assert f"counting the {what} of the 8x{'5' if kind == 'open' else '8'}..8x" in run.err
+    assert "out of reach here" in run.err and figure in run.err
+
 @pytest.mark.slow  # eight across: the kernel of keys in base 11 (a compile of its own)
 def test_count_of_8x8_keeps_its_states_in_files_and_stops_at_its_time_limit(cli, tmp_path):
     """Without a bound from the disk, 8 x 8 runs, says where its states go, and a time

@@ -125,8 +125,34 @@ def _fullest_step(short: int, both_free: bool) -> tuple[int, str, str]:
                                           "ratio of open to closed measured; docs/counts.md")
 
 
+def _room_for_the_count(args, short: int, both_free: bool, closed: bool, boards: str, spill: dict) -> None:
+    """Before a count of ``boards`` without holes (``short`` across) runs: refuse it at once
+    (one line) when its fullest step would fit neither memory nor the spill directory, and
+    say so when its large steps will keep their states in files."""
+    from kt_formal.counting.frontier import EIGHT_BY_EIGHT_MINUTES
+    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+
+    spill_dir, max_states = spill["spill_dir"], spill["max_states"]
+    free = shutil.disk_usage(spill_dir).free
+    est, amount, why = _fullest_step(short, both_free)
+    kind = "open tours" if both_free else "tours"
+    if est > max_states:
+        raise ResourceLimit(
+            f"counting the {kind} of {boards} is out of reach here: one step "
+            f"of the frontier method holds {amount} ({why}); memory holds {DEFAULT_MAX_STATES:,} and {spill_dir} has room for "
+            f"{free // SPILL_BYTES_PER_STATE:,} ({free / 1e9:.0f} GB free, {SPILL_BYTES_PER_STATE} bytes a "
+            "state for a step's input and output)")
+    if est > DEFAULT_MAX_STATES:
+        took = (f"8x8's closed tours took {EIGHT_BY_EIGHT_MINUTES} minutes on 2 cores" if closed else
+                "no count of 8x8's open tours has finished here (docs/counts.md)")
+        _note(args, f"a count of the {kind} of {boards} holds {amount} a step, "
+                    f"more than memory does: the large steps keep their states in files in {spill_dir} (about "
+                    f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); {took}; --time-limit (now "
+                    f"{args.time_limit:g} s) bounds the run")
+
+
 def _count_frontier(args, board, request) -> int:
-    from kt_formal.counting.frontier import EIGHT_BY_EIGHT_MINUTES, MAX_SHORT_SIDE, estimate_states
+    from kt_formal.counting.frontier import MAX_SHORT_SIDE, estimate_states
     from kt_formal.progress import progress_for
 
     count_request, count_row = _frontier_counters()
@@ -137,27 +163,10 @@ def _count_frontier(args, board, request) -> int:
                            f"{estimate_states(short):.1e} states per step")
     kwargs = {}
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
-        from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
-
         kwargs = _spill_kwargs(args)
-        spill_dir, max_states = kwargs["spill_dir"], kwargs["max_states"]
-        free = shutil.disk_usage(spill_dir).free
         both_free = not request.closed and request.start is None and request.end is None
-        est, amount, why = _fullest_step(short, both_free)
-        kind = "open tours" if both_free else "tours"
-        if not board.has_holes and est > max_states:
-            raise ResourceLimit(
-                f"counting the {kind} of the {board.rows}x{board.cols} board is out of reach here: one step "
-                f"of the frontier method holds {amount} ({why}); memory holds {DEFAULT_MAX_STATES:,} and {spill_dir} has room for "
-                f"{free // SPILL_BYTES_PER_STATE:,} ({free / 1e9:.0f} GB free, {SPILL_BYTES_PER_STATE} bytes a "
-                "state for a step's input and output)")
-        if not board.has_holes and est > DEFAULT_MAX_STATES:
-            took = (f"8x8's closed tours took {EIGHT_BY_EIGHT_MINUTES} minutes on 2 cores" if request.closed else
-                    "no count of 8x8's open tours has finished here (docs/counts.md)")
-            _note(args, f"a count of the {kind} of the {board.rows}x{board.cols} board holds {amount} a step, "
-                        f"more than memory does: the large steps keep their states in files in {spill_dir} (about "
-                        f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); {took}; --time-limit (now "
-                        f"{args.time_limit:g} s) bounds the run")
+        if not board.has_holes:
+            _room_for_the_count(args, short, both_free, request.closed, f"the {board.rows}x{board.cols} board", kwargs)
         kwargs["threads"] = _count_threads(args)
         kwargs.update(_checkpoint_kwargs(args), **_mirror_kwargs(args))
         _prepare_frontier(args, short)
@@ -270,12 +279,16 @@ def _count_sequence(args) -> int:
                 line((n, j) if args.partial else n, res.count)
         return 0
     # compiled: every width in one sweep over the longest board, each line as it is known
+    spill = _spill_kwargs(args)
+    if b >= k:  # the sweep over k x b holds at least the states of the k x k board (the figures
+        # that can pass memory, eight across, were measured or estimated on 8 x 8)
+        _room_for_the_count(args, k, args.open, not args.open, f"the {k}x{a}..{k}x{b} boards", spill)
     threads = _count_threads(args)
     _prepare_frontier(args, k)
     with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
                   time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads,
-                  **_checkpoint_kwargs(args), **_spill_kwargs(args), **_mirror_kwargs(args))
+                  **_checkpoint_kwargs(args), **spill, **_mirror_kwargs(args))
     return 0
 
 
