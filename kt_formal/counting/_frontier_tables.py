@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _P_B0, _P_B16, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _N_PRM, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _pass_hash, _prefetch, _spread_bits, step_tables
-from kt_formal.counting._frontier_successors import _combo16, _mirror_image16, _successor, _successor16, _successor_open16
+from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _nibbles_equal, _popcount, _P_B0, _P_B16, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _N_PRM, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _pass_hash, _prefetch, _spread_bits, step_tables
+from kt_formal.counting._frontier_successors import _combo16, _mirror_image16, _open_mask_dead, _successor, _successor16, _successor_open16, _touched
 
 __all__ = ["fill_closed16", "fill_open16", "fill_wide", "fill_kernel", "packed_keys", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
 
@@ -190,7 +190,10 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
     colour, balance = prm[_P_COLOUR] != 0, prm[_P_BALANCE]
     n_watch, wb, wa, wn, wl = _watch16(prm)
     out_live, may_finish, mirror = prm[_P_OUT_LIVE] != 0, prm[_P_MAY_FINISH] != 0, prm[_P_MIRROR] != 0
-    out_fixed, free, merge = prm[_P_OUT_FIXED] != 0, prm[_P_FREE], prm[_P_MERGE] != 0
+    out_fixed, free, merge, b0 = prm[_P_OUT_FIXED] != 0, prm[_P_FREE], prm[_P_MERGE] != 0, prm[_P_B0]
+    touched = _touched(nbr_p4, m)
+    zero, one, two, four, F = np.uint64(0), np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(15)
+    w4, top = np.uint64(4 * W), np.uint64(1) << np.uint64(4 * (W - 1))
     s = s0
     while s < S:
         e = _block(s, S, fill, T, G, limit)
@@ -205,7 +208,19 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
                 if c < 0:
                     continue
                 tn = keys[x] & 3
+                # most masks tried leave more squares that can only be ends than the tour
+                # has ends: those are dropped before their moves are made
+                zu = (_nibbles_equal(X, zero) & low_w) >> four
+                lu = (low_w & ~(_nibbles_equal(X, one) & low_w)) >> four & ~zu
+                nz = top if (X >> w4) & F == zero else zero
+                v0 = X & F
                 for mi in range(mstart[c], mstart[c + 1]):
+                    mask = mlist[mi]
+                    gone = (v0 >= two) if b0 < 0 or not (mask >> b0) & 1 else v0 == zero
+                    if _open_mask_dead(zu, lu, nz, touched[mask], _popcount(mask),
+                                       tn + (1 if gone and not out_fixed else 0), free, may_finish, one_room,
+                                       no_room, colour, light, fixed, balance, n_watch, wb, wa, wn, wl):
+                        continue
                     nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
                                            may_finish, free, merge, one_room, no_room, shut, low_w,
                                            low_a, _DB_INDEX, colour, light, fixed, balance, n_watch, wb,
