@@ -8,7 +8,7 @@ import numpy as np
 from kt_formal.engines._jit import cached_njit
 from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _colours_dead, _lowest_bit, _watch_can, _nibbles_equal, _popcount, _with_leaving
 
-__all__ = ["_combo16", "_moves16", "_relabelled16", "_successor16", "_singles", "_successor_open16", "_touched", "_open_mask_dead", "_successor"]
+__all__ = ["_combo16", "_moves16", "_relabelled16", "_successor16", "_singles", "_successor_open16", "_ends_dead", "_touched", "_open_mask_dead", "_successor"]
 
 
 @cached_njit(inline="always")
@@ -168,6 +168,34 @@ def _singles(Y, low_w):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
+def _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed, balance, n_watch, wb, wa, wn,
+               wl):  # pragma: no cover - compiled
+    """Whether an open tour's state after a step is dead by its ends, from the window's
+    squares without a move (``zpost``) and its path ends (``lpost``), spread: a square still
+    to come two moves short, or more squares that can only be ends (a square without a move
+    and one move of room, a path end without room, a square still to come a move short)
+    than the tour has ends left after its ``tn2``, or ends of colours the board does not
+    allow (``colour``). The watched squares as :func:`_successor16`'s (``wl``: light)."""
+    n_short = 0
+    light_short = 0
+    if n_watch:
+        avail = np.int64(zpost | (lpost & ~fixed))
+        for j in range(n_watch):
+            can = wa[j] + _popcount(wb[j] & avail)
+            if can < wn[j]:
+                if can < wn[j] - 1:
+                    return True
+                n_short += 1
+                light_short += wl[j]
+    f = np.int64((zpost & one_room) | (lpost & no_room))  # squares that can only be ends
+    nf = _popcount(f)
+    if tn2 + nf + n_short > free:
+        return True
+    return colour and _colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
+                                    balance, f, nf, n_short, light_short)
+
+
+@cached_njit(inline="always")
 def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, may_finish, free, merge,
                       one_room, no_room, shut, low_w, low_a, db_index, colour, light, fixed,
                       balance, n_watch, wb, wa, wn, wl):  # pragma: no cover - compiled
@@ -218,23 +246,7 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
         return -2
     zpost = _nibbles_equal(Y, zero) & low_w
     lpost = low_w & ~(zpost | (_nibbles_equal(Y, one) & low_w))
-    n_short = 0
-    light_short = 0
-    if n_watch:
-        avail = np.int64(zpost | (lpost & ~fixed))
-        for j in range(n_watch):
-            can = wa[j] + _popcount(wb[j] & avail)
-            if can < wn[j]:
-                if can < wn[j] - 1:
-                    return -1
-                n_short += 1
-                light_short += wl[j]
-    f = np.int64((zpost & one_room) | (lpost & no_room))  # squares that can only be ends
-    nf = _popcount(f)
-    if tn2 + nf + n_short > free:
-        return -1
-    if colour and _colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
-                                balance, f, nf, n_short, light_short):
+    if _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed, balance, n_watch, wb, wa, wn, wl):
         return -1
     sh = lpost & shut
     while sh:
@@ -269,34 +281,16 @@ def _open_mask_dead(zu, lu, nz, t, d, tn2, free, may_finish, one_room, no_room, 
     """Whether a move mask of an open tour's state leads nowhere, told from which window
     squares have no move yet (``zu``) and which are path ends (``lu``) after the step,
     before the mask's moves are made: the squares it touches (``t``) take a move, the new
-    square ``d`` of them (``nz``: its bit where it is live). The same checks as
-    :func:`_successor_open16`'s, in the same order, on the same masks, so that the masks
-    they drop are most of those tried and cost a few operations each; a step that may
+    square ``d`` of them (``nz``: its bit where it is live). The checks of
+    :func:`_ends_dead`, which :func:`_successor_open16` makes after the moves, made before
+    them: the masks they drop are most of those tried, at a few operations each; a step that may
     finish the tour (``may_finish``) checks only the ends that squares short of room
     force, which a finished tour never fails."""
     zpost = (zu & ~t) | (nz if d == 0 else np.uint64(0))
     lpost = (lu & ~t) | (zu & t) | (nz if d == 1 else np.uint64(0))
-    f = np.int64((zpost & one_room) | (lpost & no_room))  # squares that can only be ends
-    nf = _popcount(f)
-    if tn2 + nf > free:
-        return True
     if may_finish:
-        return False
-    n_short = 0
-    light_short = 0
-    if n_watch:
-        avail = np.int64(zpost | (lpost & ~fixed))
-        for j in range(n_watch):
-            can = wa[j] + _popcount(wb[j] & avail)
-            if can < wn[j]:
-                if can < wn[j] - 1:
-                    return True
-                n_short += 1
-                light_short += wl[j]
-    if tn2 + nf + n_short > free:
-        return True
-    return colour and _colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
-                                    balance, f, nf, n_short, light_short)
+        return tn2 + _popcount(np.int64((zpost & one_room) | (lpost & no_room))) > free
+    return _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed, balance, n_watch, wb, wa, wn, wl)
 
 
 @cached_njit(inline="always")
