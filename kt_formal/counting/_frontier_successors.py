@@ -205,7 +205,9 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
     and whole-path pruning and the relabelling, on nibbles of one word. ``one_room``,
     ``no_room``, ``shut``, ``light`` and ``fixed`` are spread masks of the frontier after
     the step; with ``colour`` the ends' colours are checked (:func:`_colours_dead`); the
-    watched squares as :func:`_successor16`'s (``wl``: light)."""
+    watched squares as :func:`_successor16`'s (``wl``: light). The checks on the ends
+    (:func:`_ends_dead`) are left to :func:`_open_mask_dead`, before the moves, on a step
+    that cannot finish the tour: the caller makes them there."""
     zero = np.uint64(0)
     one = np.uint64(1)
     two = np.uint64(2)
@@ -246,7 +248,10 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
         return -2
     zpost = _nibbles_equal(Y, zero) & low_w
     lpost = low_w & ~(zpost | (_nibbles_equal(Y, one) & low_w))
-    if _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed, balance, n_watch, wb, wa, wn, wl):
+    # the checks on the ends: made before the moves (:func:`_open_mask_dead`) unless the
+    # step may finish the tour, and then here
+    if may_finish and _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed, balance,
+                                 n_watch, wb, wa, wn, wl):
         return -1
     sh = lpost & shut
     while sh:
