@@ -176,6 +176,10 @@ def _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed,
     and one move of room, a path end without room, a square still to come a move short)
     than the tour has ends left after its ``tn2``, or ends of colours the board does not
     allow (``colour``). The watched squares as :func:`_successor16`'s (``wl``: light)."""
+    f = np.int64((zpost & one_room) | (lpost & no_room))  # squares that can only be ends
+    nf = _popcount(f)
+    if tn2 + nf > free:  # the commonest end, and the cheapest to see
+        return True
     n_short = 0
     light_short = 0
     if n_watch:
@@ -187,8 +191,6 @@ def _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed,
                     return True
                 n_short += 1
                 light_short += wl[j]
-    f = np.int64((zpost & one_room) | (lpost & no_room))  # squares that can only be ends
-    nf = _popcount(f)
     if tn2 + nf + n_short > free:
         return True
     return colour and _colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
