@@ -289,10 +289,10 @@ def _open_mask_dead(zu, lu, nz, t, d, tn2, free, may_finish, one_room, no_room, 
     squares have no move yet (``zu``) and which are path ends (``lu``) after the step,
     before the mask's moves are made: the squares it touches (``t``) take a move, the new
     square ``d`` of them (``nz``: its bit where it is live). The checks of
-    :func:`_ends_dead`, which :func:`_successor_open16` makes after the moves, made before
-    them: the masks they drop are most of those tried, at a few operations each; a step that may
-    finish the tour (``may_finish``) checks only the ends that squares short of room
-    force, which a finished tour never fails."""
+    :func:`_ends_dead`, made before the moves instead of after them: the masks they drop
+    are most of those tried, at a few operations each. On a step that may finish the tour
+    (``may_finish``) only the ends forced by squares short of room are counted here, which a
+    finished tour never fails; :func:`_successor_open16` makes the rest there."""
     zpost = (zu & ~t) | (nz if d == 0 else np.uint64(0))
     lpost = (lu & ~t) | (zu & t) | (nz if d == 1 else np.uint64(0))
     if may_finish:

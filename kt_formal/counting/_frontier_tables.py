@@ -221,7 +221,7 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
                                        tn + (1 if gone and not out_fixed else 0), free, may_finish, one_room,
                                        no_room, colour, light, fixed, balance, n_watch, wb, wa, wn, wl):
                         continue
-                    nk = _successor_open16(X, tn, mlist[mi], W, m, nbr_p4, nbr_end, out_live, out_fixed,
+                    nk = _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed,
                                            may_finish, free, merge, one_room, no_room, shut, low_w,
                                            low_a, _DB_INDEX, colour, light, fixed, balance, n_watch, wb,
                                            wa, wn, wl)
