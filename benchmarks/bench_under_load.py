@@ -72,6 +72,7 @@ def figures(full: bool) -> list[Figure]:
         Figure("tour 60 60 --hole 25,25,10x10", ["tour", "60", "60", "--hole", "25,25,10x10"], (0.4, None)),
         Figure("tour 300 300 --hole 149,149,2x2", ["tour", "300", "300", "--hole", "149,149,2x2"]),
         Figure("count 6 8", ["count", "6", "8"], (1.0, 2.5)),
+        Figure("count 6 6 --open", ["count", "6", "6", "--open"]),  # the whole command; its count's own time: bench_count --open
         Figure("count 3 60", ["count", "3", "60"]),
         Figure("count --sequence 5 5..20", ["count", "--sequence", "5", "5..20"]),
         Figure("count 3 60, empty numba cache", ["count", "3", "60"], cold_cache=True, runs=1),
