@@ -392,6 +392,7 @@ def test_a_row_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     assert f"counting the {what} of the 8x{'5' if kind == 'open' else '8'}..8x" in run.err
     assert "out of reach here" in run.err and figure in run.err
 
+
 @pytest.mark.slow  # eight across: the kernel of keys in base 11 (a compile of its own)
 def test_count_of_8x8_keeps_its_states_in_files_and_stops_at_its_time_limit(cli, tmp_path):
     """Without a bound from the disk, 8 x 8 runs, says where its states go, and a time
