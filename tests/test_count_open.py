@@ -184,7 +184,7 @@ def _eight_across(cols, extra=()):
 
 
 @pytest.mark.parametrize("rows, cols, closed, holes, start", [
-    (5, 6, True, None, None), (5, 6, True, [(2, 2)], None), (5, 5, False, None, None), (4, 6, False, None, (0, 0)),
+    (5, 6, True, None, None), (5, 6, True, [(2, 2), (2, 3)], None), (5, 5, False, None, None), (4, 6, False, None, (0, 0)),
     (4, 7, True, [(0, 0), (3, 6)], None),
     pytest.param(6, 6, True, None, None, marks=pytest.mark.slow),
     # the keys of base 11 (slow: that kernel is a compile of its own)

@@ -67,7 +67,7 @@ def test_a_checkpoint_of_another_count_is_refused(tmp_path):
     with pytest.raises(InvalidInput, match="another count"):
         count_request_jit(Board(5, 8), False, checkpoint=d, resume=True)
     with pytest.raises(InvalidInput, match="another count"):
-        count_request_jit(Board(5, 8, holes=[(0, 0)]), True, checkpoint=d, resume=True)
+        count_request_jit(Board(5, 8, holes=[(0, 0), (0, 1)]), True, checkpoint=d, resume=True)
     with pytest.raises(InvalidInput, match="another count"):  # its states are not merged: other states
         count_request_jit(Board(5, 8), True, checkpoint=d, resume=True, symmetry=False)
     r = str(tmp_path / "row")

@@ -110,3 +110,46 @@ def test_count_command_picks_the_frontier_on_long_boards(cli):
 def test_count_bad_input(cli, args, match):
     run = cli(*args)
     assert run.code == 2 and match in run.err and len(run.err.strip().splitlines()) == 1
+
+
+def test_colours_that_rule_every_tour_out_answer_at_once_and_agree_with_the_search():
+    """A knight's move changes colour: a board with more squares of one colour than the other
+    has no closed tour, and one with two more no open tour (nor one whose fixed ends have the
+    wrong colours). The count says 0 at once, with the reason and no states, and where the
+    rule speaks the exhaustive search finds nothing either; where it does not, the sweep runs."""
+    rng = random.Random(11)
+    spoke = quiet = 0
+    for _ in range(120):
+        rows, cols = rng.randint(3, 5), rng.randint(3, 6)
+        squares = [(r, c) for r in range(rows) for c in range(cols)]
+        holes = rng.sample(squares, rng.randint(0, 3))
+        board = Board(rows, cols, holes=holes or None)
+        live = [q for q in squares if q not in holes]
+        closed = rng.random() < 0.5
+        start = None if closed or rng.random() < 0.4 else rng.choice(live)
+        end = None if start is None or rng.random() < 0.5 else rng.choice([q for q in live if q != start])
+        got = count_request(board, closed, start, end)
+        if got.reason:
+            spoke += 1
+            assert got.count == 0 and got.max_states == 0 and got.states_per_column == []
+            assert exhaustive_count(TourRequest(board, closed=closed, start=start, end=end)).count == 0
+            assert f"{board.dark_light_counts()[0]} dark" in got.reason or "the start is" in got.reason
+        else:
+            quiet += 1
+            assert got.max_states > 0
+    assert spoke > 20 and quiet > 20
+    # 5x5 (13 squares of the corners' colour, 12 of the other): the open tours from a corner,
+    # 304 (OEIS A165134, the table of starting squares in its example), and none from a2
+    corner = count_request(Board(5, 5), False, (4, 0))
+    assert (corner.reason, corner.count) == ("", 304)
+    beside = count_request(Board(5, 5), False, (3, 0))
+    assert beside.count == 0 and "the start is light" in beside.reason
+
+
+def test_count_of_a_board_with_unequal_colours_says_why_at_once(cli):
+    run = cli("count", "7", "9")
+    assert run.code == 0
+    assert run.out.startswith("0 closed tours of the 7x9 board; a knight's move changes colour")
+    assert "32 dark and 31 light" in run.out and "nothing to count" in run.out
+    run = cli("count", "6", "6", "--open", "--start", "a1", "--end", "c1", "--json")
+    assert run.code == 0 and '"count":0' in run.out and "the start is dark, the end is dark" in run.out

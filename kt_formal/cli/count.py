@@ -152,7 +152,7 @@ def _room_for_the_count(args, short: int, both_free: bool, closed: bool, boards:
 
 
 def _count_frontier(args, board, request) -> int:
-    from kt_formal.counting.frontier import MAX_SHORT_SIDE, estimate_states
+    from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_states
     from kt_formal.progress import progress_for
 
     count_request, count_row = _frontier_counters()
@@ -162,14 +162,17 @@ def _count_frontier(args, board, request) -> int:
                            f"{board.rows}x{board.cols} board would need about "
                            f"{estimate_states(short):.1e} states per step")
     kwargs = {}
+    # colours that rule every tour out answer at once: no room to check, no kernels to load
+    ruled_out = colours_rule_out(board, request.closed, request.start, request.end)
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
         kwargs = _spill_kwargs(args)
         both_free = not request.closed and request.start is None and request.end is None
-        if not board.has_holes:
+        if not board.has_holes and not ruled_out:
             _room_for_the_count(args, short, both_free, request.closed, f"the {board.rows}x{board.cols} board", kwargs)
         kwargs["threads"] = _count_threads(args)
         kwargs.update(_checkpoint_kwargs(args), **_mirror_kwargs(args))
-        _prepare_frontier(args, short)
+        if not ruled_out:
+            _prepare_frontier(args, short)
     elif args.checkpoint or args.resume or args.dask or args.no_mirror:
         raise InvalidInput("--checkpoint, --resume, --dask and --no-mirror need the compiled counter (numba)")
     with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
@@ -193,11 +196,12 @@ def _count_frontier(args, board, request) -> int:
                     "counted already" + (" (the count was finished)" if res.resumed == n else ""))
     if getattr(args, "json", False):
         return _json_count(args, request, "frontier", res.count, True, res.wall_time, max_states=res.max_states,
-                           directed_count=res.directed)
+                           directed_count=res.directed, reason=res.reason)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
     extra = f" ({res.directed} directed)" if res.directed is not None else ""
-    print(_styled(args, board, f"{res.count} {what}{extra}; frontier method, at most {res.max_states:,} states, "
-                               f"{res.wall_time:.2f} s"))
+    how = (f"{res.reason}; nothing to count" if res.reason
+           else f"frontier method, at most {res.max_states:,} states")
+    print(_styled(args, board, f"{res.count} {what}{extra}; {how}, {res.wall_time:.2f} s"))
     if args.verbose:
         if not columns_shown:
             for c, n in enumerate(res.states_per_column, 1):

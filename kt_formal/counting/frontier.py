@@ -51,8 +51,9 @@ from dataclasses import dataclass, field
 
 from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
+from kt_formal.kernel.proofcheck import colour_refutes
 
-__all__ = ["count_tours", "count_request", "sweep_layout", "SweepLayout", "FrontierCount", "estimate_states", "MEASURED_PEAK_STATES", "MEASURED_OPEN_PEAK_STATES", "OPEN_OVER_CLOSED", "estimate_measured", "MAX_SHORT_SIDE",
+__all__ = ["count_tours", "count_request", "sweep_layout", "colours_rule_out", "SweepLayout", "FrontierCount", "estimate_states", "MEASURED_PEAK_STATES", "MEASURED_OPEN_PEAK_STATES", "OPEN_OVER_CLOSED", "estimate_measured", "MAX_SHORT_SIDE",
            "EIGHT_BY_EIGHT_MINUTES"]
 
 #: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
@@ -80,6 +81,7 @@ class FrontierCount:
     single: bool = False  # the board has one live square (its one open tour has no direction)
     resumed: int = 0  # the columns a checkpoint had counted already (compiled counter, resume)
     resumed_squares: int = 0  # and the squares of the next column (a checkpoint inside a column)
+    reason: str = ""  # why there is no tour, when the colours of the squares say so (no states stepped)
 
     @property
     def directed(self) -> int | None:
@@ -177,9 +179,33 @@ class SweepLayout:
         return self.k * self.n
 
 
+def colours_rule_out(board: Board, closed: bool, start=None, end=None) -> str:
+    """Why the colours of the board's squares leave it no tour, or "" when they do not.
+
+    A knight always changes colour, so a closed tour has as many dark squares as light
+    ones, and an open tour at most one more of a colour, both its ends on that colour (with
+    as many of each, one end of each). The rule is the trusted kernel's
+    (:func:`~kt_formal.kernel.proofcheck.colour_refutes`, behind the colour proofs)."""
+    dark, light = board.dark_light_counts()
+    ends = [] if closed else [(name, q) for name, q in (("start", start), ("end", end)) if q is not None]
+    if not colour_refutes(dark, light, closed, [board.is_dark(*q) for _name, q in ends]):
+        return ""
+    has = f"the board has {dark} dark and {light} light"
+    if closed:
+        return f"a knight's move changes colour, so a closed tour needs as many dark squares as light ones: {has}"
+    if abs(dark - light) > 1:
+        return f"a knight's move changes colour, so an open tour needs at most one square more of a colour: {has}"
+    shade = ", ".join(f"the {name} is {'dark' if board.is_dark(*q) else 'light'}" for name, q in ends)
+    if dark == light:
+        return f"with as many dark squares as light ones ({dark}) an open tour ends on both colours: {shade}"
+    return (f"with one square more of a colour ({dark} dark, {light} light) an open tour starts and ends on the "
+            f"commoner: {shade}")
+
+
 def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: float):
     """The sweep's view of a question, or its :class:`FrontierCount` when the answer is immediate
-    (one live square, too few for a cycle, equal fixed ends); shared by both counters."""
+    (one live square, too few for a cycle, equal fixed ends, colours that rule every tour out:
+    :func:`colours_rule_out`); shared by both counters."""
     rows, cols = board.rows, board.cols
     transpose = rows > cols
     k, n = (cols, rows) if transpose else (rows, cols)
@@ -213,6 +239,10 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
                              start=None if closed else start, end=None if closed else end, single=True)
     if closed and n_live < 3:
         return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0)
+    why = colours_rule_out(board, closed, start, end)
+    if why:
+        return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0,
+                             start=None if closed else start, end=None if closed else end, reason=why)
     free_terminals = 0 if closed else 2 - len(ends)
     forced_set = {frozenset((idx(a), idx(b))) for a, b in forced}
     forbidden_set = {frozenset((idx(a), idx(b))) for a, b in forbidden}
