@@ -443,6 +443,53 @@ def test_partly_filled_boards_against_the_reference_and_the_search():
         assert got == count_request(board, False).count == count(TourRequest(board, closed=False)).count
 
 
+# Knuth's tables of the tours of the first cells of a board k rows deep, its columns filled
+# from the top one after the other (D. E. Knuth, The Art of Computer Programming, pre-fascicle
+# 8a, "Hamiltonian paths and cycles", 2025; OEIS, terms as published there): closed tours of the
+# first 2n cells from n = the offset on (A383660: 3 rows, A383661: 5 rows, A383663: 7 rows),
+# open tours, undirected, of the first n cells from n = 1 on (A389759: 3 rows, A389755: 5 rows).
+_KNUTH = {
+    "A383660": (3, True, 11, [4, 0, 4, 24, 16, 56, 306, 176, 456, 2632, 1536, 4828, 26788, 15424, 44952, 254288,
+                              147728, 448032, 2502568, 1448416, 4310048, 24228704, 14060048, 42195584,
+                              236335248, 136947616, 409403328, 2297294496, 1332257856, 3989883552, 22366625344,
+                              12965578752, 38798663104, 217604833360, 126169362176]),
+    "A383661": (5, True, 9, [1, 0, 1, 30, 0, 148, 8, 78, 9309, 612, 62749, 44202, 42049, 2916485, 147192,
+                             18284136, 13311268, 13008389, 973107552, 51147756, 6190192748, 4557702762,
+                             4311375354, 316985255470, 16552301184, 2015267424300, 1495135512514,
+                             1417634375316, 104324890543686, 5459334927260, 663068761241948]),
+    "A383663": (7, True, 11, [2, 11, 58, 0, 21, 1020, 9309, 1481, 34162, 1295034]),
+    "A389759": (3, False, 1, [1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 8, 8, 4, 0, 8, 0, 0, 20, 44, 52, 465, 276, 396, 988,
+                              824, 560, 3888, 1384, 3048, 10348, 12796, 10672, 69831, 36962, 57248, 171104,
+                              155756, 128864, 815520, 405024, 646272, 2219336, 2132304, 1838784, 11184337,
+                              6011834, 8636880, 30354388, 26341332, 23400992, 138689004, 75211944]),
+    "A389755": (5, False, 1, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 4, 95, 144, 82, 16, 125, 1188, 4292,
+                              864, 416, 1030, 28229, 40770, 18784, 3858, 38255, 490809, 2422436, 622868, 274910,
+                              781472, 19903840, 34518608, 18061054, 3321476, 21614495, 275004291, 1129158488,
+                              264895640, 105735266, 308434443, 8657614329, 16039377654]),
+}
+
+
+@pytest.mark.parametrize("name, last", [
+    ("A383660", 30), ("A383661", 16), ("A389759", 18), ("A389755", 7),
+    # 8 s and 10 s on two idle cores: seven rows swept seven across, and eight columns of open tours
+    pytest.param("A389755", 10, marks=pytest.mark.slow), pytest.param("A383663", 5, marks=pytest.mark.slow)])
+def test_partly_filled_rows_give_knuths_tables(name, last):
+    """``count --sequence K 3..N --partial`` against Knuth's published tables: each board of k
+    rows whose last column holds its first j squares is the table's term for its cells."""
+    k, closed, offset, terms = _KNUTH[name]
+    step = 2 if closed else 1  # the closed tables count the first 2n cells
+    published = {(offset + i) * step: v for i, v in enumerate(terms)}
+    row = count_row(k, 3, last, closed, partial=True)
+    compared = 0
+    for (n, j), got in row.items():
+        cells = (n - 1) * k + j
+        if cells in published:
+            assert got == published[cells], (name, n, j)
+            compared += 1
+    assert compared >= min(len(published), sum(1 for c in published if 2 * k < c <= last * k)) > 0
+    assert any(row.values())
+
+
 def test_sequence_command_partial_lines(cli):
     run = cli("count", "--sequence", "5", "6..7", "--partial")
     assert run.code == 0
