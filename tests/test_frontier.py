@@ -153,3 +153,6 @@ def test_count_of_a_board_with_unequal_colours_says_why_at_once(cli):
     assert "32 dark and 31 light" in run.out and "nothing to count" in run.out
     run = cli("count", "6", "6", "--open", "--start", "a1", "--end", "c1", "--json")
     assert run.code == 0 and '"count":0' in run.out and "the start is dark, the end is dark" in run.out
+    run = cli("count", "5", "7")  # the search's boards say why too
+    assert run.code == 0 and run.out.startswith("0 closed tours of the 5x7 board; a knight's move changes colour")
+    assert "18 dark and 17 light" in run.out and "nodes" in run.out

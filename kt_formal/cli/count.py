@@ -352,8 +352,11 @@ def _run_count(args) -> int:
     with progress_for(enabled=not getattr(args, "quiet", False), label="count") as progress:
         res = count(request, node_limit=args.node_limit, time_limit=args.time_limit, out=args.out,
                     progress=progress if progress.active else None)
+    from kt_formal.counting.frontier import colours_rule_out
+
+    why = colours_rule_out(board, request.closed, request.start, request.end) if res.count == 0 else ""
     if getattr(args, "json", False):
-        return _json_count(args, request, "search", res.count, res.complete, res.wall_time,
+        return _json_count(args, request, "search", res.count, res.complete, res.wall_time, reason=why,
                            directed_count=res.directed_count, nodes=res.nodes)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
     if not res.complete:
@@ -362,5 +365,6 @@ def _run_count(args) -> int:
                     f"{args.time_limit:g} or --node-limit to go further)")
         return 3
     extra = f" ({res.directed_count} directed)" if res.directed_count is not None else ""
-    print(_styled(args, board, f"{res.count} {what}{extra}; {res.nodes:,} nodes in {res.wall_time:.2f} s"))
+    print(_styled(args, board, f"{res.count} {what}{extra}; " + (f"{why}; " if why else "")
+                  + f"{res.nodes:,} nodes in {res.wall_time:.2f} s"))
     return 0
