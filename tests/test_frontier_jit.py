@@ -490,6 +490,28 @@ def test_partly_filled_rows_give_knuths_tables(name, last):
     assert any(row.values())
 
 
+# Open tours of whole k x n boards, published for every n from 1 on: OEIS A079137 (4 x n,
+# undirected; terms from n = 22 on by A. Howroyd) and A118067 (3 x n, directed: twice the
+# undirected count).
+_OPEN_ROWS = {
+    4: [0, 0, 8, 0, 82, 744, 6378, 31088, 189688, 1213112, 6683852, 36486328, 201282470, 1083585304,
+        5706117458, 29819231288, 154430502724, 790787799376, 4014945695196, 20241304810488, 101336136490228,
+        504096313001272, 2493533648002492, 12270473056485396],
+    3: [x // 2 for x in [0, 0, 0, 16, 0, 0, 104, 792, 1120, 6096, 21344, 114496, 257728, 1292544, 3677568,
+                         17273760, 46801984, 211731376, 611507360, 2645699504, 7725948608, 32451640000,
+                         97488160384, 397346625760, 1214082434112, 4835168968464, 15039729265856,
+                         58641619298000]],
+}
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_open_rows_give_the_published_counts(k):
+    """``count --sequence K 3..N --open``: every term of the published row from n = 3 on."""
+    terms = _OPEN_ROWS[k]
+    row = count_row(k, 3, len(terms), closed=False)
+    assert row == {n: terms[n - 1] for n in range(3, len(terms) + 1)}
+
+
 def test_sequence_command_partial_lines(cli):
     run = cli("count", "--sequence", "5", "6..7", "--partial")
     assert run.code == 0
