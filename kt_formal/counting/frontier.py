@@ -199,7 +199,7 @@ def colours_rule_out(board: Board, closed: bool, start=None, end=None) -> str:
     if dark == light:
         return f"with as many dark squares as light ones ({dark}) an open tour ends on both colours: {shade}"
     return (f"with one square more of a colour ({dark} dark, {light} light) an open tour starts and ends on the "
-            f"commoner: {shade}")
+            f"commoner colour: {shade}")
 
 
 def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: float):
