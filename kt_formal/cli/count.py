@@ -354,7 +354,8 @@ def _run_count(args) -> int:
                     progress=progress if progress.active else None)
     from kt_formal.counting.frontier import colours_rule_out
 
-    why = colours_rule_out(board, request.closed, request.start, request.end) if res.count == 0 else ""
+    why = (colours_rule_out(board, request.closed, request.start, request.end)
+           if res.complete and res.count == 0 else "")
     if getattr(args, "json", False):
         return _json_count(args, request, "search", res.count, res.complete, res.wall_time, reason=why,
                            directed_count=res.directed_count, nodes=res.nodes)
