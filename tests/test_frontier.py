@@ -106,6 +106,11 @@ def test_count_command_picks_the_frontier_on_long_boards(cli):
     (("count", "--sequence", "9", "10..12"), "at most 8"),
     (("count", "--sequence", "3", "10"), "range A..B"),
     (("count", "10", "10", "--method", "frontier"), "at most 8"),
+    # a million across: its estimate is a figure, not a float that overflows
+    (("count", "1000000", "1000000"), "about 4e+1505146 states per step"),
+    (("count", "1000000", "1000000", "--method", "frontier"), "about 3.7e+1505146 states per step"),
+    (("count", "8", "1000000000000"), "sides are limited"),  # 10^12 itself is a size the parser takes
+    (("count", "8", "1000000000001"), "from 1 to 10^12"),
 ])
 def test_count_bad_input(cli, args, match):
     run = cli(*args)
@@ -138,6 +143,9 @@ def test_colours_that_rule_every_tour_out_answer_at_once_and_agree_with_the_sear
             quiet += 1
             assert got.max_states > 0
     assert spoke > 20 and quiet > 20
+    # before the squares are laid out: a board of 700 million answers at once
+    huge = count_request(Board(7, 100_000_001))
+    assert huge.count == 0 and "350000004 dark and 350000003 light" in huge.reason
     # 5x5 (13 squares of the corners' colour, 12 of the other): the open tours from a corner,
     # 304 (OEIS A165134, the table of starting squares in its example), and none from a2
     corner = count_request(Board(5, 5), False, (4, 0))

@@ -47,7 +47,7 @@ def add_board_arguments(p: argparse.ArgumentParser) -> None:
 
 def _size(text, what: str) -> int:
     text = str(text).strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+    if not (text.isascii() and text.isdigit()) or len(text) > 13 or int(text) > 10 ** 12:
         shown = text[:20] + ("..." if len(text) > 20 else "")
         raise InvalidInput(f"{what} must be a whole number from 1 to 10^12, not {shown!r}")
     return int(text)

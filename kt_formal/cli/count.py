@@ -152,7 +152,7 @@ def _room_for_the_count(args, short: int, both_free: bool, closed: bool, boards:
 
 
 def _count_frontier(args, board, request) -> int:
-    from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_states
+    from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
     from kt_formal.progress import progress_for
 
     count_request, count_row = _frontier_counters()
@@ -160,7 +160,7 @@ def _count_frontier(args, board, request) -> int:
     if short > MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}; the "
                            f"{board.rows}x{board.cols} board would need about "
-                           f"{estimate_states(short):.1e} states per step")
+                           f"{estimate_figure(short)} states per step")
     kwargs = {}
     # colours that rule every tour out answer at once: no room to check, no kernels to load
     ruled_out = colours_rule_out(board, request.closed, request.start, request.end)
@@ -323,11 +323,11 @@ def _run_count(args) -> int:
     short = min(board.rows, board.cols)
     if method == "auto":
         if short > MAX_SHORT_SIDE and board.n_squares > 64:
-            from kt_formal.counting.frontier import estimate_states
+            from kt_formal.counting.frontier import estimate_figure
 
             raise InvalidInput(
                 f"counting the tours of the {board.rows}x{board.cols} board is out of reach: the "
-                f"frontier method would hold about {estimate_states(short):.0e} states per step "
+                f"frontier method would hold about {estimate_figure(short, 0)} states per step "
                 f"(it takes a side of at most {MAX_SHORT_SIDE}), and an exhaustive search grows "
                 "with the number of tours (try --method search with a --time-limit)")
         # the exhaustive search is quick for the closed tours of the smallest boards (6x6:

@@ -46,6 +46,7 @@ chessboard", ANU technical report TR-CS-97-03 (1997) for the 8x8 count.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -53,7 +54,7 @@ from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.kernel.proofcheck import colour_refutes
 
-__all__ = ["count_tours", "count_request", "sweep_layout", "colours_rule_out", "SweepLayout", "FrontierCount", "estimate_states", "MEASURED_PEAK_STATES", "MEASURED_OPEN_PEAK_STATES", "OPEN_OVER_CLOSED", "estimate_measured", "MAX_SHORT_SIDE",
+__all__ = ["count_tours", "count_request", "sweep_layout", "colours_rule_out", "SweepLayout", "FrontierCount", "estimate_states", "estimate_figure", "MEASURED_PEAK_STATES", "MEASURED_OPEN_PEAK_STATES", "OPEN_OVER_CLOSED", "estimate_measured", "MAX_SHORT_SIDE",
            "EIGHT_BY_EIGHT_MINUTES"]
 
 #: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
@@ -131,6 +132,19 @@ def estimate_states(short: int, closed: bool = True) -> int:
     if short in MEASURED_PEAK_STATES:
         return MEASURED_PEAK_STATES[short] * factor
     return MEASURED_PEAK_STATES[8] * factor * 32 ** (short - 8)
+
+
+def estimate_figure(short: int, digits: int = 1) -> str:
+    """:func:`estimate_states` of closed tours in the form ``4.2e+11`` (``digits`` after the
+    point), reckoned from its logarithm, so that a board a million across gets a figure
+    instead of a number of millions of digits."""
+    if short in MEASURED_PEAK_STATES:
+        return f"{MEASURED_PEAK_STATES[short]:.{digits}e}"
+    exponent, fraction = divmod(math.log10(MEASURED_PEAK_STATES[8]) + (short - 8) * math.log10(32), 1)
+    mantissa = f"{10 ** fraction:.{digits}f}"
+    if float(mantissa) >= 10:  # rounded up to the next power of ten
+        exponent, mantissa = exponent + 1, f"{1:.{digits}f}"
+    return f"{mantissa}e+{int(exponent):02d}"
 
 
 def estimate_measured(short: int, closed: bool = True) -> bool:
@@ -212,6 +226,11 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
     if k > MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method counts boards with a side of at most "
                            f"{MAX_SHORT_SIDE}; this board is {rows}x{cols}")
+    # before the squares are laid out (a pass over all of them): the colours need only their counts
+    why = colours_rule_out(board, closed, start, end)
+    if why:
+        return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0,
+                             start=None if closed else start, end=None if closed else end, reason=why)
 
     def idx(q):  # (row, col) of the board -> sweep index (column-major over the short side)
         r, c = q
@@ -239,10 +258,6 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
                              start=None if closed else start, end=None if closed else end, single=True)
     if closed and n_live < 3:
         return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0)
-    why = colours_rule_out(board, closed, start, end)
-    if why:
-        return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0,
-                             start=None if closed else start, end=None if closed else end, reason=why)
     free_terminals = 0 if closed else 2 - len(ends)
     forced_set = {frozenset((idx(a), idx(b))) for a, b in forced}
     forbidden_set = {frozenset((idx(a), idx(b))) for a, b in forbidden}
