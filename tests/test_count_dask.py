@@ -86,3 +86,10 @@ def test_count_command_dask_local(cli):
 def test_count_command_dask_bad_input(cli, args, match):
     r = cli("count", *args)
     assert r.code == 2 and match in r.err and "Traceback" not in r.err
+
+
+def test_dask_stops_where_the_states_run_out(cluster):
+    """Two whole columns removed: the Dask counter stops at the gap as the single machine does."""
+    b = Board(4, 20, holes=[(r, c) for r in range(4) for c in (6, 7)])
+    got = count_request_dask(b, False, parts=2, cluster=cluster)
+    assert (got.count, got.emptied) == (0, count_request_jit(b, False).emptied) and got.emptied

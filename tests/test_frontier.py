@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -164,3 +165,64 @@ def test_count_of_a_board_with_unequal_colours_says_why_at_once(cli):
     run = cli("count", "5", "7")  # the search's boards say why too
     assert run.code == 0 and run.out.startswith("0 closed tours of the 5x7 board; a knight's move changes colour")
     assert "18 dark and 17 light" in run.out and "nodes" in run.out
+
+
+def _listed_layout(board: Board, ends: set, forbidden: set):
+    """The sweep's per-square answers as lists of every square, computed directly (the way the
+    layout was made before it answered from the holes alone): the oracle for the test below."""
+    rows, cols = board.rows, board.cols
+    transpose = rows > cols
+    k, n = (cols, rows) if transpose else (rows, cols)
+    N = k * n
+    live = [board.is_live(i // k, i % k) if transpose else board.is_live(i % k, i // k) for i in range(N)]
+    live_after = [sum(live[i:]) for i in range(N + 1)]
+    later = []
+    for j in range(N):
+        rj, cj = j % k, j // k
+        later.append([t for dr, dc in ((-1, 2), (1, 2), (-2, 1), (2, 1))
+                      if live[j] and 0 <= rj + dr < k and cj + dc < n
+                      and live[t := (cj + dc) * k + rj + dr] and frozenset((j, t)) not in forbidden])
+    colour = [1 if (j % k + j // k) % 2 == 0 else -1 for j in range(N)]
+    balance = [sum(colour[t] * (1 if t in ends else 2) for t in range(i, N) if live[t]) for i in range(N + 1)]
+    return live, live_after, later, balance
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_layout_answers_from_the_holes_as_lists_of_every_square_would(seed):
+    """The sweep's layout keeps the holes, not a list of every square (a board of 10^8 squares
+    would spend minutes and gigabytes listing them): each answer it gives agrees with the
+    list made square by square, on random holed boards either way up, with fixed ends and
+    forbidden moves."""
+    from kt_formal.counting.frontier import sweep_layout
+
+    rng = random.Random(seed)
+    lay = None
+    while not hasattr(lay, "live"):  # until the colours leave the board a tour to lay out
+        rows, cols = rng.randint(3, 7), rng.randint(3, 7)
+        squares = [(r, c) for r in range(rows) for c in range(cols)]
+        board = Board(rows, cols, holes=rng.sample(squares, rng.randint(0, len(squares) // 3)))
+        live_sq = board.squares()
+        ends = rng.sample(live_sq, 2) if rng.random() < 0.7 else [None, None]
+        moves = [(a, b) for a in live_sq for b in live_sq if a < b and {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2}]
+        forbidden = rng.sample(moves, min(len(moves), rng.randint(0, 3)))
+        lay = sweep_layout(board, False, *ends, (), forbidden, 0.0)
+    live, live_after, later, balance = _listed_layout(board, lay.ends, lay.forbidden_set)
+    N = lay.N
+    assert [lay.live[i] for i in range(N)] == live
+    assert [lay.live_after[i] for i in range(N + 1)] == live_after
+    assert [lay.later[j] for j in range(N)] == later
+    assert [lay.future_balance[i] for i in range(N + 1)] == balance
+    with pytest.raises(IndexError):
+        lay.live[N]
+
+
+def test_a_count_of_a_huge_board_stops_at_its_limit_without_listing_its_squares(cli_proc):
+    """7 x 10^8 squares with as many light squares as dark: the layout is the holes, so the
+    count reaches its time limit and says so, where listing the squares first took minutes
+    and then ran out of memory (exit 2)."""
+    import resource
+
+    r = cli_proc("count", "7", "100000000", "--time-limit", "2", timeout=300)
+    assert r.code == 3, r.err
+    assert re.search(r"time limit \(2 s\) in column \d+ of 100000000,", r.err), r.err
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 2_000_000  # KB

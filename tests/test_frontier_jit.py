@@ -633,3 +633,26 @@ def test_a_row_of_boards_with_and_without_mirror_images():
     filled) nothing is merged."""
     assert count_row(5, 5, 24) == count_row(5, 5, 24, symmetry=False)
     assert count_row(5, 3, 12, partial=True) == count_row(5, 3, 12, partial=True, symmetry=False)
+
+
+@pytest.mark.parametrize("rows, cols, gap, closed", [(5, 30, 10, True), (4, 40, 7, False), (3, 26, 4, True)])
+def test_a_sweep_whose_states_run_out_stops_there(rows, cols, gap, closed):
+    """Two whole columns removed leave no tour (no knight's move crosses two columns): every
+    partial tour dies at the gap, and both counters stop there with 0 instead of stepping
+    through the empty columns after it; the search agrees on the small board."""
+    board = Board(rows, cols, holes=[(r, c) for r in range(rows) for c in (gap, gap + 1)])
+    for res in (count_request(board, closed), count_request_jit(board, closed)):
+        assert res.count == 0
+        assert gap <= res.emptied <= gap + 2  # the sweep's column where the last state died
+        assert len(res.states_per_column) <= res.emptied  # not one a column of the 30 or 40
+    whole = Board(rows, cols)  # the same board whole: the sweep runs to the end
+    assert count_request_jit(whole, closed).emptied == 0
+
+
+def test_the_empty_sweep_stops_on_a_strip_of_a_billion_columns(cli):
+    """A strip two squares deep has no move that goes on: 0 at once, not a sweep of 10^9
+    columns up to the time limit."""
+    r = cli("count", "2", "1000000000", "--time-limit", "30")
+    assert r.code == 0, r.err
+    assert r.out.startswith("0 closed tours of the 2x1000000000 board")
+    assert "no partial tour went on past column 1 of 1000000000" in r.out

@@ -194,13 +194,17 @@ def _count_frontier(args, board, request) -> int:
             if res.resumed_squares else ""
         _note(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {n} columns{part} were "
                     "counted already" + (" (the count was finished)" if res.resumed == n else ""))
+    gone = (f"no partial tour went on past column {res.emptied} of {max(board.rows, board.cols)}"
+            if res.emptied and not res.count else "")
     if getattr(args, "json", False):
         return _json_count(args, request, "frontier", res.count, True, res.wall_time, max_states=res.max_states,
-                           directed_count=res.directed, reason=res.reason)
+                           directed_count=res.directed, reason=res.reason or gone)
     what = request.describe() if res.count == 1 else request.describe().replace("tour", "tours", 1)
     extra = f" ({res.directed} directed)" if res.directed is not None else ""
     how = (f"{res.reason}; nothing to count" if res.reason
-           else f"frontier method, at most {res.max_states:,} states")
+           else f"frontier method, at most {res.max_states:,} state{'s' if res.max_states != 1 else ''}")
+    if gone:
+        how += f"; {gone}"
     print(_styled(args, board, f"{res.count} {what}{extra}; {how}, {res.wall_time:.2f} s"))
     if args.verbose:
         if not columns_shown:

@@ -212,6 +212,7 @@ class _Sweep:
         self.cur = self.spare = None
         self.ratio = {}  # next states / states at the same row of the last column
         self.peak = 1
+        self.states = 1
         self.passes = 1  # the most passes a step took
         self.spilled = 0  # the most states a step wrote to files
         self.per_column = []
@@ -357,6 +358,7 @@ class _Sweep:
             self.cur = self.spare = None
             self.spilled = max(self.spilled, n)
         self.chunks = out
+        self.states = n
         self.passes = max(self.passes, passes)
         if S >= 1024:
             self.ratio[i % self.k] = n / S
@@ -468,7 +470,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
                    table_bytes, spill_dir, threads)
     sweep.mirror = symmetry and upside_down_alike(lay)
-    first, done = 0, 0
+    first, done, emptied = 0, 0, 0
     if resume and (got := ckpt.latest()) is not None:
         step, chunks, meta = got
         sweep.restore(chunks, meta)
@@ -477,11 +479,15 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
         for i, args in board_steps(lay, first):
             d, _ = sweep.step(i, *args)
             done += d
+            if sweep.states == 0 and i < lay.N - 1 and lay.live_after[i + 1]:  # no partial tour goes on
+                emptied = i // lay.k + 1
+                break
             if ckpt is not None and i + 1 < lay.N + lay.W and ckpt.due():
                 ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), done=str(done)))
     res = FrontierCount(done, closed, lay.rows, lay.cols, sweep.per_column, sweep.peak, time.perf_counter() - t0,
                         sweep.passes, sweep.spilled, sweep.used, None if closed else start, None if closed else end,
-                        resumed=min(first // lay.k, lay.n), resumed_squares=first % lay.k if first < lay.N else 0)
+                        resumed=min(first // lay.k, lay.n), resumed_squares=first % lay.k if first < lay.N else 0,
+                        emptied=emptied)
     if ckpt is not None:
         ckpt.finish({"count": str(done), "peak": sweep.peak, "per_column": sweep.per_column})
     return res
@@ -490,7 +496,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
 def _board_checkpointer(lay, closed, directory, every, symmetry):
     from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
 
-    key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), live=lay.live,
+    key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), holes=sorted(lay.live.dead),
                        ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set), limb=_LIMB,
                        forbidden=sorted(sorted(e) for e in lay.forbidden_set), **({} if symmetry else {"mirror": False}))
     what = f"{'closed' if closed else 'open'} tours of a {lay.rows}x{lay.cols} board"

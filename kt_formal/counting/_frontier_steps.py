@@ -18,9 +18,8 @@ def upside_down_alike(lay) -> bool:
     no forced or forbidden moves (then a state and its mirror image count alike)."""
     if lay.ends or lay.forced_set or lay.forbidden_set:
         return False
-    k = lay.k
-    live = np.asarray(lay.live[:lay.N], dtype=bool).reshape(-1, k)
-    return bool((live == live[:, ::-1]).all())
+    k, dead = lay.k, lay.live.dead
+    return all((d // k) * k + (k - 1 - d % k) in dead for d in dead)
 
 
 def board_steps(lay, first: int = 0):

@@ -51,6 +51,7 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
+from kt_formal.counting._frontier_squares import FutureBalance, LaterMoves, LiveAfter, LiveSquares, dead_indices
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.kernel.proofcheck import colour_refutes
 
@@ -83,6 +84,7 @@ class FrontierCount:
     resumed: int = 0  # the columns a checkpoint had counted already (compiled counter, resume)
     resumed_squares: int = 0  # and the squares of the next column (a checkpoint inside a column)
     reason: str = ""  # why there is no tour, when the colours of the squares say so (no states stepped)
+    emptied: int = 0  # the column in which no partial tour went on (the sweep stopped there); 0: it ran to the end
 
     @property
     def directed(self) -> int | None:
@@ -179,14 +181,14 @@ class SweepLayout:
     k: int
     n: int
     W: int
-    live: list
+    live: LiveSquares
     ends: set
     free_terminals: int
     forced_set: set
     forbidden_set: set
-    live_after: list
-    later: list
-    future_balance: list
+    live_after: LiveAfter
+    later: LaterMoves
+    future_balance: FutureBalance
 
     @property
     def N(self) -> int:
@@ -239,12 +241,11 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
         return c * k + r
 
     N = k * n
-    live = [False] * N
-    for r in range(rows):
-        for c in range(cols):
-            if board.is_live(r, c):
-                live[idx((r, c))] = True
-    n_live = sum(live)
+    # what the sweep asks of each square, from the holes alone (no list of every square:
+    # a board of 10^8 squares would spend minutes and gigabytes here before any limit)
+    dead = dead_indices(board, k, transpose)
+    live = LiveSquares(N, dead)
+    n_live = live.count()
     ends = set()
     if not closed:
         for q in (start, end):
@@ -261,29 +262,14 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
     free_terminals = 0 if closed else 2 - len(ends)
     forced_set = {frozenset((idx(a), idx(b))) for a, b in forced}
     forbidden_set = {frozenset((idx(a), idx(b))) for a, b in forbidden}
-    # live squares from index i on, to know when nothing is left to join
-    live_after = [0] * (N + 1)
-    for i in range(N - 1, -1, -1):
-        live_after[i] = live_after[i + 1] + live[i]
-
     W = 2 * k + 1
+    # live_after[i]: live squares from index i on, to know when nothing is left to join;
     # later[j]: the live squares after j that share a move with j (the only ones that can
-    # still give j a move once the sweep has passed it)
-    later = [[] for _ in range(N)]
-    for j in range(N):
-        if not live[j]:
-            continue
-        rj, cj = j % k, j // k
-        for dr, dc in ((-1, 2), (1, 2), (-2, 1), (2, 1)):
-            rr, cc = rj + dr, cj + dc
-            if 0 <= rr < k and cc < n:
-                t = cc * k + rr
-                if live[t] and frozenset((j, t)) not in forbidden_set:
-                    later[j].append(t)
-    # the colour balance of the moves the squares from index i on will take (open tours)
-    future_balance = [0] * (N + 1)
-    for i in range(N - 1, -1, -1):
-        future_balance[i] = future_balance[i + 1] + (square_colour(i, k) * (1 if i in ends else 2) if live[i] else 0)
+    # still give j a move once the sweep has passed it); future_balance[i]: the colour
+    # balance of the moves the squares from index i on will take (open tours)
+    live_after = LiveAfter(N, dead)
+    later = LaterMoves(k, n, live, forbidden_set)
+    future_balance = FutureBalance(k, N, dead, ends, live)
     return SweepLayout(rows, cols, k, n, W, live, ends, free_terminals, forced_set, forbidden_set,
                        live_after, later, future_balance)
 
@@ -311,6 +297,7 @@ class _Step:
                         self.nbr_pos.append((p, j, frozenset((i, j)) in lay.forced_set))
         self.out_j = i - W  # the square leaving the frontier after this step
         self.out_fixed = self.out_j in lay.ends
+        self.out_live = self.out_j >= 0 and live[self.out_j]
         self.cap_i = 1 if i in lay.ends else 2
         self.rest_after = lay.live_after[i + 1] if i < N else 0
         # after this step, window position q holds square i + 1 - W + q; the moves it can
@@ -468,8 +455,7 @@ def _next_state(step: _Step, lay, closed: bool, base: list, tn: int, mask: int):
     # the leaving square
     v = w.pop(0)
     tn2 = tn
-    out_j = step.out_j
-    if v == 0 and out_j >= 0 and lay.live[out_j]:
+    if v == 0 and step.out_live:
         return None  # a square without any move
     if v >= 2:
         if closed:
@@ -568,6 +554,9 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
             per_column.append(len(states))
             if progress is not None:
                 progress(c + 1, n, f"column {c + 1} of {n}, {len(states):,} states")
+        if not states and i < N - 1 and lay.live_after[i + 1]:  # no partial tour goes on: nothing more can be finished
+            return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0,
+                                 start=None if closed else start, end=None if closed else end, emptied=c + 1)
     return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0,
                          start=None if closed else start, end=None if closed else end)
 
