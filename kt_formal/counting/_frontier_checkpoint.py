@@ -25,7 +25,7 @@ import numpy as np
 
 from kt_formal.exceptions import InvalidInput
 
-__all__ = ["question_key", "Checkpointer", "DEFAULT_EVERY"]
+__all__ = ["question_key", "board_checkpointer", "Checkpointer", "DEFAULT_EVERY"]
 
 #: Seconds between checkpoints (after the first step past them): a count shorter
 #: than this writes none.
@@ -38,6 +38,15 @@ def question_key(**what) -> str:
     """A digest of what a count asks (board, kind of tour, ends, moves, encoding)."""
     text = json.dumps(what, sort_keys=True, separators=(",", ":"), default=list)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def board_checkpointer(lay, closed, directory, every, symmetry, limb) -> "Checkpointer":
+    """The checkpoints of one board's count (its sweep layout ``lay``; ``limb``: the counts' encoding)."""
+    key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), holes=sorted(lay.live.dead),
+                       ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set), limb=limb,
+                       forbidden=sorted(sorted(e) for e in lay.forbidden_set), **({} if symmetry else {"mirror": False}))
+    what = f"{'closed' if closed else 'open'} tours of a {lay.rows}x{lay.cols} board"
+    return Checkpointer(directory, key, what, every)
 
 
 class Checkpointer:

@@ -83,6 +83,7 @@ from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _L
 from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours, fill_closed16, fill_kernel, fill_open16, fill_wide, packed_keys, regrow, shrink
 from kt_formal.counting._frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES
+from kt_formal.counting._frontier_checkpoint import board_checkpointer
 
 __all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
 
@@ -459,7 +460,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
-    ckpt = _board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry) if checkpoint else None
+    ckpt = board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, _LIMB) if checkpoint else None
     if resume and ckpt is None:
         raise InvalidInput("resuming a count needs its checkpoint directory")
     if resume and (old := ckpt.result()) is not None:  # counted to the end already
@@ -491,16 +492,6 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     if ckpt is not None:
         ckpt.finish({"count": str(done), "peak": sweep.peak, "per_column": sweep.per_column})
     return res
-
-
-def _board_checkpointer(lay, closed, directory, every, symmetry):
-    from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
-
-    key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), holes=sorted(lay.live.dead),
-                       ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set), limb=_LIMB,
-                       forbidden=sorted(sorted(e) for e in lay.forbidden_set), **({} if symmetry else {"mirror": False}))
-    what = f"{'closed' if closed else 'open'} tours of a {lay.rows}x{lay.cols} board"
-    return Checkpointer(directory, key, what, every)
 
 
 def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_states: int = DEFAULT_MAX_STATES,
