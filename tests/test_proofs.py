@@ -441,3 +441,35 @@ def test_checker_never_accepts_a_false_claim(data):
     start = tuple(p["start"]) if p["start"] is not None else None
     end = tuple(p["end"]) if p["end"] is not None else None
     assert truth(b, p["closed"], start, end) is False, p
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_first_squares_short_of_moves_are_those_a_full_scan_lists_first(seed):
+    """The degree proof scans for its squares a block at a time and stops at the few it
+    needs (a list of every square of a 10^9 strip took gigabytes): the squares it finds are
+    the first ones, in row-major order, that a scan of the whole array lists."""
+    import numpy as np
+
+    from kt_formal.proofs.cheap import _argwhere
+
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(1, 40))
+    cols = int(rng.integers(5_000_000, 10_000_000)) // rows  # two or three blocks of 2^22
+    deg = rng.integers(-1, 9, size=(rows, cols)).astype(np.int16)
+    deg[deg <= 1] = rng.integers(2, 9)  # few low squares, scattered over the blocks
+    for _ in range(int(rng.integers(0, 8))):
+        deg[rng.integers(rows), rng.integers(cols)] = rng.integers(-1, 2)
+    for at_most, first in ((0, 1), (1, 1), (1, 5)):
+        rr, cc = np.nonzero((deg >= 0) & (deg <= at_most))
+        assert _argwhere(deg, at_most, first) == list(zip(rr.tolist(), cc.tolist()))[:first]
+
+
+def test_a_strip_of_a_hundred_million_squares_is_refuted_at_once(cli_proc):
+    """1 x 10^8 has no open tour (no square has a move): the degree proof names one square,
+    without listing the 10^8 that have none (13 GB and half a minute before)."""
+    import resource
+
+    run = cli_proc("exists", "1", "100000000", "--open", timeout=120)
+    assert run.code == 1, run.err
+    assert "square a1 has no knight move" in run.out + run.err
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 3_000_000  # KB

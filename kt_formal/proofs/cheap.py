@@ -75,7 +75,7 @@ def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -
     deg = board.degrees()
     k = board.n_squares
     if closed:
-        low = _argwhere(deg, 1)
+        low = _argwhere(deg, 1, 1)
         if low:
             sq = low[0]
             return make_proof(board, "degree", closed, s, e, squares=[list(sq)],
@@ -83,11 +83,11 @@ def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -
         return None
     if k < 2:
         return None
-    zero = _argwhere(deg, 0)
+    zero = _argwhere(deg, 0, 1)
     if zero:
         sq = zero[0]
         return make_proof(board, "degree", closed, s, e, squares=[list(sq)], degrees=[0])
-    low = _argwhere(deg, 1)
+    low = _argwhere(deg, 1, 5)  # five tell whether more than two are not fixed ends, and pick three
     fixed = {q for q in (s, e) if q is not None}
     if len(set(low) | fixed) > 2:
         pick = [q for q in low if q not in fixed][: 3 - len(fixed)]
@@ -96,11 +96,20 @@ def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -
     return None
 
 
-def _argwhere(deg, at_most: int) -> list[tuple[int, int]]:
+def _argwhere(deg, at_most: int, first: int) -> list[tuple[int, int]]:
+    """The first ``first`` live squares (row-major order) with at most ``at_most`` moves,
+    scanned a block at a time: on a strip of 10^9 squares every square may qualify, and a
+    list of them all would take gigabytes where a proof needs one to three."""
     import numpy as np
 
-    rr, cc = np.nonzero((deg >= 0) & (deg <= at_most))
-    return list(zip(rr.tolist(), cc.tolist()))
+    flat, cols, out, block = deg.ravel(), deg.shape[1], [], 1 << 22
+    for lo in range(0, flat.size, block):
+        part = flat[lo:lo + block]
+        hits = np.flatnonzero((part >= 0) & (part <= at_most))[:first - len(out)]
+        out += [divmod(lo + int(h), cols) for h in hits]
+        if len(out) >= first:
+            break
+    return out
 
 
 def _alternation_size(k: int, closed: bool) -> int | None:
