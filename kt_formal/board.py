@@ -333,6 +333,18 @@ class Board:
             return []
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(self._holes))]
 
+    def first_holes(self, k: int) -> list[tuple[int, int]]:
+        """The first ``k`` holes in row-major order, found a block at a time (a board of 10^8
+        holes is not listed to name six of them)."""
+        if self._holes is None:
+            return []
+        flat, out, block = self._holes.ravel(), [], 1 << 22
+        for lo in range(0, flat.size, block):
+            out += [divmod(lo + int(h), self.cols) for h in np.flatnonzero(flat[lo:lo + block])[:k - len(out)]]
+            if len(out) >= k:
+                break
+        return out
+
     def is_live(self, r: int, c: int) -> bool:
         """True when (r, c) is on the board and not a hole."""
         if not (0 <= r < self.rows and 0 <= c < self.cols):

@@ -17,12 +17,14 @@ evidence); this module words it in one line that names every field the kernel ch
 
 from __future__ import annotations
 
+import heapq
+
 from kt_formal.kernel import check as _kernel
 from kt_formal.kernel.errors import CertificateNotChecked
 from kt_formal.kernel.proofcheck import Claim
 from kt_formal.kernel.shape import Shape
 
-__all__ = ["file_name", "square_name", "describe_holes", "describe_question", "describe_evidence", "claim_line",
+__all__ = ["file_name", "square_name", "describe_holes", "describe_question", "question_text", "describe_evidence", "claim_line",
            "check_certificate", "check_proof", "check_drup_certificate"]
 
 
@@ -53,9 +55,13 @@ def _plural(n: int, word: str) -> str:
 
 def describe_holes(shape: Shape, at_most: int = 6) -> str:
     """The removed squares by name, shortened after ``at_most``: ``b2, c3 and 4 more``."""
-    names = [square_name(shape.rows, h) for h in sorted(shape.holes)]
-    more = len(names) - at_most
-    return ", ".join(names[:at_most]) + (f" and {more} more" if more > 0 else "")
+    return _name_holes(shape.rows, heapq.nsmallest(at_most, shape.holes), len(shape.holes))
+
+
+def _name_holes(rows: int, first: list, n_holes: int) -> str:
+    names = [square_name(rows, h) for h in first]
+    more = n_holes - len(names)
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
 
 
 def describe_question(shape: Shape, closed: bool, start=None, end=None, forced: int = 0,
@@ -65,13 +71,21 @@ def describe_question(shape: Shape, closed: bool, start=None, end=None, forced: 
     >>> describe_question(Shape(5, 5, {(2, 2)}), True, (3, 0), (4, 4), forced=2)
     'closed tour of the 5x5 board minus 1 square (c3) from a2 to e1 using 2 forced moves'
     """
-    text = f"{'closed' if closed else 'open'} tour of the {shape.rows}x{shape.cols} board"
-    if shape.holes:
-        text += f" minus {_plural(len(shape.holes), 'square')} ({describe_holes(shape)})"
+    return question_text(shape.rows, shape.cols, len(shape.holes), heapq.nsmallest(6, shape.holes), closed,
+                         start, end, forced, forbidden)
+
+
+def question_text(rows: int, cols: int, n_holes: int, first_holes: list, closed: bool, start=None, end=None,
+                  forced: int = 0, forbidden: int = 0) -> str:
+    """:func:`describe_question` from the count of holes and the first few of them in row-major order
+    (a board of 10^8 holes is described without a set of them all)."""
+    text = f"{'closed' if closed else 'open'} tour of the {rows}x{cols} board"
+    if n_holes:
+        text += f" minus {_plural(n_holes, 'square')} ({_name_holes(rows, first_holes, n_holes)})"
     if start is not None:
-        text += f" from {square_name(shape.rows, start)}"
+        text += f" from {square_name(rows, start)}"
     if end is not None:
-        text += f" to {square_name(shape.rows, end)}"
+        text += f" to {square_name(rows, end)}"
     if forced:
         text += f" using {_plural(forced, 'forced move')}"
     if forbidden:

@@ -133,3 +133,18 @@ def test_absurd_sizes_are_refused_before_allocating():
         b.degrees()
     with pytest.raises(ResourceLimit):
         Board.from_spec(1_000_000, 1_000_000, ["0,0,1x1"])
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_first_holes_are_the_first_of_the_listed_holes(seed):
+    """``first_holes`` scans the mask a block at a time (2^22 squares) and stops: the same
+    squares, in the same order, as the head of the full list."""
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(1, 30))
+    cols = int(rng.integers(5_000_000, 10_000_000)) // rows
+    mask = np.zeros((rows, cols), bool)
+    mask.ravel()[rng.integers(0, rows * cols, size=int(rng.integers(1, 9)))] = True
+    b = Board(rows, cols, holes=mask)
+    for k in (1, 3, 6, 20):
+        assert b.first_holes(k) == b.holes()[:k]
+    assert Board(3, 4).first_holes(6) == []

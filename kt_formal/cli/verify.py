@@ -91,17 +91,16 @@ def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
         return "OK: " + claim
     from kt_formal.io.formats import read_tour_file
 
-    from kt_formal.claims import describe_question
-    from kt_formal.kernel.shape import Shape
+    from kt_formal.claims import question_text
 
     tour, how = read_tour_file(path, closed=True if closed else None)  # checked by the kernel's tour check
     b = tour.board
     cols = b.cols
     first, last = divmod(int(tour.order[0]), cols), divmod(int(tour.order[-1]), cols)
-    what = describe_question(Shape(b.rows, cols, b.holes()), tour.closed, first, last)
+    what = question_text(b.rows, cols, b.n_holes, b.first_holes(6), tour.closed, first, last)
     closing = ", the closing move included" if tour.closed else ""
     return (f"OK: {what}: every square visited once, every step a knight move{closing} "
-            f"({len(tour)} squares; read as a {how})")
+            f"({len(tour)} square{'s' if len(tour) != 1 else ''}; read as a {how})")
 
 
 def _run_verify(args) -> int:
