@@ -334,7 +334,7 @@ class _Run:
                 return self.unknown("theorem+no-proof",
                                     f"No {self.kind} tour by the classification of rectangles, but no checkable "
                                     "proof was found for this board yet.")
-            self.stage("theorem", f"a {self.kind} tour exists by the classification of rectangles", t)
+            self.stage("theorem", f"{'an' if self.kind == 'open' else 'a'} {self.kind} tour exists by the classification of rectangles", t)
         self.prefix = ("theorem+" if self.theorem else "") + ("cut+" if self.cut else "")
         return None
 

@@ -36,9 +36,14 @@ def user_file_errors(path, what: str = ""):
 
 
 def read_user_text(path, what: str = "", limit: int = 1 << 30) -> str:
-    """The UTF-8 text of a file, refusing files over ``limit`` bytes before reading them."""
+    """The UTF-8 text of a file, refusing files over ``limit`` bytes before reading them (and
+    devices or pipes, whose size is not known ahead, once ``limit`` bytes have been read)."""
     with user_file_errors(path, what) as p:
         size = p.stat().st_size
         if size > limit:
             raise InvalidInput(f"{what}{p} is {size} bytes; the limit is {limit >> 20} MiB")
-        return p.read_bytes().decode("utf-8")
+        with open(p, "rb") as fh:
+            data = fh.read(limit + 1)
+        if len(data) > limit:
+            raise InvalidInput(f"{what}{p} holds more than {limit} bytes; the limit is {limit >> 20} MiB")
+        return data.decode("utf-8")

@@ -49,6 +49,7 @@ CASES = [
     ("verify a directory", ["verify", "{dir}"], "directory"),
     ("verify a missing file", ["verify", "{dir}/missing.json"], "does not exist"),
     ("verify an empty file", ["verify", "{empty}"], "empty"),
+    ("mask /dev/zero (no size ahead)", ["tour", "--mask", "/dev/zero"], "holds more than"),
     ("unknown subcommand", ["frobnicate"], "invalid choice"),
     ("unknown engine", ["tour", "8", "8", "--engine", "quantum"], "invalid choice"),
 ]
@@ -149,3 +150,61 @@ def test_verify_checks_every_file_and_says_which_failed(tmp_path, cli_proc):
     assert lines[1].startswith(f"{tmp_path / 'missing.json'}: BAD INPUT: ") and "does not exist" in lines[1]
     assert lines[2].startswith(f"{good}: OK: closed tour of the 6x6 board")
     assert lines[3] == "1 of 3 files verified"
+
+
+def _damaged_census(tmp_path: Path, certificate: str | None, holes: str | None = None) -> Path:
+    """A census database of the 5x6 board minus a square, one row's certificate (or holes)
+    overwritten as by a hand edit or a damaged disk."""
+    import sqlite3
+
+    db = tmp_path / "c.sqlite"
+    r = subprocess.run([sys.executable, "-m", "kt_formal", "census", "5", "6", "--remove-squares", "1",
+                        "--db", str(db), "-q"], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode in (0, 1), r.stderr
+    with sqlite3.connect(db) as con:
+        row = con.execute("SELECT id FROM verdicts WHERE certificate IS NOT NULL LIMIT 1").fetchone()[0]
+        if certificate is not None:
+            con.execute("UPDATE verdicts SET certificate = ? WHERE id = ?", (certificate, row))
+        if holes is not None:
+            con.execute("UPDATE verdicts SET holes = ? WHERE id = ?", (holes, row))
+    return db
+
+
+@pytest.mark.parametrize("certificate, holes, argv, match", [
+    ("{not json", None, ["census-report", "{db}"], "the database cannot be read"),
+    ("{not json", None, ["census-report", "{db}", "--json"], "the database cannot be read"),
+    ("[" * 100_000, None, ["verify", "--db", "{db}"], "nested too deeply"),
+    (None, "garbage(", ["census-report", "{db}", "--map", "{dir}/m.svg"], "malformed JSON"),
+], ids=["census-report", "census-report --json", "verify --db nested", "census-report --map bad holes"])
+def test_a_damaged_census_database_is_one_line_exit_2(tmp_path, certificate, holes, argv, match):
+    """A census database edited by hand (a certificate that is not JSON, nested past the
+    parser's depth, holes that are not JSON) is bad input, not an internal error."""
+    db = _damaged_census(tmp_path, certificate, holes)
+    r = run_case([a.format(db=db, dir=tmp_path) for a in argv])
+    lines = r["err"].strip().splitlines()
+    assert r["code"] == 2, (r["code"], r["err"])
+    assert len(lines) == 1 and lines[0].startswith("kt-formal: ") and match in lines[0], r["err"]
+    if "--json" in argv:
+        assert json.loads(r["out"])["exit_code"] == 2
+
+
+@pytest.mark.parametrize("argv", [["tour", "8", "8", "--json", "--time-limit", "0"],
+                                  ["count", "--json", "6", "6", "--threads", "0"],
+                                  ["exists", "--json", "--bogus", "5", "5"]])
+def test_a_refused_command_line_with_json_still_prints_one_object(argv):
+    """Scripts that ask for --json get an object for the parser's own refusals too."""
+    r = run_case(argv)
+    assert r["code"] == 2
+    d = json.loads(r["out"])
+    assert (d["answer"], d["exit_code"], d["command"]) == ("error", 2, argv[0])
+    assert d["message"] in r["err"]
+
+
+def test_closed_standard_streams_are_not_an_internal_error():
+    """`kt-formal tour 6 6 >&-`: the tour is still found and checked; nowhere to print it is not a bug."""
+    for redirect in (">&-", ">&- 2>&-"):
+        r = subprocess.run(f"{sys.executable} -m kt_formal tour 6 6 {redirect}", shell=True, capture_output=True,
+                           text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert r.returncode == 0, (redirect, r.stderr)
+        assert "internal error" not in r.stderr and "Traceback" not in r.stderr

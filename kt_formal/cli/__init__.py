@@ -108,6 +108,31 @@ def quiet_blas(environ=os.environ) -> bool:
     return True
 
 
+def _json_asked(argv) -> argparse.Namespace | None:
+    """For a command line the parser refused: its command, when it asked for ``--json``."""
+    words = [str(a) for a in argv]
+    words = words[:words.index("--")] if "--" in words else words
+    if "--json" not in words:
+        return None
+    command = next((w for w in words if not w.startswith("-")), None)
+    return argparse.Namespace(json=True, command=command)
+
+
+def _unreadable_input(exc: Exception) -> str:
+    """The one-line reason when ``exc`` comes from input that cannot be read (a damaged or
+    hand-edited database, JSON nested past the parser's depth or malformed inside a
+    database), else "" (then it is a bug)."""
+    sqlite3 = sys.modules.get("sqlite3")  # only where a command opened a database
+    if sqlite3 is not None and isinstance(exc, sqlite3.DatabaseError):
+        return f"the database cannot be read ({exc}): it is damaged or was not written by {PROG}"
+    if isinstance(exc, RecursionError):
+        return "the input is nested too deeply to read"
+    json = sys.modules.get("json")
+    if json is not None and isinstance(exc, json.JSONDecodeError):
+        return f"the input holds malformed JSON ({exc})"
+    return ""
+
+
 def run() -> None:
     """The ``kt-formal`` command: :func:`main`, then the exit without the interpreter's teardown.
 
@@ -130,6 +155,9 @@ def run() -> None:
 
 def main(argv=None) -> int:
     """Run the command; return the exit code (never raise for expected errors)."""
+    for name in ("stdout", "stderr"):  # a stream closed by the caller (`>&-`): written to nowhere
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w"))
     parser = build_parser()
     args = None
     try:
@@ -145,6 +173,8 @@ def main(argv=None) -> int:
     except KtFormalError as exc:
         message = _next_step(str(exc))
         print(f"{PROG}: {message}", file=sys.stderr)
+        if args is None:  # the command line itself was refused: --json still asks for an object
+            args = _json_asked(sys.argv[1:] if argv is None else argv)
         if getattr(args, "json", False):
             _json_error(args, exit_code_of(exc), message)
         return exit_code_of(exc)
@@ -163,6 +193,12 @@ def main(argv=None) -> int:
         print(f"{PROG}: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug: one line, with a way to see the traceback
+        unreadable = _unreadable_input(exc)
+        if unreadable:
+            print(f"{PROG}: {unreadable}", file=sys.stderr)
+            if getattr(args, "json", False):
+                _json_error(args, 2, unreadable)
+            return 2
         if os.environ.get("KT_FORMAL_DEBUG"):
             raise
         print(f"{PROG}: internal error: {type(exc).__name__}: {exc} "

@@ -180,7 +180,7 @@ def spec_violation(spec: PieceSpec, tour: Tour) -> str | None:
     if tour.board != spec.board():
         return f"the tour is for {tour.board.describe()}, the spec says {spec.board().describe()}"
     if tour.closed != spec.closed:
-        return f"the spec asks for a {'closed' if spec.closed else 'open'} tour"
+        return f"the spec asks for {'a closed' if spec.closed else 'an open'} tour"
     if spec.start is not None and tour.start != spec.start:
         return f"the tour starts at {tour.start}, the spec says {spec.start}"
     if spec.end is not None and tour.end != spec.end:
