@@ -49,6 +49,8 @@ CASES = [
     ("verify a directory", ["verify", "{dir}"], "directory"),
     ("verify a missing file", ["verify", "{dir}/missing.json"], "does not exist"),
     ("verify an empty file", ["verify", "{empty}"], "empty"),
+    ("sat engine on a board its proofs cannot hold", ["tour", "2000", "2000", "--engine", "sat"],
+     "more than the 5,000,000 its proofs may have"),
     ("mask /dev/zero (no size ahead)", ["tour", "--mask", "/dev/zero"], "holds more than"),
     ("unknown subcommand", ["frobnicate"], "invalid choice"),
     ("unknown engine", ["tour", "8", "8", "--engine", "quantum"], "invalid choice"),

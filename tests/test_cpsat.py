@@ -1,5 +1,7 @@
 """CP-SAT engine: closed, open, fixed ends, forced/forbidden moves, holes, limits."""
 
+import re
+
 import pytest
 
 from kt_formal.board import Board
@@ -95,3 +97,14 @@ def test_limit_reached_is_unknown_not_impossible():
         assert "without an answer" in r.message and r.tour is None
     # with enough time the same request is proved impossible (Posa: 4 x n has no closed tour)
     assert find_tour(Board(4, 10), engine="cpsat").status is Status.IMPOSSIBLE
+
+
+def test_the_time_limit_covers_building_the_model():
+    """A board of 2.9 million moves takes seconds to model: past the limit the engine stops
+    building and says so (unknown, no search run), where it used to build the whole model
+    (2000 x 2000: 54 s and 7.7 GB with a limit of 5 s)."""
+    r = find_tour(Board(600, 600), engine="cpsat", time_limit=0.3)
+    assert r.status is Status.UNKNOWN
+    assert "building the CP-SAT model reached the time limit (0.3 s) after" in r.message
+    made = re.search(r"after ([\d,]+) of the board's 2,865,616 moves; no search was run", r.message)
+    assert made and int(made.group(1).replace(",", "")) < 2_865_616, r.message

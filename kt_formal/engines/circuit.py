@@ -26,6 +26,8 @@ Used by :mod:`kt_formal.engines.cpsat` (whole boards), the block construction's 
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from kt_formal.engines.successors import follow
@@ -88,10 +90,13 @@ class Circuit:
         self.solver = None
 
     # ------------------------------------------------------------------ arcs
-    def add_arcs(self, tails, heads, names: str | None = None) -> np.ndarray:
+    def add_arcs(self, tails, heads, names: str | None = None, deadline: float | None = None) -> np.ndarray:
         """One free Boolean literal per arc ``tails[i] -> heads[i]``; returns their indices.
 
         ``names``: a prefix for literal names (``"arc"`` gives ``arc_u_v``), None for none.
+        ``deadline`` (a ``time.perf_counter()`` value): naming the literals one at a time takes
+        some 15 microseconds an arc, so a board of millions of squares checks the clock every
+        65,536 arcs and raises :class:`TimeoutError` (with the arcs made so far) past it.
         """
         tails = np.asarray(tails, dtype=np.int64)
         heads = np.asarray(heads, dtype=np.int64)
@@ -100,10 +105,13 @@ class Circuit:
         if names is None:  # one Boolean copied n times: half the time of n calls to add()
             variables.extend([_boolean()] * len(tails))
         else:
-            for u, v in zip(tails.tolist(), heads.tolist()):
-                var = variables.add()
-                var.domain.extend((0, 1))
-                var.name = f"{names}_{u}_{v}"
+            for lo in range(0, len(tails), 1 << 16):
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise TimeoutError(lo)
+                for u, v in zip(tails[lo:lo + (1 << 16)].tolist(), heads[lo:lo + (1 << 16)].tolist()):
+                    var = variables.add()
+                    var.domain.extend((0, 1))
+                    var.name = f"{names}_{u}_{v}"
         lits = np.arange(first, first + len(tails), dtype=np.int64)
         self._append(tails, heads, lits)
         return lits

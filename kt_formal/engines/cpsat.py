@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import time
 
 import numpy as np
 
@@ -95,7 +96,12 @@ def solve(
         return trivial
     if progress is not None:
         progress(clock.elapsed(), time_limit, "building the model")
-    circuit = _model(request, nt)
+    try:
+        circuit = _model(request, nt, None if time_limit is None else time.perf_counter() + time_limit - clock.elapsed())
+    except TimeoutError as stop_at:
+        return unknown(request, NAME, clock.elapsed(),
+                       f"building the CP-SAT model reached the time limit ({time_limit:.3g} s) after "
+                       f"{stop_at.args[0]:,} of the board's {int((nt.table >= 0).sum()):,} moves; no search was run")
     if not isinstance(circuit, Circuit):
         return impossible(request, NAME, clock.elapsed(), circuit)
     done = threading.Event()
@@ -153,14 +159,15 @@ def _degenerate(request: TourRequest, nt, clock):
     return None
 
 
-def _model(request: TourRequest, nt):
-    """The circuit model of ``request`` (see the module docstring), or the reason it has none."""
+def _model(request: TourRequest, nt, deadline: float | None = None):
+    """The circuit model of ``request`` (see the module docstring), or the reason it has none;
+    :class:`TimeoutError` past ``deadline`` (``time.perf_counter()``) while the arcs are made."""
     k = len(nt)
     circuit = Circuit(k, open_path=not request.closed)
     tails = np.repeat(np.arange(k), 8)
     heads = nt.table.ravel()
     keep = heads >= 0
-    circuit.add_arcs(tails[keep], heads[keep], names="arc")
+    circuit.add_arcs(tails[keep], heads[keep], names="arc", deadline=deadline)
     if not request.closed:
         starts = [nt.node(request.start)] if request.start is not None else range(k)
         ends = [nt.node(request.end)] if request.end is not None else range(k)

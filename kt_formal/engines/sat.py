@@ -35,6 +35,7 @@ import zlib
 
 from kt_formal.certificate import FORMAT, board_to_dict
 from kt_formal.question import Budget, TourRequest
+from kt_formal.exceptions import InvalidInput
 from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
 from kt_formal.claims import describe_question
@@ -130,6 +131,10 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
     """
     from pysat.solvers import Solver
 
+    if not fits(request.board, request.closed):
+        raise InvalidInput(f"the sat engine's formula for this board would have about "
+                           f"{clause_estimate(request.board.n_squares, request.closed):,} clauses, more than the "
+                           f"{MAX_CLAUSES:,} its proofs may have; choose another engine (the default picks one)")
     clock = Budget()
 
     def left():
