@@ -171,7 +171,7 @@ def main(argv=None) -> int:
         sys.stdout.flush()
         return code
     except KtFormalError as exc:
-        message = _next_step(str(exc))
+        message = " ".join(_next_step(str(exc)).split())  # one line, whatever a library's message held
         print(f"{PROG}: {message}", file=sys.stderr)
         if args is None:  # the command line itself was refused: --json still asks for an object
             args = _json_asked(sys.argv[1:] if argv is None else argv)

@@ -166,11 +166,11 @@ def _count_frontier(args, board, request) -> int:
     ruled_out = colours_rule_out(board, request.closed, request.start, request.end)
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
         kwargs = _spill_kwargs(args)
+        kwargs["threads"] = _count_threads(args)
+        kwargs.update(_checkpoint_kwargs(args), **_mirror_kwargs(args))  # the options' errors before any note
         both_free = not request.closed and request.start is None and request.end is None
         if not board.has_holes and not ruled_out:
             _room_for_the_count(args, short, both_free, request.closed, f"the {board.rows}x{board.cols} board", kwargs)
-        kwargs["threads"] = _count_threads(args)
-        kwargs.update(_checkpoint_kwargs(args), **_mirror_kwargs(args))
         if not ruled_out:
             _prepare_frontier(args, short)
     elif args.checkpoint or args.resume or args.dask or args.no_mirror:
@@ -239,6 +239,8 @@ def _checkpoint_kwargs(args) -> dict:
         raise InvalidInput("--checkpoint-every goes with --checkpoint DIR")
     if not args.checkpoint:
         return {}
+    if os.path.exists(args.checkpoint) and not os.path.isdir(args.checkpoint):
+        raise InvalidInput(f"--checkpoint {args.checkpoint!r} is a file, not a directory")
     return {"checkpoint": args.checkpoint, "resume": args.resume, "checkpoint_every": args.checkpoint_every}
 
 
