@@ -154,7 +154,7 @@ def test_verify_checks_every_file_and_says_which_failed(tmp_path, cli_proc):
     assert lines[3] == "1 of 3 files verified"
 
 
-def _damaged_census(tmp_path: Path, certificate: str | None, holes: str | None = None) -> Path:
+def _damaged_census(tmp_path: Path, certificate: str | None, holes: str | None = None, size: int | None = None) -> Path:
     """A census database of the 5x6 board minus a square, one row's certificate (or holes)
     overwritten as by a hand edit or a damaged disk."""
     import sqlite3
@@ -170,19 +170,24 @@ def _damaged_census(tmp_path: Path, certificate: str | None, holes: str | None =
             con.execute("UPDATE verdicts SET certificate = ? WHERE id = ?", (certificate, row))
         if holes is not None:
             con.execute("UPDATE verdicts SET holes = ? WHERE id = ?", (holes, row))
+        if size is not None:
+            con.execute("UPDATE verdicts SET rows = ?, cols = ? WHERE id = ?", (size, size, row))
     return db
 
 
-@pytest.mark.parametrize("certificate, holes, argv, match", [
-    ("{not json", None, ["census-report", "{db}"], "the database cannot be read"),
-    ("{not json", None, ["census-report", "{db}", "--json"], "the database cannot be read"),
-    ("[" * 100_000, None, ["verify", "--db", "{db}"], "nested too deeply"),
-    (None, "garbage(", ["census-report", "{db}", "--map", "{dir}/m.svg"], "malformed JSON"),
-], ids=["census-report", "census-report --json", "verify --db nested", "census-report --map bad holes"])
-def test_a_damaged_census_database_is_one_line_exit_2(tmp_path, certificate, holes, argv, match):
+@pytest.mark.parametrize("certificate, holes, size, argv, match", [
+    ("{not json", None, None, ["census-report", "{db}"], "the database cannot be read"),
+    ("{not json", None, None, ["census-report", "{db}", "--json"], "the database cannot be read"),
+    ("[" * 100_000, None, None, ["verify", "--db", "{db}"], "nested too deeply"),
+    (None, "garbage(", None, ["census-report", "{db}", "--map", "{dir}/m.svg"], "malformed JSON"),
+    (None, None, 10**9, ["census-report", "{db}", "--html", "{dir}/a.html"], "more than the page draws"),
+], ids=["census-report", "census-report --json", "verify --db nested", "census-report --map bad holes",
+        "census-report --html absurd board"])
+def test_a_damaged_census_database_is_one_line_exit_2(tmp_path, certificate, holes, size, argv, match):
     """A census database edited by hand (a certificate that is not JSON, nested past the
-    parser's depth, holes that are not JSON) is bad input, not an internal error."""
-    db = _damaged_census(tmp_path, certificate, holes)
+    parser's depth, holes that are not JSON, a board of 10^18 squares) is bad input, not an
+    internal error or a page drawn forever."""
+    db = _damaged_census(tmp_path, certificate, holes, size)
     r = run_case([a.format(db=db, dir=tmp_path) for a in argv])
     lines = r["err"].strip().splitlines()
     assert r["code"] == 2, (r["code"], r["err"])

@@ -42,6 +42,9 @@ __all__ = ["TABLE_COLUMNS", "atlas_rows", "write_table", "read_table", "theorem_
 #: Columns of the verdict table.
 TABLE_COLUMNS = ("rows", "cols", "tour", "top", "left", "height", "width", "answer", "method")
 
+#: The most places one panel of the atlas page draws (a 1000 x 1000 board holds a hole of one square in 10^6).
+PAGE_MAX_CELLS = 1_000_000
+
 _METHOD = "COALESCE(json_extract(certificate, '$.method'), json_extract(certificate, '$.kind'))"
 
 
@@ -525,6 +528,9 @@ def page_data(store: Store, board=None) -> dict:
         panels = []
         for (h, w), cells in sorted(card.items()):
             nr, nc = m - h + 1, n - w + 1
+            if nr * nc > PAGE_MAX_CELLS:  # a panel draws every place of its hole: a page, not a census of 10^18
+                raise InvalidInput(f"the census database holds a {m}x{n} board: its panel would have {nr * nc:,} "
+                                   f"places, more than the page draws ({PAGE_MAX_CELLS:,})")
             codes = []
             extras = []
             for i in range(nr):
