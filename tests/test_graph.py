@@ -47,3 +47,18 @@ def test_neighbour_table_agrees_with_graph():
 def test_graph_too_large_is_refused():
     with pytest.raises(ResourceLimit, match="knight graph"):
         knight_graph(Board(100_000, 100_000))
+
+
+def test_a_graph_export_larger_than_memory_is_refused_before_it_is_built(cli, tmp_path, monkeypatch):
+    """networkx holds every square and move as Python objects (300x300 as GraphML: 610 MB):
+    with 1 GiB available, 400x400 (about 1.1 GB) is refused in one line before the graph is
+    made, and 100x100 is written."""
+    from kt_formal import memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 1 << 30)
+    r = cli("graph", "400", "400", "--format", "graphml", "--out", tmp_path / "g.graphml", "-q")
+    assert r.code == 2
+    assert "the knight graph of 160,000 squares as graphml needs about" in r.err
+    assert not (tmp_path / "g.graphml").exists()
+    assert cli("graph", "100", "100", "--format", "graphml", "--out", tmp_path / "h.graphml", "-q").code == 0
+    assert (tmp_path / "h.graphml").stat().st_size > 0

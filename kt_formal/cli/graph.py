@@ -31,6 +31,11 @@ def _add_graph(sub) -> None:
     p.set_defaults(run=_run_graph)
 
 
+#: Memory a square of the board takes in the exported graph (networkx and the writer), measured
+#: on 300x300 (`/usr/bin/time -v kt-formal graph 300 300 --format graphml --out g.graphml`: 610 MB).
+GRAPH_BYTES_PER_SQUARE = 7000
+
+
 def _run_graph(args) -> int:
     import numpy as np
 
@@ -51,7 +56,10 @@ def _run_graph(args) -> int:
     if args.out:
         from kt_formal.io.graphfiles import write_graph
         from kt_formal.graph import knight_graph
+        from kt_formal.memory import ensure_memory
 
+        # networkx holds a node and its edges in Python objects: 300x300 as GraphML took 600 MB
+        ensure_memory(board.n_squares * GRAPH_BYTES_PER_SQUARE, f"the knight graph of {board.n_squares:,} squares as {args.format}")
         write_graph(knight_graph(board), args.out, args.format)
         _note(args, f"wrote the knight graph ({board.n_squares} nodes, {edges} edges) as {args.format} "
                     f"to {args.out}")
