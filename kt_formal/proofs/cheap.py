@@ -150,9 +150,11 @@ def find_alternation_proof(board: Board, closed: bool = True, start=None, end=No
         rr, cc = outer.nonzero()
         if len(rr) != size:
             continue
-        mixed = len(set(((rr + cc) % 2).tolist())) == 2
+        mixed = bool(((rr + cc) % 2).any() and not ((rr + cc) % 2).all())
         if mixed or (not closed and any(not outer[q] for q in fixed)):
-            pts = [[int(r), int(c)] for r, c in zip(rr.tolist(), cc.tolist())]
+            import numpy as np
+
+            pts = np.stack([rr, cc], axis=1).tolist()  # [[r, c], ...] of Python ints
             return make_proof(board, "alternation", closed, s, e, independent=pts)
     if search and k <= 100:
         found = _alternation_by_cpsat(board, size, [] if closed else fixed, time_limit)

@@ -54,8 +54,8 @@ def explain(d: dict) -> str:
         if b.rows == 4 or b.cols == 4:
             line = "rows" if b.rows == 4 else "columns"
             what = f"the {n} squares of the two outer {line}"
-        sq = {tuple(q) for q in d["independent"]}
-        mixed = len({(q[0] + q[1]) % 2 for q in sq}) == 2
+        parities = {(q[0] + q[1]) % 2 for q in d["independent"]}
+        mixed = len(parities) == 2
         if closed:
             return head + (f"{what} make up half of the board and no knight move joins two of them, "
                            "so a closed tour must alternate between them and the rest; a knight also alternates colours, "
