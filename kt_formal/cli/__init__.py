@@ -108,6 +108,18 @@ def quiet_blas(environ=os.environ) -> bool:
     return True
 
 
+def _refuse_empty_names(parser, args) -> None:
+    """A file, directory or address option given as '' would quietly mean "none" (standard
+    output, the installed models, a local cluster): refused instead."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    command = sub.choices.get(getattr(args, "command", None) or "") if sub is not None else None
+    for action in (command._actions if command is not None else []):
+        names = action.metavar if isinstance(action.metavar, str) else ""
+        if (names.startswith(("FILE", "DIR", "OUT", "ADDRESS")) and action.option_strings
+                and getattr(args, action.dest, None) == ""):
+            raise InvalidInput(f"argument {action.option_strings[-1]}: an empty name (give {names})")
+
+
 def _json_asked(argv) -> argparse.Namespace | None:
     """For a command line the parser refused: its command, when it asked for ``--json``."""
     words = [str(a) for a in argv]
@@ -162,6 +174,7 @@ def main(argv=None) -> int:
     args = None
     try:
         args = parser.parse_args(argv)
+        _refuse_empty_names(parser, args)
         print_renamed_notes(args)
         if not getattr(args, "run", None):
             parser.print_help()

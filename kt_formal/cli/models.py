@@ -28,6 +28,10 @@ def _run_models(args) -> int:
     from kt_formal.combine import library
 
     directory = Path(args.dir) if args.dir else None
+    if directory is not None and args.action != "build" and not directory.is_dir():
+        raise InvalidInput(f"--dir {args.dir}: no such directory (the library to {args.action})")
+    if args.action == "list" and directory is not None:
+        raise InvalidInput("--dir goes with check and build; 'models list' lists the pieces the package defines")
     if args.action == "check":
         report = library.check_library(directory)
         bad = [(n, r) for n, r in report if r is not None]

@@ -106,7 +106,7 @@ class Circuit:
             variables.extend([_boolean()] * len(tails))
         else:
             for lo in range(0, len(tails), 1 << 16):
-                if deadline is not None and time.perf_counter() > deadline:
+                if lo and deadline is not None and time.perf_counter() > deadline:
                     raise TimeoutError(lo)
                 for u, v in zip(tails[lo:lo + (1 << 16)].tolist(), heads[lo:lo + (1 << 16)].tolist()):
                     var = variables.add()
