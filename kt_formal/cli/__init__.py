@@ -137,7 +137,7 @@ def _unreadable_input(exc: Exception) -> str:
     sqlite3 = sys.modules.get("sqlite3")  # only where a command opened a database
     if sqlite3 is not None and isinstance(exc, sqlite3.DatabaseError):
         return f"the database cannot be read ({exc}): it is damaged or was not written by {PROG}"
-    if isinstance(exc, RecursionError):
+    if isinstance(exc, RecursionError) and "decoding" in str(exc):  # json's own words; other recursion is a bug
         return "the input is nested too deeply to read"
     json = sys.modules.get("json")
     if json is not None and isinstance(exc, json.JSONDecodeError):
