@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -407,3 +410,26 @@ def test_a_tiny_order_file_of_a_huge_board_is_checked_without_listing_its_holes(
             "a99999996, a99999995, a99999994 and 99999993 more) from a100000000 to a100000000") in run.out
     assert "(1 square; read as a binary order file)" in run.out
     assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 3_000_000  # KB
+
+
+@pytest.mark.parametrize("fmt, suffix, how", [
+    ("json", "json", None), ("grid", "txt", "numbered grid"), ("npy", "npy", "numpy numbered grid"),
+    ("bin", "ktour", "binary order file"), ("coords", "txt", "list of squares"),
+])
+def test_verify_reads_every_format_from_standard_input(tmp_path, cli_proc, fmt, suffix, how):
+    """`kt-formal tour ... | kt-formal verify -` checks what the tour command writes, in any
+    format (it read JSON only, and rejected the rest as "not valid JSON"); a tour spoilt in
+    the pipe is rejected, garbage is one line naming standard input, not a temporary file."""
+    path = tmp_path / f"t.{suffix}"
+    assert cli_proc("tour", "6", "6", "--format", fmt, "--out", path, "-q").code == 0
+    data = path.read_bytes()
+    run = subprocess.run([sys.executable, "-m", "kt_formal", "verify", "-"], input=data, capture_output=True,
+                         timeout=120)
+    out = run.stdout.decode()
+    assert run.returncode == 0, run.stderr
+    assert out.startswith("OK: closed tour of the 6x6 board")
+    if how is not None:
+        assert f"read as a {how}" in out and "from standard input)" in out
+    junk = subprocess.run([sys.executable, "-m", "kt_formal", "verify", "-"], input=bytes(range(256)) * 8,
+                          capture_output=True, timeout=120)
+    assert junk.returncode in (1, 2) and b"kt-formal-stdin" not in junk.stdout + junk.stderr

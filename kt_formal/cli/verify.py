@@ -21,6 +21,7 @@ examples:
   kt-formal tour 8 8 --out t.txt && kt-formal verify t.txt
   kt-formal tour 8 8 --format npy --out t.npy && kt-formal verify t.npy
   kt-formal tour 10000 10000 --out t.ktour && kt-formal verify t.ktour
+  kt-formal tour 8 8 | kt-formal verify -    standard input, in any of these formats
   kt-formal verify --db census.sqlite        every certificate stored by 'kt-formal census'
                                              (--replay re-runs exhaustive records there too)
 
@@ -53,8 +54,6 @@ def _is_json_file(path: str) -> bool:
     a FIFO, a device): those are read only by the kernel's bounded reader."""
     import stat
 
-    if path == "-":
-        return True
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO without writer must not block
     except OSError:
@@ -70,12 +69,39 @@ def _is_json_file(path: str) -> bool:
     return head.lstrip().startswith(b"{")
 
 
+def _verify_stdin(closed: bool, replay: bool) -> str:
+    """``verify -``: standard input, read once up to the certificate reader's bound, then
+    checked as the file it is (a certificate, a grid, a list, a ``.npy`` or ``.ktour`` file)."""
+    import tempfile
+
+    from kt_formal.kernel.reader import MAX_BYTES, read_bounded
+    from kt_formal.tourfile import BINARY_MAGIC
+
+    data = read_bounded("-", MAX_BYTES)
+    if not data.strip():
+        raise InvalidInput("standard input is empty")
+    suffix = (".json" if data.lstrip().startswith(b"{") else ".npy" if data.startswith(b"\x93NUMPY")
+              else ".ktour" if data.startswith(BINARY_MAGIC) else ".txt")
+    with tempfile.TemporaryDirectory(prefix="kt-formal-stdin-") as tmp:
+        path = os.path.join(tmp, "standard-input" + suffix)
+        with open(path, "wb") as fh:
+            fh.write(data)
+        try:
+            claim = _verify_one(path, closed, replay)
+        except KtFormalError as exc:  # its messages name the file: here, standard input
+            raise type(exc)(str(exc).replace(path, "standard input").replace(os.path.basename(path),
+                                                                              "standard input")) from None
+    return claim[:-1] + ", from standard input)" if claim.endswith(")") and suffix != ".json" else claim
+
+
 def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
     """The claim of one checked file; raises CertificateRejected or InvalidInput."""
     from kt_formal import kernel
     from kt_formal.claims import check_certificate
     from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
+    if path == "-":
+        return _verify_stdin(closed, replay)
     if _is_json_file(path):
         d = kernel.read_certificate(path)
         try:
