@@ -46,9 +46,15 @@ __all__ = [
 #: Largest side accepted; a board also has to fit in memory for the work asked.
 MAX_SIDE = 1_000_000_000
 
-_RECT_RE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*[xX]\s*(\d+)\s*$")
-_PAIR_RE = re.compile(r"^\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*$")
-_CHESS_RE = re.compile(r"^\s*([a-zA-Z]+)(\d+)\s*$")
+_RECT_RE = re.compile(r"^\s*(\d{1,12})\s*,\s*(\d{1,12})\s*,\s*(\d{1,12})\s*[xX]\s*(\d{1,12})\s*$", re.ASCII)
+_PAIR_RE = re.compile(r"^\s*\(?\s*(-?\d{1,12})\s*,\s*(-?\d{1,12})\s*\)?\s*$", re.ASCII)
+def _shown(text: str, most: int = 40) -> str:
+    """``text`` quoted for a message, cut short past ``most`` characters (a hostile value of
+    5,000 digits is not echoed whole)."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
+
+
+_CHESS_RE = re.compile(r"^\s*([a-zA-Z]+)(\d{1,12})\s*$", re.ASCII)
 
 
 def parse_file_name(letters: str) -> int:
@@ -263,7 +269,7 @@ class Board:
         """
         m = _RECT_RE.match(text)
         if not m:
-            raise InvalidInput(f"hole {text!r} is not of the form ROW,COL,HxW (e.g. 3,3,2x2)")
+            raise InvalidInput(f"hole {_shown(text)} is not of the form ROW,COL,HxW (e.g. 3,3,2x2)")
         return self._check_rect(tuple(int(g) for g in m.groups()))
 
     def parse_square(self, text) -> tuple[int, int]:
@@ -282,9 +288,9 @@ class Board:
             rank = int(m.group(2))
             row = self.rows - rank
             if not (0 <= col < self.cols and 1 <= rank <= self.rows):
-                raise InvalidInput(f"square {text} lies outside the {self.rows}x{self.cols} board")
+                raise InvalidInput(f"square {_shown(text)} lies outside the {self.rows}x{self.cols} board")
             return row, col
-        raise InvalidInput(f"square {text!r} is neither ROW,COL (0-based) nor a chess name like a1")
+        raise InvalidInput(f"square {_shown(text)} is neither ROW,COL (0-based) nor a chess name like a1")
 
     def parse_live_square(self, text) -> tuple[int, int]:
         """Like :meth:`parse_square`, but the square must not be a hole."""
