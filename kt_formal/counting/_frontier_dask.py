@@ -222,10 +222,10 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
             del stepped
             n = sum(sizes)
             peak = max(peak, n)
-            if n == 0 and i < lay.N - 1 and lay.live_after[i + 1]:  # no partial tour goes on: nothing more can be finished
+            stop = lay.emptied_at(i, n)
+            if stop:  # no partial tour goes on: nothing more can be finished
                 return FrontierCount(done, closed, lay.rows, lay.cols, per_column, peak, time.perf_counter() - t0,
-                                     start=None if closed else start, end=None if closed else end,
-                                     emptied=i // lay.k + 1)
+                                     start=None if closed else start, end=None if closed else end, emptied=stop)
             if max(sizes) > spec["max_states"]:
                 raise ResourceLimit(f"a part holds more than {spec['max_states']:,} states at square {i}; "
                                     "the count is out of reach with these parts")

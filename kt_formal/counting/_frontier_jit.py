@@ -480,8 +480,8 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
         for i, args in board_steps(lay, first):
             d, _ = sweep.step(i, *args)
             done += d
-            if sweep.states == 0 and i < lay.N - 1 and lay.live_after[i + 1]:  # no partial tour goes on
-                emptied = i // lay.k + 1
+            emptied = lay.emptied_at(i, sweep.states)
+            if emptied:  # no partial tour goes on: nothing more can be finished
                 break
             if ckpt is not None and i + 1 < lay.N + lay.W and ckpt.due():
                 ckpt.write(i, sweep.chunks, dict(sweep.snapshot(), done=str(done)))

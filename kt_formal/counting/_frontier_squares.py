@@ -16,19 +16,19 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["dead_indices", "LiveSquares", "LiveAfter", "LaterMoves", "FutureBalance"]
+__all__ = ["square_colour", "dead_indices", "LiveSquares", "LiveAfter", "LaterMoves", "FutureBalance"]
 
 #: The moves to squares later in the sweep: (row change, column change).
 FORWARD = ((-1, 2), (1, 2), (-2, 1), (2, 1))
 
 
-def dead_indices(board, k: int, transpose: bool) -> np.ndarray:
-    """The sweep indices of the board's holes, ascending (int64)."""
+def dead_indices(board, k: int, transpose: bool) -> list:
+    """The sweep indices of the board's holes, ascending."""
     if not board.has_holes:
-        return np.zeros(0, np.int64)
+        return []
     mask = board.hole_mask.T if transpose else board.hole_mask  # (k, n): row r, column c
     r, c = np.nonzero(mask)
-    return np.sort(c.astype(np.int64) * k + r.astype(np.int64))
+    return np.sort(c.astype(np.int64) * k + r.astype(np.int64)).tolist()
 
 
 def _colour_prefix(t: int, k: int) -> int:
@@ -41,16 +41,17 @@ def _colour_prefix(t: int, k: int) -> int:
     return whole + part
 
 
-def _colour(j: int, k: int) -> int:
+def square_colour(j: int, k: int) -> int:
+    """+1 for a light square of the sweep (row + column even), -1 for a dark one."""
     return 1 if (j % k + j // k) % 2 == 0 else -1
 
 
 class LiveSquares:
     """``live[i]``: whether sweep square ``i`` (0 <= i < N) is on the board and not a hole."""
 
-    def __init__(self, N: int, dead: np.ndarray):
+    def __init__(self, N: int, dead: list):
         self.N = N
-        self.dead = frozenset(int(d) for d in dead)
+        self.dead = frozenset(dead)
 
     def __len__(self) -> int:
         return self.N
@@ -67,8 +68,8 @@ class LiveSquares:
 class LiveAfter:
     """``live_after[i]``: the live squares from ``i`` on (0 <= i <= N)."""
 
-    def __init__(self, N: int, dead: np.ndarray):
-        self.N, self._dead = N, [int(d) for d in dead]
+    def __init__(self, N: int, dead: list):
+        self.N, self._dead = N, dead
 
     def __getitem__(self, i: int) -> int:
         if not 0 <= i <= self.N:
@@ -105,13 +106,13 @@ class FutureBalance:
     """``future_balance[i]``: the colour balance of the moves the live squares from ``i`` on
     will take (each square's colour, +1 or -1, twice, once for a fixed end)."""
 
-    def __init__(self, k: int, N: int, dead: np.ndarray, ends: set, live: LiveSquares):
+    def __init__(self, k: int, N: int, dead: list, ends: set, live: LiveSquares):
         self.k, self.N = k, N
-        self._dead = [int(d) for d in dead]
+        self._dead = dead
         # the colours of the holes before each of them, to take from the rectangle's
         self._dead_prefix = [0]
         for d in self._dead:
-            self._dead_prefix.append(self._dead_prefix[-1] + _colour(d, k))
+            self._dead_prefix.append(self._dead_prefix[-1] + square_colour(d, k))
         self._ends = sorted(e for e in ends if 0 <= e < N and live[e])
 
     def __getitem__(self, i: int) -> int:
@@ -121,5 +122,5 @@ class FutureBalance:
         rect = _colour_prefix(self.N, k) - _colour_prefix(i, k)
         at = bisect_left(self._dead, i)
         holes = self._dead_prefix[-1] - self._dead_prefix[at]
-        ends = sum(_colour(e, k) for e in self._ends if e >= i)
+        ends = sum(square_colour(e, k) for e in self._ends if e >= i)
         return 2 * (rect - holes) - ends

@@ -51,7 +51,8 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_squares import FutureBalance, LaterMoves, LiveAfter, LiveSquares, dead_indices
+from kt_formal.counting._frontier_squares import (FutureBalance, LaterMoves, LiveAfter, LiveSquares, dead_indices,
+                                                  square_colour)
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.kernel.proofcheck import colour_refutes
 
@@ -193,6 +194,11 @@ class SweepLayout:
     @property
     def N(self) -> int:
         return self.k * self.n
+
+    def emptied_at(self, i: int, states: int) -> int:
+        """The column (from 1) where the sweep stops after step ``i`` because no partial tour
+        goes on (``states`` is 0) while live squares remain; 0 when it goes on."""
+        return i // self.k + 1 if states == 0 and i < self.N - 1 and self.live_after[i + 1] else 0
 
 
 def colours_rule_out(board: Board, closed: bool, start=None, end=None) -> str:
@@ -381,11 +387,6 @@ def _open_dead(step: _Step, lay, w: list, tn2: int, short: list) -> bool:
     return False
 
 
-def square_colour(j: int, k: int) -> int:
-    """+1 for a light square of the sweep (row + column even), -1 for a dark one."""
-    return 1 if (j % k + j // k) % 2 == 0 else -1
-
-
 def watched_squares(lay, i: int) -> list:
     """The squares still to come that may run short of moves after step ``i``: ``(back, ahead,
     need, colour)`` for each square after ``i`` with fewer moves to squares after ``i`` (``ahead``)
@@ -554,9 +555,10 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
             per_column.append(len(states))
             if progress is not None:
                 progress(c + 1, n, f"column {c + 1} of {n}, {len(states):,} states")
-        if not states and i < N - 1 and lay.live_after[i + 1]:  # no partial tour goes on: nothing more can be finished
+        stop = lay.emptied_at(i, len(states))
+        if stop:  # no partial tour goes on: nothing more can be finished
             return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0,
-                                 start=None if closed else start, end=None if closed else end, emptied=c + 1)
+                                 start=None if closed else start, end=None if closed else end, emptied=stop)
     return FrontierCount(done, closed, rows, cols, per_column, peak, time.perf_counter() - t0,
                          start=None if closed else start, end=None if closed else end)
 
