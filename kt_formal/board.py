@@ -32,6 +32,7 @@ from kt_formal.memory import available_memory, ensure_memory
 
 __all__ = [
     "Board",
+    "first_positions",
     "KNIGHT_MOVES",
     "MAX_SIDE",
     "file_name",
@@ -48,6 +49,21 @@ MAX_SIDE = 1_000_000_000
 
 _RECT_RE = re.compile(r"^\s*(\d{1,12})\s*,\s*(\d{1,12})\s*,\s*(\d{1,12})\s*[xX]\s*(\d{1,12})\s*$", re.ASCII)
 _PAIR_RE = re.compile(r"^\s*\(?\s*(-?\d{1,12})\s*,\s*(-?\d{1,12})\s*\)?\s*$", re.ASCII)
+def first_positions(grid: np.ndarray, k: int, test=None) -> list[tuple[int, int]]:
+    """The first ``k`` places ``(row, col)`` of the 2-D ``grid``, in row-major order, where
+    ``test`` (applied to a flat block of it; default: the values themselves) holds. The grid
+    is scanned a block of 2^22 places at a time and the scan stops at ``k``: a strip of 10^9
+    squares is not turned into a list of them all to name a few."""
+    flat, cols, out, block = grid.ravel(), grid.shape[1], [], 1 << 22
+    for lo in range(0, flat.size, block):
+        part = flat[lo:lo + block]
+        hits = np.flatnonzero(part if test is None else test(part))[:k - len(out)]
+        out += [divmod(lo + int(h), cols) for h in hits]
+        if len(out) >= k:
+            break
+    return out
+
+
 def _shown(text: str, most: int = 40) -> str:
     """``text`` quoted for a message, cut short past ``most`` characters (a hostile value of
     5,000 digits is not echoed whole)."""
@@ -342,14 +358,7 @@ class Board:
     def first_holes(self, k: int) -> list[tuple[int, int]]:
         """The first ``k`` holes in row-major order, found a block at a time (a board of 10^8
         holes is not listed to name six of them)."""
-        if self._holes is None:
-            return []
-        flat, out, block = self._holes.ravel(), [], 1 << 22
-        for lo in range(0, flat.size, block):
-            out += [divmod(lo + int(h), self.cols) for h in np.flatnonzero(flat[lo:lo + block])[:k - len(out)]]
-            if len(out) >= k:
-                break
-        return out
+        return [] if self._holes is None else first_positions(self._holes, k)
 
     def is_live(self, r: int, c: int) -> bool:
         """True when (r, c) is on the board and not a hole."""

@@ -10,7 +10,7 @@ Each ``find_*_proof`` returns a proof dict (checked by
 
 from __future__ import annotations
 
-from kt_formal.board import Board
+from kt_formal.board import Board, first_positions
 from kt_formal.certificate import FORMAT, board_to_dict
 from kt_formal.kernel.proofcheck import colour_refutes
 
@@ -97,19 +97,9 @@ def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -
 
 
 def _argwhere(deg, at_most: int, first: int) -> list[tuple[int, int]]:
-    """The first ``first`` live squares (row-major order) with at most ``at_most`` moves,
-    scanned a block at a time: on a strip of 10^9 squares every square may qualify, and a
-    list of them all would take gigabytes where a proof needs one to three."""
-    import numpy as np
-
-    flat, cols, out, block = deg.ravel(), deg.shape[1], [], 1 << 22
-    for lo in range(0, flat.size, block):
-        part = flat[lo:lo + block]
-        hits = np.flatnonzero((part >= 0) & (part <= at_most))[:first - len(out)]
-        out += [divmod(lo + int(h), cols) for h in hits]
-        if len(out) >= first:
-            break
-    return out
+    """The first ``first`` live squares (row-major order) with at most ``at_most`` moves (on a
+    strip of 10^9 squares every square may qualify, and a proof needs one to three)."""
+    return first_positions(deg, first, lambda part: (part >= 0) & (part <= at_most))
 
 
 def _alternation_size(k: int, closed: bool) -> int | None:
