@@ -37,7 +37,7 @@ def _passes(keys):  # pragma: no cover - compiled
 
 
 def _keys(n, seed=1):
-    """Keys of the shape of eight-across closed states: 17 digits of base 11 (the first a
+    """Keys of the shape of eight-across states in base 11: 17 digits (the first a
     finished square), times 3."""
     rng = np.random.default_rng(seed)
     dig = rng.integers(0, 8, (n, W))

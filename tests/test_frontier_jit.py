@@ -246,8 +246,9 @@ def test_count_command_verbose_states(cli):
 
 @pytest.mark.slow  # the kernel of keys in base 11: a compile of its own (24 s on an empty cache)
 @pytest.mark.parametrize("rows, cols, closed, expected", [(5, 6, True, 8), (8, 3, False, None)])
-def test_eight_across_uses_base_11_keys(rows, cols, closed, expected):
-    """With 8 squares across, 17 frontier values do not fit 4 bits each: base-11 keys.
+def test_eight_across_counts_as_the_reference(rows, cols, closed, expected):
+    """With 8 squares across, 17 frontier values do not fit 4 bits each: open tours take
+    keys in base 11, closed ones keys of their own (:mod:`kt_formal.counting._frontier_packed17`).
     An 8x8 board holed down to a rows x cols corner is that board, swept 8 across."""
     holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= rows or c >= cols])
     got = count_request_jit(holed, closed).count
@@ -393,7 +394,7 @@ def test_a_row_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     assert "out of reach here" in run.err and figure in run.err
 
 
-@pytest.mark.slow  # eight across: the kernel of keys in base 11 (a compile of its own)
+@pytest.mark.slow  # 8x8's first columns (some seconds) and its states in files
 def test_count_of_8x8_keeps_its_states_in_files_and_stops_at_its_time_limit(cli, tmp_path):
     """Without a bound from the disk, 8 x 8 runs, says where its states go, and a time
     limit of a second ends it as an unknown (exit 3), never as a count."""

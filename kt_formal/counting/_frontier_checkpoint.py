@@ -40,11 +40,13 @@ def question_key(**what) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def board_checkpointer(lay, closed, directory, every, symmetry, limb) -> "Checkpointer":
-    """The checkpoints of one board's count (its sweep layout ``lay``; ``limb``: the counts' encoding)."""
+def board_checkpointer(lay, closed, directory, every, symmetry, limb, keys=None) -> "Checkpointer":
+    """The checkpoints of one board's count (its sweep layout ``lay``; ``limb``: the counts'
+    encoding, ``keys`` the states' where it is not the plain digits)."""
     key = question_key(kind="board", rows=lay.rows, cols=lay.cols, closed=bool(closed), holes=sorted(lay.live.dead),
                        ends=sorted(lay.ends), forced=sorted(sorted(e) for e in lay.forced_set), limb=limb,
-                       forbidden=sorted(sorted(e) for e in lay.forbidden_set), **({} if symmetry else {"mirror": False}))
+                       forbidden=sorted(sorted(e) for e in lay.forbidden_set), **({} if symmetry else {"mirror": False}),
+                       **({"keys": keys} if keys else {}))
     what = f"{'closed' if closed else 'open'} tours of a {lay.rows}x{lay.cols} board"
     return Checkpointer(directory, key, what, every)
 

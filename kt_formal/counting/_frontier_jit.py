@@ -5,8 +5,10 @@ sweep, the same state values, the same pruning); that pure-Python version stays 
 reference the tests compare against. What changes is the bookkeeping:
 
 * a state is one int64 key: the terminal count ``tn`` plus the ``W = 2k + 1`` frontier
-  values as digits (base 16, 4 bits each, for ``k <= 7``; base 11 for ``k = 8``, where
-  17 hexadecimal digits would not fit: at most nine path labels, so digits 0..10);
+  values as digits (base 16, 4 bits each, for ``k <= 7``; base 11 for open tours with
+  ``k = 8``, where 17 hexadecimal digits would not fit: at most nine path labels, so digits
+  0..10; closed tours eight across have 63-bit keys of their own, two places narrower,
+  stepped on one word as well: :mod:`~kt_formal.counting._frontier_packed17`);
 * the live states are two arrays, keys and counts; a step merges their successors into
   one open-addressing hash table: the states go in blocks, every thread writes the
   successors of its share of a block into a small buffer (in the processor's cache),
@@ -25,7 +27,7 @@ reference the tests compare against. What changes is the bookkeeping:
   memory, go to files (mapped, and unlinked as soon as they are made), read back
   block by block by the next step. 8 x 8 (741 million states at its fullest step)
   runs so in 17 GB of memory and 24 GB of files;
-* states of 4-bit digits (``k <= 7``) are stepped on the packed word itself (open tours
+* states of 4-bit digits (``k <= 7``, and closed tours ``k = 8``) are stepped on the packed word itself (open tours
   too: the ends of the tour leaving, the pairing of the two unpartnered path ends once
   both are placed, and the end and whole-path pruning, on masks of nibbles):
   the moves set nibbles, a join renames a label at all its places with one mask
@@ -80,7 +82,8 @@ from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, square_co
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.progress import format_duration
 from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, limbs_to_int, step_tables
-from kt_formal.counting._frontier_tables import KERNELS, compact, complete_tours, fill_closed16, fill_kernel, fill_open16, fill_wide, packed_keys, regrow, shrink
+from kt_formal.counting._frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
+from kt_formal.counting._frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
 from kt_formal.counting._frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES
 from kt_formal.counting._frontier_checkpoint import board_checkpointer
@@ -117,14 +120,17 @@ def _warm(count):
 
 
 _COMMON = (step_tables, regrow, shrink, compact)
-#: The three ways to expand a state (:func:`~kt_formal.counting._frontier_tables.fill_kernel`),
+#: The four ways to expand a state (:func:`~kt_formal.counting._frontier_packed17.fill_kernel`),
 #: each compiled apart with the kernels a count of its kind needs.
-FILLS = (fill_closed16, fill_open16, fill_wide)
+FILLS = (fill_closed16, fill_open16, fill_wide, fill_closed17)
+#: The kernels a count calls from Python (the others are inlined into them).
+KERNELS = _TABLE_KERNELS + (fill_closed17,)
 _GROUPS = {fill: Preparation(_COMMON + kernels, "the frontier counter's kernels", COMPILE_SECONDS, warm)
            for fill, kernels, warm in (
                (fill_closed16, (fill_closed16,), _warm(lambda: count_request_jit(Board(3, 4), threads=1))),
                (fill_open16, (fill_open16, complete_tours), _warm(lambda: count_row(3, 3, 4, closed=False, threads=1))),
-               (fill_wide, (fill_wide, complete_tours), _warm(lambda: count_row(8, 1, 2, closed=False, threads=1))))}
+               (fill_wide, (fill_wide, complete_tours), _warm(lambda: count_row(8, 1, 2, closed=False, threads=1))),
+               (fill_closed17, (fill_closed17,), _warm(lambda: count_row(8, 1, 3, threads=1))))}
 
 
 def count_fills(k: int | None = None, closed: bool | None = None) -> list:
@@ -141,7 +147,7 @@ def prepare_kernels(note: bool = True, k: int | None = None, closed: bool | None
     when not given), compiling those not cached on disk (with a note on standard error,
     once a process), before a count starts its clock; returns the seconds it took (0 when
     they are loaded already). Each kernel runs once on a small case with the argument
-    types of a real count, so a count never stops to compile. The three kinds of
+    types of a real count, so a count never stops to compile. The four kinds of
     :data:`FILLS` compile apart: a count compiles only its own.
     """
     return sum(prepare_fill(fill, note) for fill in count_fills(k, closed))
@@ -191,19 +197,7 @@ class _Sweep:
             max_states, time_limit, progress, t0, n_cols)
         self.table_bytes = TABLE_BYTES if table_bytes is None else table_bytes
         self.spill_dir = spill_dir
-        keys = np.zeros(1, np.int64)
-        # the start: every frontier square "finished" (value 1), tn = 0
-        if self.b16:
-            key = 0
-            for q in range(W):
-                key |= 1 << (2 + 4 * q)
-        else:
-            key = 0
-            x = 3
-            for q in range(W):
-                key += x
-                x *= 11
-        keys[0] = key
+        keys = np.array([start_key(W, closed)], np.int64)
         self.chunks = [(keys, np.ones((1, 1), np.int64))]
         self.gk = np.empty(_BLOCK, np.int64)  # a block's successors: keys and source states
         self.gs = np.empty(_BLOCK, np.int64)
@@ -460,7 +454,8 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
-    ckpt = board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, _LIMB) if checkpoint else None
+    ckpt = (board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, _LIMB, key_encoding(lay.W, closed))
+            if checkpoint else None)
     if resume and ckpt is None:
         raise InvalidInput("resuming a count needs its checkpoint directory")
     if resume and (old := ckpt.result()) is not None:  # counted to the end already
@@ -535,7 +530,8 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
 
         ckpt = Checkpointer(checkpoint, question_key(kind="row", k=k, closed=bool(closed), partial=bool(partial),
-                                                     limb=_LIMB, **({} if symmetry else {"mirror": False})),
+                                                     limb=_LIMB, **({} if symmetry else {"mirror": False}),
+                                                     **({"keys": enc} if (enc := key_encoding(2 * k + 1, closed)) else {})),
                             f"the {'closed' if closed else 'open'} tours of {k} x n boards"
                             + (" with partly filled last columns" if partial else ""), checkpoint_every)
     elif resume:
