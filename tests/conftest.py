@@ -107,7 +107,7 @@ _LOCK_VARIABLE = "KT_FORMAL_TEST_WARM_LOCK"
 def _kinds_of_the_run(config) -> list:
     """The kinds of count (indices into ``FILLS``) the session compiles aside: those of
     packed keys in the default run, which leaves out the slow tests (every test of keys
-    in base 11 is one), else all three."""
+    in base 11 is one), else all of them."""
     from kt_formal.counting import _frontier_jit
 
     fills = _frontier_jit.FILLS

@@ -157,6 +157,57 @@ def test_cores_free_counts_the_other_runnable_tasks(monkeypatch):
     assert _threads.cores_free() == 4
 
 
+def test_runnable_others_leave_out_this_process_and_passing_tasks(monkeypatch):
+    """The fewest other runnable tasks of three reads, this process's own threads left out:
+    a task runnable in one read only is no neighbour; one in every read is."""
+    monkeypatch.setattr(_threads, "LOAD_GAP", 0.0)
+    monkeypatch.setattr(_threads, "_own_runnable", lambda: 2)
+    monkeypatch.setattr(_threads, "_kernel_runnable", lambda: 0)
+    for reads, others in (([4, 4, 4], 2), ([5, 2, 4], 0), ([2], 0), ([3, 4, 3], 1), ([1, 1, 1], 0)):
+        it = iter(reads)
+        monkeypatch.setattr(_threads, "_runnable_now", lambda: next(it))
+        assert _threads._runnable_others() == others
+    monkeypatch.setattr(_threads, "_runnable_now", lambda: None)
+    assert _threads._runnable_others() is None
+    # kernel threads (writeback, reclaim) runnable beside us are the machine's own work
+    monkeypatch.setattr(_threads, "_runnable_now", lambda: 5)
+    for kernel, others in ((0, 3), (2, 1), (7, 0)):
+        monkeypatch.setattr(_threads, "_kernel_runnable", lambda k=kernel: k)
+        assert _threads._runnable_others() == others
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="Linux's /proc")
+def test_kernel_runnable_reads_proc():
+    """Kernel threads are told apart by their flags: never more than the tasks runnable."""
+    k = _threads._kernel_runnable()
+    assert 0 <= k <= len([p for p in os.listdir("/proc") if p.isdigit()])
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="Linux's /proc")
+def test_own_runnable_threads_are_counted():
+    """A thread of this process hashing (which lets go of the GIL) is seen running beside the
+    caller; alone, the caller is the one."""
+    import hashlib
+    import threading
+
+    assert _threads._own_runnable() >= 1
+    stop = threading.Event()
+    data = bytes(1 << 20)
+
+    def spin():
+        while not stop.is_set():
+            hashlib.sha256(data).digest()
+
+    worker = threading.Thread(target=spin)
+    worker.start()
+    try:
+        seen = max(_threads._own_runnable() for _ in range(200))
+    finally:
+        stop.set()
+        worker.join()
+    assert seen >= 2
+
+
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "1.5", "inf", "two", "1e3", "2000"])
 def test_bad_thread_counts_are_one_line_errors(cli, value):
     run = cli("count", "6", "6", "--method", "frontier", "--threads", value)

@@ -118,8 +118,8 @@ OPEN_OVER_CLOSED = 13
 
 
 #: Minutes the compiled counter took to count 8 x 8's closed tours on 2 cores, its large
-#: steps in files (``kt-formal count 8 8 --spill-dir spill``: 1,276 s).
-EIGHT_BY_EIGHT_MINUTES = 21
+#: steps in files (``kt-formal count 8 8 --spill-dir spill``: 646 s, docs/counts.md).
+EIGHT_BY_EIGHT_MINUTES = 11
 
 
 def estimate_states(short: int, closed: bool = True) -> int:

@@ -20,7 +20,7 @@ step (starting a team costs more than it saves), else the number asked for
 (``threads=`` / ``--threads`` / :data:`ENV`), or by default the cores this process may
 use (:func:`cores_available`: its CPU affinity and its cgroup's quota) less those
 other processes keep busy right now (:func:`cores_free`, from the count of runnable
-tasks in ``/proc/loadavg``).
+tasks in ``/proc/loadavg``, less this process's own).
 
 >>> parse_threads("2")
 2
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 
 from kt_formal.exceptions import InvalidInput
 
@@ -137,14 +138,82 @@ def cores_available() -> int:
     return max(1, n)
 
 
-def _runnable_others() -> int | None:
-    """Tasks runnable right now besides the caller (``/proc/loadavg``'s fourth field), or None."""
+#: Reads of the runnable tasks a judgement of the cores free takes, and the seconds between them
+LOAD_SAMPLES, LOAD_GAP = 3, 0.001
+
+
+def _runnable_now() -> int | None:
+    """Tasks running or runnable on the machine now (``/proc/loadavg``'s fourth field), or None."""
     try:
         with open("/proc/loadavg", encoding="ascii") as fh:
-            running = int(fh.read().split()[3].split("/")[0])
+            return int(fh.read().split()[3].split("/")[0])
     except (OSError, ValueError, IndexError):
         return None
-    return max(0, running - 1)
+
+
+def _own_runnable() -> int:
+    """Threads of this process running or runnable now, the caller among them (at least 1)."""
+    n = 0
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return 1
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/stat", encoding="ascii", errors="replace") as fh:
+                stat = fh.read()
+        except OSError:  # the thread ended meanwhile
+            continue
+        n += stat[stat.rfind(")") + 2:stat.rfind(")") + 3] == "R"
+    return max(1, n)
+
+
+_PF_KTHREAD = 0x00200000  # a kernel thread, in the flags of /proc/[pid]/stat
+
+
+def _kernel_runnable() -> int:
+    """Kernel threads running or runnable now (writing files back, reclaiming memory: the
+    machine's own work, often for this very count's files), from ``/proc/[pid]/stat``."""
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return 0
+    n = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:  # the task ended meanwhile
+            continue
+        rest = stat[stat.rfind(b")") + 2:].split()  # state, ppid, pgrp, session, tty, tpgid, flags, ...
+        try:
+            n += len(rest) > 6 and rest[0] == b"R" and bool(int(rest[6]) & _PF_KTHREAD)
+        except ValueError:
+            continue
+    return n
+
+
+def _runnable_others() -> int | None:
+    """Tasks of other processes runnable now, or None where that is not known: the fewest of
+    :data:`LOAD_SAMPLES` reads :data:`LOAD_GAP` apart, this process's own threads and the
+    kernel's left out. A parallel step's own threads may still be running as the next one
+    is judged, the kernel writes a count's files back and reclaims memory for it, and a task
+    that wakes for a moment is no neighbour: each took a core from a whole slice of a step
+    (a count of 8x8 on an idle machine so ran most of its time on one thread)."""
+    fewest = None
+    for i in range(LOAD_SAMPLES):
+        if i:
+            time.sleep(LOAD_GAP)
+        running = _runnable_now()
+        if running is None:
+            return None
+        others = max(0, running - _own_runnable())
+        if others:
+            others = max(0, others - _kernel_runnable())
+        fewest = others if fewest is None else min(fewest, others)
+        if fewest == 0:
+            break
+    return fewest
 
 
 def cores_free() -> int:
