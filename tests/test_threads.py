@@ -379,21 +379,22 @@ def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
 
 
 def test_a_count_loads_only_the_kernel_of_its_kind():
-    """The three ways to expand a state compile apart (one body took numba three times as
+    """The four ways to expand a state compile apart (one body took numba three times as
     long): a closed count of 4 across loads the packed closed kernel and no other, an open
-    count the open one, a count 8 across the wide one."""
+    count the open one; 8 across, a closed count the kernel of its own keys, an open one
+    the wide one."""
     from conftest import wait_for_warm
 
     from kt_formal.counting import _frontier_jit as F
 
     assert F.count_fills(4, True) == [F.fill_closed16] and F.count_fills(7, False) == [F.fill_open16]
-    assert F.count_fills(8, True) == F.count_fills(8, False) == [F.fill_wide]
+    assert F.count_fills(8, True) == [F.fill_closed17] and F.count_fills(8, False) == [F.fill_wide]
     assert F.count_fills() == list(F.FILLS) and F.count_fills(5) == [F.fill_closed16, F.fill_open16]
     code = ("import sys; from kt_formal.board import Board; from kt_formal.counting import _frontier_jit as F; "
             "F.count_request_jit(Board(4, 5), closed=sys.argv[1] == 'closed'); "
             "print(*[len(f.signatures) for f in F.FILLS])")
     wait_for_warm([0, 1])  # the session's compile (the subprocess would compile them again)
-    for kind, loaded in (("closed", "1 0 0"), ("open", "0 1 0")):
+    for kind, loaded in (("closed", "1 0 0 0"), ("open", "0 1 0 0")):
         out = subprocess.run([sys.executable, "-c", code, kind], capture_output=True, text=True, check=True,
                              env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])))
         assert out.stdout.split() == loaded.split(), (kind, out.stdout, out.stderr[-500:])

@@ -31,7 +31,8 @@ import numpy as np
 from numba import prange
 
 from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _DB_INDEX, _DEBRUIJN, _N_PRM, _ONES, _P_B0, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MIRROR, _P_N_WATCH, _P_NEW_LIVE, _P_OUT_LIVE, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _emit, _nibbles_equal, _popcount, _spread_bits, _with_leaving
+from kt_formal.counting._frontier_keys import _DB_INDEX, _N_PRM, _ONES, _P_B0, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MIRROR, _P_N_WATCH, _P_NEW_LIVE, _P_OUT_LIVE, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _emit, _nibbles_equal, _popcount, _spread_bits, _with_leaving
+from kt_formal.counting._frontier_successors import _labels_from
 from kt_formal.counting._frontier_tables import _block, _insert_part, _sizes, _thread_arrays, _thread_done, fill_closed16, fill_open16, fill_wide, packed_keys
 
 __all__ = ["W17", "fill_closed17", "fill_kernel", "key_encoding", "start_key", "pack17", "unpack17"]
@@ -107,17 +108,7 @@ def _relabelled(z, first, nxt):  # pragma: no cover - compiled
     one = np.uint64(1)
     F = np.uint64(15)
     t = ((z >> one) | (z >> np.uint64(2)) | (z >> np.uint64(3))) & _ONES  # places holding a label
-    out = (z & ~(t * F)) | (first * np.uint64(2))
-    t &= ~first
-    n = np.uint64(nxt)
-    while t:
-        lb = t & (~t + one)
-        q = _DB_INDEX[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
-        e = _nibbles_equal(z, (z >> np.uint64(q)) & F) & t
-        out |= e * n
-        t &= ~e
-        n += one
-    return out
+    return _labels_from(z, t & ~first, (z & ~(t * F)) | (first * np.uint64(2)), np.uint64(nxt), _DB_INDEX)
 
 
 @cached_njit(inline="always")

@@ -8,7 +8,7 @@ import numpy as np
 from kt_formal.engines._jit import cached_njit
 from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _colours_dead, _lowest_bit, _watch_can, _nibbles_equal, _popcount, _with_leaving
 
-__all__ = ["_combo16", "_moves16", "_relabelled16", "_successor16", "_singles", "_successor_open16", "_ends_dead", "_touched", "_open_mask_dead", "_successor"]
+__all__ = ["_combo16", "_moves16", "_relabelled16", "_labels_from", "_successor16", "_singles", "_successor_open16", "_ends_dead", "_touched", "_open_mask_dead", "_successor"]
 
 
 @cached_njit(inline="always")
@@ -86,8 +86,15 @@ def _relabelled16(Y, low_w, db_index):  # pragma: no cover - compiled
     one = np.uint64(1)
     F = np.uint64(15)
     t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w  # places holding a label
-    out = Y & ~(t * F)
-    nxt = np.uint64(2)
+    return _labels_from(Y, t, Y & ~(t * F), np.uint64(2), db_index)
+
+
+@cached_njit(inline="always")
+def _labels_from(Y, t, out, nxt, db_index):  # pragma: no cover - compiled
+    """``out`` with the labels of ``Y`` at the places ``t`` (spread bits) numbered ``nxt``,
+    ``nxt + 1``, ... in frontier order (one label at a time: a mask of its places)."""
+    one = np.uint64(1)
+    F = np.uint64(15)
     while t:
         lb = t & (~t + one)
         q = db_index[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
