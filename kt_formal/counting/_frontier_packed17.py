@@ -32,7 +32,7 @@ from numba import prange
 
 from kt_formal.engines._jit import cached_njit
 from kt_formal.counting._frontier_keys import _DB_INDEX, _N_PRM, _ONES, _P_B0, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MIRROR, _P_N_WATCH, _P_NEW_LIVE, _P_OUT_LIVE, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _emit, _nibbles_equal, _popcount, _spread_bits, _with_leaving
-from kt_formal.counting._frontier_successors import _labels_from
+from kt_formal.counting._frontier_successors import _labels_from, _neighbour_sets
 from kt_formal.counting._frontier_tables import _block, _insert_part, _sizes, _thread_arrays, _thread_done, fill_closed16, fill_open16, fill_wide, packed_keys
 
 __all__ = ["W17", "fill_closed17", "fill_kernel", "key_encoding", "start_key", "pack17", "unpack17"]
@@ -121,30 +121,16 @@ def _turned_over(z):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _combo17(p0, w, m, nbr_p, nbr_s, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
+def _combo17(p0, w, m, nbr_s, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
              b0):  # pragma: no cover - compiled
     """:func:`~kt_formal.counting._frontier_keys._combo` of a state (place 0 ``p0``, places
     1..16 the nibbles of ``w``; the masks spread, nibble q - 1 for place q)."""
-    one = np.uint64(1)
-    zm = _nibbles_equal(w, np.uint64(0))
-    om = _nibbles_equal(w, one)
-    lm = _ONES & ~(zm | om)
-    if (zm & z_dead) | (lm & l_dead):
+    allowed, required = _neighbour_sets(w, _ONES, m, nbr_s, nbr_end, z_dead, l_dead, z_req, l_req, z_forb, b0)
+    if allowed < 0:
         return -1
-    reqpos = (zm & z_req) | (lm & l_req)
-    forbpos = zm & z_forb
-    allowed = 0
-    required = 0
-    for b in range(m):
-        if nbr_p[b] == 0:  # the leaving square: 1 or a path end
-            if p0 != one and not nbr_end[b]:
-                allowed |= 1 << b
-            continue
-        s = nbr_s[b]
-        bad = ((om >> s) & one) | (((lm >> s) & one) & np.uint64(nbr_end[b]))
-        ok = np.int64(one - bad) & ~np.int64((forbpos >> s) & one)
-        allowed |= ok << b
-        required |= np.int64((reqpos >> s) & one) << b
+    one = np.uint64(1)
+    if b0 >= 0 and p0 != one and not nbr_end[b0]:  # the leaving square: 1 or a path end
+        allowed |= 1 << b0
     return _with_leaving(False, p0 != one, True, out_live, b0, allowed, required)
 
 
@@ -267,7 +253,7 @@ def fill_closed17(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
             acc_d, cnt = _thread_arrays(L, T)
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 p0, w = _unpack(keys[x])
-                c = _combo17(p0, w, m, nbr_p, nbr_s, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0)
+                c = _combo17(p0, w, m, nbr_s, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0)
                 if c < 0:
                     continue
                 for mi in range(mstart[c], mstart[c + 1]):

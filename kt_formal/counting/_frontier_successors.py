@@ -8,7 +8,7 @@ import numpy as np
 from kt_formal.engines._jit import cached_njit
 from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _colours_dead, _lowest_bit, _watch_can, _nibbles_equal, _popcount, _with_leaving
 
-__all__ = ["_combo16", "_moves16", "_relabelled16", "_labels_from", "_successor16", "_singles", "_successor_open16", "_ends_dead", "_touched", "_open_mask_dead", "_successor"]
+__all__ = ["_combo16", "_neighbour_sets", "_moves16", "_relabelled16", "_labels_from", "_successor16", "_singles", "_successor_open16", "_ends_dead", "_touched", "_open_mask_dead", "_successor"]
 
 
 @cached_njit(inline="always")
@@ -16,24 +16,38 @@ def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z
              low_w, closed):  # pragma: no cover - compiled
     """:func:`_combo` of a packed state ``X`` (nibble q: position q; the masks are spread,
     bit 4q for position q)."""
-    one = np.uint64(1)
-    zm = _nibbles_equal(X, np.uint64(0)) & low_w
-    om = _nibbles_equal(X, one) & low_w
-    lm = low_w & ~(zm | om)
-    if (zm & z_dead) | (lm & l_dead):
+    allowed, required = _neighbour_sets(X, low_w, m, nbr_p4, nbr_end, z_dead, l_dead, z_req, l_req, z_forb, -1)
+    if allowed < 0:
         return -1
+    v0 = X & np.uint64(15)
+    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), closed, out_live, b0, allowed, required)
+
+
+@cached_njit(inline="always")
+def _neighbour_sets(X, low, m, shifts, nbr_end, z_dead, l_dead, z_req, l_req, z_forb,
+                    skip):  # pragma: no cover - compiled
+    """The neighbour bit sets ``(allowed, required)`` of a packed state ``X`` (its places the
+    nibbles within ``low``, neighbour b at the nibble ``shifts[b]`` bits up; ``skip``: a
+    neighbour left to the caller, -1 for none), or ``(-1, 0)`` when the state is dead."""
+    one = np.uint64(1)
+    zm = _nibbles_equal(X, np.uint64(0)) & low
+    om = _nibbles_equal(X, one) & low
+    lm = low & ~(zm | om)
+    if (zm & z_dead) | (lm & l_dead):
+        return -1, 0
     reqpos = (zm & z_req) | (lm & l_req)
     forbpos = zm & z_forb
     allowed = 0
     required = 0
     for b in range(m):
-        pb4 = nbr_p4[b]
-        bad = ((om >> pb4) & one) | (((lm >> pb4) & one) & np.uint64(nbr_end[b]))
-        ok = np.int64(one - bad) & ~np.int64((forbpos >> pb4) & one)
+        if b == skip:
+            continue
+        s = shifts[b]
+        bad = ((om >> s) & one) | (((lm >> s) & one) & np.uint64(nbr_end[b]))
+        ok = np.int64(one - bad) & ~np.int64((forbpos >> s) & one)
         allowed |= ok << b
-        required |= np.int64((reqpos >> pb4) & one) << b
-    v0 = X & np.uint64(15)
-    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), closed, out_live, b0, allowed, required)
+        required |= np.int64((reqpos >> s) & one) << b
+    return allowed, required
 
 
 @cached_njit(inline="always")
