@@ -49,6 +49,9 @@ MAX_SIDE = 1_000_000_000
 
 _RECT_RE = re.compile(r"^\s*(\d{1,12})\s*,\s*(\d{1,12})\s*,\s*(\d{1,12})\s*[xX]\s*(\d{1,12})\s*$", re.ASCII)
 _PAIR_RE = re.compile(r"^\s*\(?\s*(-?\d{1,12})\s*,\s*(-?\d{1,12})\s*\)?\s*$", re.ASCII)
+_CHESS_RE = re.compile(r"^\s*([a-zA-Z]+)(\d{1,12})\s*$", re.ASCII)
+
+
 def first_positions(grid: np.ndarray, k: int, test=None) -> list[tuple[int, int]]:
     """The first ``k`` places ``(row, col)`` of the 2-D ``grid``, in row-major order, where
     ``test`` (applied to a flat block of it; default: the values themselves) holds. The grid
@@ -68,9 +71,6 @@ def _shown(text: str, most: int = 40) -> str:
     """``text`` quoted for a message, cut short past ``most`` characters (a hostile value of
     5,000 digits is not echoed whole)."""
     return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
-
-
-_CHESS_RE = re.compile(r"^\s*([a-zA-Z]+)(\d{1,12})\s*$", re.ASCII)
 
 
 def parse_file_name(letters: str) -> int:

@@ -151,21 +151,24 @@ def _runnable_now() -> int | None:
         return None
 
 
+def _stat_fields(path: str) -> list[bytes]:
+    """The fields of a ``/proc`` ``stat`` file after the command's name (state, ppid, pgrp,
+    session, tty, tpgid, flags, ...); none when the task ended meanwhile."""
+    try:
+        with open(path, "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return []
+    return stat[stat.rfind(b")") + 2:].split()
+
+
 def _own_runnable() -> int:
     """Threads of this process running or runnable now, the caller among them (at least 1)."""
-    n = 0
     try:
         tids = os.listdir("/proc/self/task")
     except OSError:
         return 1
-    for tid in tids:
-        try:
-            with open(f"/proc/self/task/{tid}/stat", encoding="ascii", errors="replace") as fh:
-                stat = fh.read()
-        except OSError:  # the thread ended meanwhile
-            continue
-        n += stat[stat.rfind(")") + 2:stat.rfind(")") + 3] == "R"
-    return max(1, n)
+    return max(1, sum(_stat_fields(f"/proc/self/task/{tid}/stat")[:1] == [b"R"] for tid in tids))
 
 
 _PF_KTHREAD = 0x00200000  # a kernel thread, in the flags of /proc/[pid]/stat
@@ -180,12 +183,7 @@ def _kernel_runnable() -> int:
         return 0
     n = 0
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:  # the task ended meanwhile
-            continue
-        rest = stat[stat.rfind(b")") + 2:].split()  # state, ppid, pgrp, session, tty, tpgid, flags, ...
+        rest = _stat_fields(f"/proc/{pid}/stat")
         try:
             n += len(rest) > 6 and rest[0] == b"R" and bool(int(rest[6]) & _PF_KTHREAD)
         except ValueError:

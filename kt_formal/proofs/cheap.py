@@ -140,7 +140,8 @@ def find_alternation_proof(board: Board, closed: bool = True, start=None, end=No
         rr, cc = outer.nonzero()
         if len(rr) != size:
             continue
-        mixed = bool(((rr + cc) % 2).any() and not ((rr + cc) % 2).all())
+        parity = (rr + cc) % 2
+        mixed = bool(parity.any() and not parity.all())
         if mixed or (not closed and any(not outer[q] for q in fixed)):
             import numpy as np
 
