@@ -548,6 +548,57 @@ def test_steps_in_passes_keep_their_states_in_files_and_the_count(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_step_in_one_pass_keeps_its_states_in_memory_while_they_fit(monkeypatch, tmp_path):
+    """A step in one pass lets its input go and keeps its states in memory (in arrays of
+    a step before when they are large enough) if they and the next step's table fit in
+    the memory available then; else they go to files, still in one pass. Every step
+    asks here (no arrays count as small), with room for all and with none."""
+    from kt_formal.counting import _frontier_jit as F
+
+    monkeypatch.setattr(F, "_SPARE_BYTES", 0)
+    monkeypatch.setattr(F, "available_memory", lambda: 1 << 50)
+    roomy = count_request_jit(Board(6, 6), spill_dir=str(tmp_path))
+    monkeypatch.setattr(F, "available_memory", lambda: 0)
+    tight = count_request_jit(Board(6, 6), spill_dir=str(tmp_path))
+    assert roomy.count == tight.count == 9862  # reference.md: 6x6 closed, 9,862
+    assert roomy.spilled == 0 and roomy.passes == 1
+    assert tight.spilled > 0 and tight.passes == 1
+    assert tight.states_per_column == roomy.states_per_column
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_output_of_a_step_reuses_arrays_large_enough_and_lets_large_others_go():
+    """The states of a step in memory go into the arrays of its input when they are large
+    enough (the step is done with its input), else into those of two steps back; arrays
+    too small are let go of when large, kept as the spare when small."""
+    import numpy as np
+
+    from kt_formal.counting import _frontier_jit as F
+
+    sweep = F._Sweep(5, 11, True, 0, 1 << 20, None, None, 0.0, 6)
+    big = (np.empty(1000, np.int64), np.empty(2000, np.int64))
+    small = (np.empty(10, np.int64), np.empty(10, np.int64))
+    sweep.cur, sweep.spare = big, small
+    keys, counts = sweep._memory_arrays(900, 2)
+    assert np.shares_memory(keys, big[0]) and np.shares_memory(counts, big[1]) and counts.shape == (900, 2)
+    assert sweep.cur is big and sweep.spare is small
+    sweep.cur, sweep.spare = small, big  # the input too small: the arrays of two steps back
+    keys, _counts = sweep._memory_arrays(500, 1)
+    assert np.shares_memory(keys, big[0]) and sweep.cur is big and sweep.spare is small
+    sweep.cur, sweep.spare = big, small  # neither large enough: new arrays, with room to grow
+    keys, counts = sweep._memory_arrays(1500, 1)
+    assert not np.shares_memory(keys, big[0]) and sweep.cur[0].shape[0] >= 1500 + 1500 // 4
+    assert sweep.spare is big  # the input's arrays: the spare, while not larger than its limit
+    old = F._SPARE_BYTES
+    try:
+        F._SPARE_BYTES = 100
+        sweep.cur, sweep.spare = big, None
+        sweep._memory_arrays(1500, 1)
+        assert sweep.spare is None
+    finally:
+        F._SPARE_BYTES = old
+
+
 @pytest.mark.slow  # 30 to 50 s with a busy neighbour: CI runs it with the slow tests
 def test_a_pass_whose_table_outgrows_the_budget_keeps_half_its_range(monkeypatch, tmp_path):
     """Tables laid out for a fiftieth of their keys under a 256 KB budget: a pass whose

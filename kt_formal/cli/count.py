@@ -211,8 +211,8 @@ def _count_frontier(args, board, request) -> int:
             for c, n in enumerate(res.states_per_column, 1):
                 print(f"  column {c}: {n:,} states", file=sys.stderr)
         if res.spilled:
-            print(f"  the largest step ran in {res.passes} passes; up to {res.spilled:,} states in files",
-                  file=sys.stderr)
+            passes = f"the largest step ran in {res.passes} passes; " if res.passes > 1 else ""
+            print(f"  {passes}up to {res.spilled:,} states in files", file=sys.stderr)
     return 0
 
 

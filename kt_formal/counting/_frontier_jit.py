@@ -85,7 +85,8 @@ from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _L
 from kt_formal.counting._frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
 from kt_formal.counting._frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
 from kt_formal.counting._frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
-from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES
+from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, _physical_memory
+from kt_formal.memory import available_memory
 from kt_formal.counting._frontier_checkpoint import board_checkpointer
 
 __all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
@@ -276,19 +277,36 @@ class _Sweep:
             tab[:] = 0
             del tab
 
+    def _keep_arrays(self, n, Lo) -> None:
+        """The step's input done with: of its arrays and those of two steps back, the pair
+        that can hold ``n`` states is kept for the output (``cur``; its pages are already
+        there, where new ones cost the kernel a fault and a clearing each), a small other
+        one as the spare; the rest is let go of."""
+        pairs = [a for a in (self.cur, self.spare) if a is not None]
+        fit = [a for a in pairs if a[0].shape[0] >= n and a[1].shape[0] >= n * Lo]
+        self.cur = fit[0] if fit else None
+        rest = [a for a in pairs if a is not self.cur and a[0].nbytes + a[1].nbytes <= _SPARE_BYTES]
+        self.spare = rest[0] if rest else None
+
     def _memory_arrays(self, n, Lo):
-        """Keys and limbs for ``n`` states in memory: the arrays of two steps back when
-        they are large enough, else new ones, a large input let go of first."""
-        old, self.cur = self.cur, None
-        if old is not None and old[0].nbytes + old[1].nbytes > _SPARE_BYTES:
-            old = None  # a large input goes before the output is laid out
-        buf, self.spare = self.spare, None
-        if buf is None or buf[0].shape[0] < n or buf[1].shape[0] < n * Lo:
-            buf = None
+        """Keys and limbs for ``n`` states in memory (:meth:`_keep_arrays`, or new ones)."""
+        self._keep_arrays(n, Lo)
+        if self.cur is None:
             size = n + n // 4 + 16
-            buf = (np.empty(size, np.int64), np.empty(size * Lo, np.int64))
-        self.cur, self.spare = buf, old
-        return buf[0][:n], buf[1][:n * Lo].reshape(n, Lo)
+            self.cur = (np.empty(size, np.int64), np.empty(size * Lo, np.int64))
+        keys, limbs = self.cur
+        return keys[:n], limbs[:n * Lo].reshape(n, Lo)
+
+    def _output_fits(self, n, Lo) -> bool:
+        """Whether the ``n`` states of a step in one pass may stay in memory: their arrays
+        (none new when :meth:`_keep_arrays` kept some), and the table of the next step
+        grown to its whole budget beside them, fit in the memory available now with a
+        twentieth of this machine's to spare. Else they go to files, which the kernel may
+        write out and drop."""
+        self._keep_arrays(n, Lo)
+        new = 0 if self.cur is not None else n * (1 + Lo) * 8
+        need = new + max(0, self.table_bytes - int(0.8 * self.pool.nbytes))
+        return need + _physical_memory() // 20 <= available_memory()
 
     def _file_arrays(self, n, Lo):
         """Keys and limbs for ``n`` states in a file of the spill directory, mapped and
@@ -325,13 +343,17 @@ class _Sweep:
         # a step whose table would pass the budget runs in passes, one a range of a
         # second hash of the keys: a pass whose table fills its budget keeps the lower
         # half of its range and leaves the upper half to a pass of its own; the states of
-        # a step in passes, or too large for memory, go to files
-        spill = est * (1 + L) * 8 > self.table_bytes // 4
+        # a step in passes go to files, and those of a step in one pass stay in memory
+        # (its input let go of first) unless they would not fit there
+        spill = False
         out, n, done, passes = [], 0, 0, 0
         lo = 0  # each pass takes what is left of the range, or its lower part
         while lo < _HSPACE:
             tab, Lo, nr, dacc, mid = self._merge(i, chunks, L, T, est * (_HSPACE - lo) // _HSPACE + 1024, lo,
                                                  _HSPACE, tables)
+            if lo == 0 and mid == _HSPACE:  # the only pass: the input is no longer needed
+                self.chunks = chunks = None
+                spill = nr * (1 + Lo) * 8 > _SPARE_BYTES and not self._output_fits(nr, Lo)
             spill = spill or mid < _HSPACE
             lo = mid
             passes += 1
@@ -343,8 +365,7 @@ class _Sweep:
             done += sum(limbs_to_int(row) for row in dacc)
             if spill:  # every step of more than one pass spills
                 keys, counts = self._file_arrays(nr, Lo)
-            else:  # the only pass, in memory: the input is no longer needed
-                self.chunks = chunks = None
+            else:  # the only pass, in memory
                 keys, counts = self._memory_arrays(nr, Lo)
             compact(tab, Lo, keys, counts)
             del tab
