@@ -35,6 +35,8 @@ def _insert_part(p, T, capp, G, used, gk, gs, tab, R, fill, cflat, L, Lo, logT, 
     lo = p * capp
     slot = np.empty(_BATCH, np.int64)
     item = np.empty(_BATCH, np.int64)
+    added = 0  # the part's new keys, into fill[p] at the end: the parts' counters share a
+    # cache line, and a counter of each thread's stepped at every key sent it to and fro
     for t in range(T):
         j = (t * T + p) * G
         end = j + used[t, p]
@@ -58,13 +60,14 @@ def _insert_part(p, T, capp, G, used, gk, gs, tab, R, fill, cflat, L, Lo, logT, 
                         break
                     if k2 == 0:
                         tab[(lo + g) * R] = nk + 1
-                        fill[p] += 1
+                        added += 1
                         break
                     g += 1
                     if g == capp:
                         g = 0
                 if _add_limbs(tab, (lo + g) * R + 1, cflat, gs[item[u]] * L, L, Lo):
                     ovf[p] = 1
+    fill[p] += added
 
 
 @cached_njit(inline="always")
