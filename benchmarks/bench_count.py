@@ -13,8 +13,8 @@ this kind of machine are printed from ../shared/reference.md (6x6 9.7 s, 6x7 52 
                                                 #   closed rows, the 7 x n boards with their
                                                 #   last column partly filled to n = 30
                                                 #   (about 9 min) and 7x8
-    python benchmarks/bench_count.py --eight    # 8x8 closed (McKay's count), its large
-                                                #   steps in files: 11 to 14 minutes
+    python benchmarks/bench_count.py --eight    # 8x8 closed (McKay's count): about 7
+                                                #   minutes and 22 GB on an idle machine
     python benchmarks/bench_count.py --open     # open tours: 6x6, 5x10, 6x8 (directed and
                                                 #   undirected), the fullest step beside the
                                                 #   closed count of the same board
@@ -207,8 +207,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--eight", action="store_true",
-                    help="8x8 closed (McKay's count), its large steps with their states in files of "
-                         "the temporary directory: 11 to 14 minutes, some 23 GB of memory and 7 GB of disk")
+                    help="8x8 closed (McKay's count): about 7 minutes on 2 idle cores, some 22 GB of memory "
+                         "(its large steps in files of the temporary directory when memory is short)")
     ap.add_argument("--max-seconds", type=float, default=7200.0, help="--eight: time limit of the 8x8 count")
     ap.add_argument("--open", action="store_true", help="open tours beside closed ones")
     ap.add_argument("--dask", action="store_true", help="the Dask counter's overhead on a LocalCluster")

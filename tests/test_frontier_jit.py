@@ -394,13 +394,13 @@ def test_a_row_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     assert "out of reach here" in run.err and figure in run.err
 
 
-@pytest.mark.slow  # 8x8's first columns (some seconds) and its states in files
-def test_count_of_8x8_keeps_its_states_in_files_and_stops_at_its_time_limit(cli, tmp_path):
-    """Without a bound from the disk, 8 x 8 runs, says where its states go, and a time
-    limit of a second ends it as an unknown (exit 3), never as a count."""
+@pytest.mark.slow  # 8x8's first columns (some seconds)
+def test_count_of_8x8_says_where_its_states_may_go_and_stops_at_its_time_limit(cli, tmp_path):
+    """Without a bound from the disk, 8 x 8 runs, says where its states go when memory
+    is short, and a time limit of a second ends it as an unknown (exit 3), never as a count."""
     run = cli("count", "8", "8", "--time-limit", "1", "--spill-dir", tmp_path)
     assert run.code == 3 and run.out == ""
-    assert "keep their states in files in" in run.err and "stopped at its time limit (1 s)" in run.err
+    assert f"keeps its states in files in {tmp_path}" in run.err and "stopped at its time limit (1 s)" in run.err
     assert list(tmp_path.iterdir()) == []
     bad = cli("count", "8", "8", "--spill-dir", tmp_path / "missing")
     assert bad.code == 2 and "is not a directory" in bad.err

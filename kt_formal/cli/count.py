@@ -146,9 +146,9 @@ def _room_for_the_count(args, short: int, both_free: bool, closed: bool, boards:
         took = (f"8x8's closed tours took {EIGHT_BY_EIGHT_MINUTES} minutes on 2 cores" if closed else
                 "no count of 8x8's open tours has finished here (docs/counts.md)")
         _note(args, f"a count of the {kind} of {boards} holds {amount} a step, "
-                    f"more than memory does: the large steps keep their states in files in {spill_dir} (about "
-                    f"{est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); {took}; --time-limit (now "
-                    f"{args.time_limit:g} s) bounds the run")
+                    f"near or past what memory holds: a large step that does not fit keeps its states in files "
+                    f"in {spill_dir} (up to about {est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); {took}; "
+                    f"--time-limit (now {args.time_limit:g} s) bounds the run")
 
 
 def _count_frontier(args, board, request) -> int:

@@ -23,10 +23,12 @@ reference the tests compare against. What changes is the bookkeeping:
 * a step whose table would pass :data:`~kt_formal.counting._frontier_memory.TABLE_BYTES` runs in passes: each takes the
   successors whose second hash falls in its range, and a pass whose table fills drops
   the keys of the upper half of its range in place (:func:`shrink`) and leaves that
-  half to a pass of its own; the states of such a step, or of one too large for
-  memory, go to files (mapped, and unlinked as soon as they are made), read back
-  block by block by the next step. 8 x 8 (741 million states at its fullest step)
-  runs so in 17 GB of memory and 24 GB of files;
+  half to a pass of its own; the states of such a step, or of one whose states and
+  the next step's table would not fit the memory available, go to files (mapped, and
+  unlinked as soon as they are made), read back block by block by the next step. A
+  step in one pass lets its input go before its states are read out of the table,
+  into the input's arrays when they are large enough: 8 x 8 (425 million states at its
+  fullest step) runs in 22 GB of memory and no files;
 * states of 4-bit digits (``k <= 7``, and closed tours ``k = 8``) are stepped on the packed word itself (open tours
   too: the ends of the tour leaving, the pairing of the two unpartnered path ends once
   both are placed, and the end and whole-path pruning, on masks of nibbles):

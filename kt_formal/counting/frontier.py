@@ -117,9 +117,9 @@ MEASURED_OPEN_PEAK_STATES = {1: 1, 2: 1, 3: 813, 4: 6_574, 5: 492_630, 6: 13_239
 OPEN_OVER_CLOSED = 13
 
 
-#: Minutes the compiled counter took to count 8 x 8's closed tours on 2 cores, its large
-#: steps in files (``kt-formal count 8 8 --spill-dir spill``: 646 s, docs/counts.md).
-EIGHT_BY_EIGHT_MINUTES = 11
+#: Minutes the compiled counter took to count 8 x 8's closed tours on 2 idle cores
+#: (``kt-formal count 8 8 --spill-dir spill``: 436 s of counting, 7 min 17 s wall, docs/counts.md).
+EIGHT_BY_EIGHT_MINUTES = 7
 
 
 def estimate_states(short: int, closed: bool = True) -> int:
