@@ -288,6 +288,14 @@ def test_map_svg_labels_inside_the_viewbox_and_png_readable(cli, small, tmp_path
         f"b-{m}x{n}.svg" for m, n in board_sizes("3..5", "3..6"))
     assert cli("census-report", db, "--board", "9x9", "--map", tmp_path / "x.svg").code == 2
     assert cli("census-report", db, "--board", "nine", "--map", tmp_path / "x.svg").code == 2
+    for bad in ("0x0", "4x0", "1000000001x3"):  # sides of a board: 1 to MAX_SIDE
+        r = cli("census-report", db, "--board", bad)
+        assert r.code == 2 and "--board sides must be from 1 to" in r.err and len(r.err.strip().splitlines()) == 1
+    # the database named as it was given (a positional file here, --db for census)
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("not a database\n")
+    r = cli("census-report", not_db)
+    assert r.code == 2 and "census database notes.txt: not an SQLite file" in r.err and "--db" not in r.err
 
 
 # ---------------------------------------------------------------------- the page

@@ -368,5 +368,5 @@ def verify_store(path, progress=None, replay: bool = False) -> tuple[int, int, i
                     failed += 1
                     failures.append(f"{where}: REJECTED: {exc}")
         except sqlite3.Error as exc:
-            raise InvalidInput(f"--db {Path(path).name}: unreadable ({exc})") from None
+            raise InvalidInput(f"census database {Path(path).name}: unreadable ({exc})") from None
     return checked, failed, unknown, failures

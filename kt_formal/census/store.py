@@ -117,28 +117,28 @@ def check_store_file(path) -> bool:
     """
     p = Path(path)
     if p.is_dir():
-        raise InvalidInput(f"--db {p.name}: is a folder, not a database file")
+        raise InvalidInput(f"census database {p.name}: is a folder, not a database file")
     if not p.exists() or p.stat().st_size == 0:
         return False
     try:
         with open(p, "rb") as fh:
             head = fh.read(100)
     except OSError as exc:
-        raise InvalidInput(f"--db {p.name}: cannot read ({exc.strerror})") from None
+        raise InvalidInput(f"census database {p.name}: cannot read ({exc.strerror})") from None
     if len(head) < 100 or head[:16] != b"SQLite format 3\x00":
-        raise InvalidInput(f"--db {p.name}: not a census database (not an SQLite file)")
+        raise InvalidInput(f"census database {p.name}: not an SQLite file")
     # the marks are read from the file header (user_version at byte 60, application_id at 68),
     # so a refused file is not even opened by SQLite; a census writes them before WAL mode
     version = int.from_bytes(head[60:64], "big")
     app = int.from_bytes(head[68:72], "big")
     if app != APPLICATION_ID:
-        raise InvalidInput(f"--db {p.name}: written by something else (application_id {app:#x}, "
+        raise InvalidInput(f"census database {p.name}: written by something else (application_id {app:#x}, "
                            f"a census file has {APPLICATION_ID:#x}); refusing to touch it")
     if version > SCHEMA_VERSION:
-        raise InvalidInput(f"--db {p.name}: written by a newer census (schema {version}, this one "
+        raise InvalidInput(f"census database {p.name}: written by a newer census (schema {version}, this one "
                            f"knows up to {SCHEMA_VERSION}); refusing to touch it")
     if version < 1:
-        raise InvalidInput(f"--db {p.name}: census schema version {version} is not a known one")
+        raise InvalidInput(f"census database {p.name}: schema version {version} is not a known one")
     return True
 
 
@@ -162,17 +162,17 @@ class Store:
         exists = check_store_file(p)
         if readonly:
             if not exists:
-                raise InvalidInput(f"--db {p.name}: no such census database")
+                raise InvalidInput(f"census database {p.name}: no such file")
             try:
                 con = sqlite3.connect(_uri(p, "ro"), uri=True)
                 con.execute("SELECT COUNT(*) FROM verdicts").fetchone()
             except sqlite3.Error as exc:
-                raise InvalidInput(f"--db {p.name}: unreadable census database ({exc})") from None
+                raise InvalidInput(f"census database {p.name}: unreadable ({exc})") from None
             return cls(con, p)
         try:
             con = sqlite3.connect(str(p), isolation_level=None)
         except sqlite3.Error as exc:
-            raise InvalidInput(f"--db {p.name}: cannot open ({exc})") from None
+            raise InvalidInput(f"census database {p.name}: cannot open ({exc})") from None
         try:
             if not exists:  # schema and marks in the main file first, then WAL mode
                 con.execute("BEGIN IMMEDIATE")
@@ -184,7 +184,7 @@ class Store:
             con.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             con.close()
-            raise InvalidInput(f"--db {p.name}: cannot write ({exc})") from None
+            raise InvalidInput(f"census database {p.name}: cannot write ({exc})") from None
         return cls(con, p)
 
     # ------------------------------------------------------------------ writing

@@ -121,7 +121,12 @@ def _board_option(text):
 
     if text is None:
         return None
-    mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    from kt_formal.board import MAX_SIDE
+
+    mt = re.fullmatch(r"\s*(\d{1,12})\s*[xX]\s*(\d{1,12})\s*", text)
     if not mt:
-        raise InvalidInput(f"--board must look like 8x10, got {text!r}")
-    return int(mt.group(1)), int(mt.group(2))
+        raise InvalidInput(f"--board must look like 8x10, got {text[:40]!r}")
+    rows, cols = int(mt.group(1)), int(mt.group(2))
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise InvalidInput(f"--board sides must be from 1 to {MAX_SIDE:,}, got {text!r}")
+    return rows, cols

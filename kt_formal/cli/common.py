@@ -46,10 +46,14 @@ def add_board_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _size(text, what: str) -> int:
+    """A side of a board (or a bound of a range of them): a whole number from 1 to
+    :data:`~kt_formal.board.MAX_SIDE`, the largest side a board may have."""
+    from kt_formal.board import MAX_SIDE
+
     text = str(text).strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 13 or int(text) > 10 ** 12:
+    if not (text.isascii() and text.isdigit()) or len(text) > 13 or not 1 <= int(text) <= MAX_SIDE:
         shown = text[:20] + ("..." if len(text) > 20 else "")
-        raise InvalidInput(f"{what} must be a whole number from 1 to 10^12, not {shown!r}")
+        raise InvalidInput(f"{what} must be a whole number from 1 to {MAX_SIDE:,}, not {shown!r}")
     return int(text)
 
 
