@@ -110,9 +110,9 @@ def test_count_command_picks_the_frontier_on_long_boards(cli):
     # a million across: its estimate is a figure, not a float that overflows
     (("count", "1000000", "1000000"), "about 4e+1505146 states per step"),
     (("count", "1000000", "1000000", "--method", "frontier"), "about 3.7e+1505146 states per step"),
-    (("count", "8", "1000000001"), "from 1 to 1,000,000,000, not '1000000001'"),  # the largest side, MAX_SIDE
-    (("count", "8", "0"), "from 1 to 1,000,000,000, not '0'"),
-    (("count", "--sequence", "0", "3..5"), "K (rows) must be a whole number from 1"),
+    (("count", "8", "1000000001"), "from 1 to 1,000,000,000, not '1000000001'"),  # MAX_SIDE, the largest side
+    (("count", "8", "0"), "N (columns) must be at least 1, not '0'"),
+    (("count", "--sequence", "0", "3..5"), "K (rows) must be at least 1, not '0'"),
 ])
 def test_count_bad_input(cli, args, match):
     run = cli(*args)

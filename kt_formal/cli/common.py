@@ -51,9 +51,11 @@ def _size(text, what: str) -> int:
     from kt_formal.board import MAX_SIDE
 
     text = str(text).strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 13 or not 1 <= int(text) <= MAX_SIDE:
+    if not (text.isascii() and text.isdigit()) or len(text) > 13 or int(text) > MAX_SIDE:
         shown = text[:20] + ("..." if len(text) > 20 else "")
         raise InvalidInput(f"{what} must be a whole number from 1 to {MAX_SIDE:,}, not {shown!r}")
+    if int(text) < 1:
+        raise InvalidInput(f"{what} must be at least 1, not {text!r}")
     return int(text)
 
 

@@ -82,7 +82,6 @@ from kt_formal.engines import _threads
 from kt_formal.engines._jit import Preparation
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, square_colour, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.progress import format_duration
 from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, limbs_to_int, step_tables
 from kt_formal.counting._frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
 from kt_formal.counting._frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
@@ -90,6 +89,7 @@ from kt_formal.counting._frontier_steps import NO_WATCH as _NO_WATCH, board_step
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, _physical_memory
 from kt_formal.memory import available_memory
 from kt_formal.counting._frontier_checkpoint import board_checkpointer
+from kt_formal.counting._frontier_pace import pace
 
 __all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
 
@@ -393,7 +393,8 @@ class _Sweep:
             self.per_column.append(n)
             if self.progress is not None:
                 self.t_line = time.perf_counter()
-                self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states" + self._pace(c))
+                self.progress(c + 1, self.n_cols, f"column {c + 1} of {self.n_cols}, {n:,} states"
+                              + pace(self.per_column, self.work, time.perf_counter() - self.t0, self.k, self.closed, self.n_cols, c))
         elif c < self.n_cols:  # a long column: its steps too, once a while (a line each in a log)
             self._square_line(i, 1, f", {n:,} states")
         return done, comp
@@ -405,36 +406,6 @@ class _Sweep:
         self.t_line, c, j = time.perf_counter(), i // self.k, i % self.k
         self.progress(c + (j + share) / self.k, self.n_cols,
                       f"column {c + 1} of {self.n_cols}, square {j + 1} of {self.k}{text}")
-
-    def _pace(self, c) -> str:
-        """``, R states/s, about T left``: the states stepped a second in this process, and
-        the time left at that rate: while the states grow, the columns to come grow as the
-        last did, up to the fullest step measured on a board as wide; then the columns to
-        come are taken as holding the states of the columns as far from the other end.
-        A rough guide: the states of a step are not known before it is made."""
-        spent = time.perf_counter() - self.t0
-        if spent < 0.5 or self.work < 1000:
-            return ""
-        rate = self.work / spent
-        known = self.per_column
-        ahead = 0
-        if len(known) >= 2 and known[-1] > known[-2] > 0:
-            # still growing: at the last column's rate, up to the fullest step measured on a
-            # board as wide, until the last column (where the tours close and few are left)
-            from kt_formal.counting.frontier import estimate_states
-
-            g = known[-1] / known[-2]
-            cap = max(estimate_states(self.k, closed=self.closed), known[-1])
-            x = known[-1]
-            for _cc in range(c + 1, self.n_cols - 1):
-                x = min(cap, x * g)
-                ahead += x
-        else:  # falling: the columns to come as far from the other end
-            for cc in range(c + 1, self.n_cols):
-                mirror = self.n_cols - 1 - cc
-                ahead += known[mirror] if mirror < len(known) else known[-1]
-        left = ahead * self.k / rate
-        return f", {rate:,.0f} states/s, about {format_duration(left)} left"
 
     def snapshot(self) -> dict:
         """The bookkeeping a checkpoint keeps besides the states."""
