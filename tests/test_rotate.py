@@ -121,3 +121,32 @@ def test_rotation_keeps_a_permutation():
         after = path[:length].tolist()
         assert after == before[:i + 1] + before[i + 1:][::-1]
         assert np.array_equal(pos[path], np.arange(n))
+
+
+def test_the_neighbour_lists_are_made_a_slice_at_a_time_and_stop_at_the_deadline(monkeypatch):
+    """The walk's neighbour lists, made a slice of the table at a time (the deadline looked
+    at between slices), are those of the whole table; a deadline already past stops them, and
+    the engine then answers UNKNOWN before its first walk, saying so (a board of millions of
+    squares took seconds to list, past its time limit)."""
+    from kt_formal.graph import neighbour_table
+
+    board = Board(9, 11, holes=[(0, 0), (4, 5), (8, 10)])
+    table = neighbour_table(board).table
+    monkeypatch.setattr(rotate, "LIST_ROWS", 7)
+    whole = [[w for w in row if w >= 0] for row in table.tolist()]
+    assert rotate._neighbour_lists(table, None) == whole
+    assert rotate._neighbour_lists(table, 0.0) is None  # perf_counter() is past 0 at once
+    res = rotate.solve(TourRequest(Board(40, 40)), time_limit=0.0)
+    assert res.status is Status.UNKNOWN and res.stats["walks"] == 0 and res.stats["timed_out"]
+    assert "before its first walk" in res.message and "1,600 squares" in res.message
+
+
+@pytest.mark.parametrize("rows, cols", [(8, 8), (7, 10), (5, 5), (1, 4), (6, 9)])
+def test_the_centre_square_is_the_nearest_and_first_of_equals(rows, cols):
+    """The root of a closed walk: the square nearest the centre (rows plus columns), the first
+    in board order among those as near."""
+    board = Board(rows, cols)
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    mr, mc = (rows - 1) / 2, (cols - 1) / 2
+    ref = min(range(rows * cols), key=lambda v: (abs(r[v] - mr) + abs(c[v] - mc), v))
+    assert rotate._centre_node(r, c, board) == ref

@@ -87,6 +87,10 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
                      f"found {'a closed' if request.closed else 'an open'} tour of the "
                      f"{request.board.describe()} board")
     why = "the time limit" if stats.get("timed_out") else "its rotations"
+    if stats["walks"] == 0 and stats.get("timed_out"):
+        return unknown(request, NAME, clock.elapsed(),
+                       f"extension and rotation ran out of the time limit before its first walk, "
+                       f"listing the neighbours of the board's {stats['squares']:,} squares", stats)
     return unknown(request, NAME, clock.elapsed(),
                    f"extension and rotation ran out of {why}: the best of {stats['walks']} walks "
                    f"covered {stats['covered']} of {stats['squares']} squares", stats)
@@ -108,7 +112,9 @@ def attempt(request: TourRequest, *, walks: int = WALKS, seed: int = 0, deadline
             u, v = nt.node(a), nt.node(b)
             table[u][table[u] == v] = -1
             table[v][table[v] == u] = -1
-    nb = [[w for w in row if w >= 0] for row in table.tolist()]
+    nb = _neighbour_lists(table, deadline)
+    if nb is None:  # the time ran out while the board's lists were made
+        return None, {"covered": 0, "squares": k, "walks": 0, "timed_out": True}
     rows, cols = np.divmod(nt.squares, board.cols)
     rr, cc = rows.tolist(), cols.tolist()
     s = nt.node(request.start) if request.start is not None else None
@@ -120,7 +126,7 @@ def attempt(request: TourRequest, *, walks: int = WALKS, seed: int = 0, deadline
             return None, {"covered": 0, "squares": k, "walks": 0}
         root, target, closed, free_root = s, e, False, False
     elif request.closed:
-        root = s if s is not None else (e if e is not None else _centre_node(rr, cc, board))
+        root = s if s is not None else (e if e is not None else _centre_node(rows, cols, board))
         target, closed, free_root = -1, True, True
     elif s is not None:
         root, target, closed, free_root = s, (-1 if e is None else e), False, False
@@ -133,8 +139,7 @@ def attempt(request: TourRequest, *, walks: int = WALKS, seed: int = 0, deadline
         if closed:
             return None, {"covered": 1, "squares": 1, "walks": 0}
         return nt.squares.copy(), {"covered": 1, "squares": 1, "walks": 1}
-    mr, mc = (board.rows - 1) / 2, (board.cols - 1) / 2
-    centre = [-int(2 * (abs(r - mr) + abs(c - mc))) for r, c in zip(rr, cc)]
+    centre = (-_centre_distance(rows, cols, board)).astype(np.int64).tolist()
     rng = random.Random(seed)
     best = 0
     done = 0
@@ -164,9 +169,30 @@ def attempt(request: TourRequest, *, walks: int = WALKS, seed: int = 0, deadline
     return None, {"covered": best, "squares": k, "walks": done, "timed_out": timed_out}
 
 
-def _centre_node(rr, cc, board) -> int:
+#: Rows of the neighbour table made into lists at a time, the deadline looked at between them.
+LIST_ROWS = 1 << 16
+
+
+def _neighbour_lists(table: np.ndarray, deadline: float | None):
+    """Each square's neighbours as a list (the walk is plain Python), or None when the
+    deadline passes first: a board of millions of squares takes seconds to list."""
+    nb = []
+    for lo in range(0, table.shape[0], LIST_ROWS):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        nb.extend([w for w in row if w >= 0] for row in table[lo:lo + LIST_ROWS].tolist())
+    return nb
+
+
+def _centre_distance(rows: np.ndarray, cols: np.ndarray, board) -> np.ndarray:
+    """Twice each square's distance from the centre (rows plus columns): a whole number."""
     mr, mc = (board.rows - 1) / 2, (board.cols - 1) / 2
-    return min(range(len(rr)), key=lambda v: (abs(rr[v] - mr) + abs(cc[v] - mc), v))
+    return 2 * (np.abs(rows - mr) + np.abs(cols - mc))
+
+
+def _centre_node(rows: np.ndarray, cols: np.ndarray, board) -> int:
+    """The square nearest the centre, the first in board order of those as near."""
+    return int(np.argmin(_centre_distance(rows, cols, board)))
 
 
 def _walk(nb, rr, cc, root, target, closed, free_root, tb, rng, max_rot, deadline):
