@@ -579,13 +579,16 @@ def test_the_output_of_a_step_reuses_arrays_large_enough_and_lets_large_others_g
     big = (np.empty(1000, np.int64), np.empty(2000, np.int64))
     small = (np.empty(10, np.int64), np.empty(10, np.int64))
     sweep.cur, sweep.spare = big, small
+    sweep._keep_arrays(900, 2)
     keys, counts = sweep._memory_arrays(900, 2)
     assert np.shares_memory(keys, big[0]) and np.shares_memory(counts, big[1]) and counts.shape == (900, 2)
     assert sweep.cur is big and sweep.spare is small
     sweep.cur, sweep.spare = small, big  # the input too small: the arrays of two steps back
+    sweep._keep_arrays(500, 1)
     keys, _counts = sweep._memory_arrays(500, 1)
     assert np.shares_memory(keys, big[0]) and sweep.cur is big and sweep.spare is small
     sweep.cur, sweep.spare = big, small  # neither large enough: new arrays, with room to grow
+    sweep._keep_arrays(1500, 1)
     keys, counts = sweep._memory_arrays(1500, 1)
     assert not np.shares_memory(keys, big[0]) and sweep.cur[0].shape[0] >= 1500 + 1500 // 4
     assert sweep.spare is big  # the input's arrays: the spare, while not larger than its limit
@@ -593,6 +596,7 @@ def test_the_output_of_a_step_reuses_arrays_large_enough_and_lets_large_others_g
     try:
         F._SPARE_BYTES = 100
         sweep.cur, sweep.spare = big, None
+        sweep._keep_arrays(1500, 1)
         sweep._memory_arrays(1500, 1)
         assert sweep.spare is None
     finally:

@@ -291,8 +291,8 @@ class _Sweep:
         self.spare = rest[0] if rest else None
 
     def _memory_arrays(self, n, Lo):
-        """Keys and limbs for ``n`` states in memory (:meth:`_keep_arrays`, or new ones)."""
-        self._keep_arrays(n, Lo)
+        """Keys and limbs for ``n`` states in memory: the arrays :meth:`_keep_arrays` kept,
+        or new ones."""
         if self.cur is None:
             size = n + n // 4 + 16
             self.cur = (np.empty(size, np.int64), np.empty(size * Lo, np.int64))
@@ -305,7 +305,6 @@ class _Sweep:
         grown to its whole budget beside them, fit in the memory available now with a
         twentieth of this machine's to spare. Else they go to files, which the kernel may
         write out and drop."""
-        self._keep_arrays(n, Lo)
         new = 0 if self.cur is not None else n * (1 + Lo) * 8
         need = new + max(0, self.table_bytes - int(0.8 * self.pool.nbytes))
         return need + _physical_memory() // 20 <= available_memory()
@@ -355,6 +354,7 @@ class _Sweep:
                                                  _HSPACE, tables)
             if lo == 0 and mid == _HSPACE:  # the only pass: the input is no longer needed
                 self.chunks = chunks = None
+                self._keep_arrays(nr, Lo)
                 spill = nr * (1 + Lo) * 8 > _SPARE_BYTES and not self._output_fits(nr, Lo)
             spill = spill or mid < _HSPACE
             lo = mid
