@@ -55,6 +55,7 @@ SPEC_SOURCES: tuple[str, ...] = (
     "kt_formal.combine.divide",
     "kt_formal.combine.strips",
     "kt_formal.combine.frame",
+    "kt_formal.combine.margin_pieces",
 )
 
 MANIFEST = "manifest.json"

@@ -1,0 +1,279 @@
+"""The margin-three construction: a closed tour of any board minus a small rectangular hole
+standing at least three squares from every edge, when the colours balance.
+
+The board is cut along row and column lines into divide-and-conquer blocks
+(:mod:`kt_formal.combine.divide`: sides 5..10, a closed port piece each) and one *hole
+piece* (:mod:`kt_formal.combine.margin_pieces`): a certified closed tour of the block
+of rows and columns around the hole, holding the same four port moves. The cut lines
+around the hole piece are chosen from the margins alone (:func:`margin_plan`); the
+blocks left over are joined by divide's spanning tree of 2-move swaps, and the hole
+piece is joined by one more swap to one block of each connected part of the rest (two
+parts when it spans the board's height or width). Each swap deletes a port move of two
+disjoint cycles and adds two knight moves, leaving one cycle: the tour.
+
+The statement, its proof and the command that checks every piece and every case of
+the cut are in ``docs/theorems/margin-three.md`` (``python -m kt_formal.combine.margin
+--check``).
+
+>>> from kt_formal.board import Board
+>>> t = margin_tour(Board.from_spec(30, 41, ["11,17,2x1"]))
+>>> t.check() is None, t.closed, len(t)
+(True, True, 1228)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from kt_formal.board import Board, ensure_memory
+from kt_formal.combine.divide import assemble, split_side
+from kt_formal.combine.library import load_piece
+from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
+from kt_formal.combine.walk import estimate_bytes, walk
+from kt_formal.exceptions import NotApplicable
+from kt_formal.tour import Tour
+
+__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour"]
+
+#: The theorem the construction proves (docs/theorems/margin-three.md).
+THEOREM = "margin-three theorem (small holes)"
+
+
+class MarginPlan(NamedTuple):
+    """How a board is cut: all in the (possibly transposed) frame where the rows are the even side.
+
+    ``rows``/``cols`` and the hole ``(r0, c0, h, w)`` are in that frame; ``row_parts`` and
+    ``col_parts`` the cut; the hole piece covers parts ``i0 .. i0 + ni - 1`` by
+    ``j0 .. j0 + nj - 1``; ``spec`` is its library spec.
+    """
+
+    transposed: bool
+    rows: int
+    cols: int
+    row_parts: tuple
+    col_parts: tuple
+    i0: int
+    ni: int
+    j0: int
+    nj: int
+    spec: object
+
+
+def _parts(length: int, even: bool) -> list[int]:
+    """Parts of :data:`PART_SIZES` making ``length`` (0: none); all even when ``even``."""
+    if length == 0:
+        return []
+    if length <= 10 and (length % 2 == 0 or not even):
+        return [length]
+    return split_side(length, length % 2 == 1)
+
+
+def _balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
+    """Whether the board minus the hole has as many squares of each colour."""
+    if (m * n) % 2 == 0:
+        return (h * w) % 2 == 0
+    return (h * w) % 2 == 1 and (r0 + c0) % 2 == 0
+
+
+def _one_hole(board: Board):
+    mask = board.hole_mask
+    rows = np.flatnonzero(mask.any(axis=1))
+    cols = np.flatnonzero(mask.any(axis=0))
+    r0, c0 = int(rows[0]), int(cols[0])
+    h, w = int(rows[-1]) + 1 - r0, int(cols[-1]) + 1 - c0
+    if h * w != board.n_holes:
+        return None
+    return r0, c0, h, w
+
+
+def margin_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> MarginPlan:
+    """The cut of the m x n board around ``hole = (row, col, h, w)``.
+
+    Raises
+    ------
+    NotApplicable
+        A margin under 3, colours that do not balance, a hole size without pieces.
+    """
+    r0, c0, h, w = hole
+    if min(r0, c0, m - r0 - h, n - c0 - w) < 3:
+        raise NotApplicable(f"the hole {h}x{w} at ({r0}, {c0}) stands less than 3 squares from an edge")
+    if not _balanced(m, n, r0, c0, h, w):
+        raise NotApplicable("the board minus the hole has unequal colour counts")
+    transposed = m % 2 == 1 and n % 2 == 0
+    if transposed:
+        m, n, r0, c0, h, w = n, m, c0, r0, w, h
+    if (h, w) not in HOLE_SIZES:
+        raise NotApplicable(f"the margin construction holds pieces for holes {HOLE_SIZES}, not {h}x{w}")
+    col_mode = "even" if (h * w) % 2 == 1 else "free"
+    t, b = hole_offsets(r0, "even"), hole_offsets(m - r0 - h, "even")
+    le, ri = hole_offsets(c0, col_mode), hole_offsets(n - c0 - w, col_mode)
+    even_cols = col_mode == "even"
+    top, mid, bot = _parts(r0 - t, True), _parts(t + h + b, False), _parts(m - r0 - h - b, True)
+    left, cen, right = (_parts(c0 - le, even_cols), _parts(le + w + ri, False),
+                        _parts(n - c0 - w - ri, even_cols))
+    spec = hole_piece_spec(h, w, t, b, le, ri)
+    return MarginPlan(transposed, m, n, tuple(top + mid + bot), tuple(left + cen + right),
+                      len(top), len(mid), len(left), len(cen), spec)
+
+
+@lru_cache(maxsize=None)
+def _hole_order(name: str) -> tuple[np.ndarray, int]:
+    """Local visiting order (row * cols + col) and width of a library hole piece (verified on load)."""
+    piece = load_piece(name)
+    return np.asarray(piece.tour.order, dtype=np.int64), piece.spec.cols
+
+
+def _reverse_at(succ: np.ndarray, idx: np.ndarray) -> None:
+    """Run the cycle on the squares ``idx`` (a whole cycle of ``succ``) the other way."""
+    nxt = succ[idx].copy()
+    succ[nxt] = idx
+
+
+def _swap(succ: np.ndarray, a1: int, a2: int, b1: int, b2: int) -> bool:
+    """The 2-move swap: delete a1-a2 and b1-b2, add a1-b1 and a2-b2, if the orientations agree.
+
+    The a-cycle runs a1 -> a2 (or a2 -> a1); the b-cycle must then run b2 -> b1 (or
+    b1 -> b2) so the joined cycle keeps one direction. Returns False (nothing changed)
+    when they do not: the caller reverses one cycle and swaps again.
+    """
+    if succ[a1] == a2 and succ[b2] == b1:
+        succ[a1], succ[b2] = b1, a2
+        return True
+    if succ[a2] == a1 and succ[b1] == b2:
+        succ[b1], succ[a2] = a1, b2
+        return True
+    return False
+
+
+def _join_moves(side: str, Y0: int, X0: int, P: int, Q: int, n: int) -> tuple[int, int, int, int]:
+    """(a1, a2, b1, b2) of the swap joining the hole piece to its neighbour on ``side``.
+
+    The a-moves belong to the upper (or left) block of the pair, as in divide's joins.
+    """
+    if side in ("top", "bottom"):
+        Y = Y0 if side == "top" else Y0 + P
+        a1, a2, b1, b2 = (Y - 1, X0), (Y - 2, X0 + 2), (Y + 1, X0 + 1), (Y, X0 + 3)
+    else:
+        X = X0 if side == "left" else X0 + Q
+        a1, a2, b1, b2 = (Y0, X - 1), (Y0 + 2, X - 2), (Y0 + 1, X + 1), (Y0 + 3, X)
+    return tuple(r * n + c for r, c in (a1, a2, b1, b2))
+
+
+def _rest(plan: MarginPlan) -> list[tuple[str, list, list, int, int]]:
+    """The parts of the board outside the hole piece, each with the side the piece joins it by.
+
+    One part (the grid minus the piece) unless the piece spans the full height or width;
+    then the rectangles on either side. Returns ``[(side, row_parts, col_parts, y0, x0)]``;
+    ``row_parts`` None for the one part holding every band (missing the piece's blocks).
+    """
+    rp, cp = list(plan.row_parts), list(plan.col_parts)
+    i1, j1 = plan.i0 + plan.ni, plan.j0 + plan.nj
+    full_rows, full_cols = plan.ni == len(rp), plan.nj == len(cp)
+    if full_rows and full_cols:
+        return []
+    if full_rows or full_cols:
+        out = []
+        if full_rows:
+            if plan.j0:
+                out.append(("left", rp, cp[:plan.j0], 0, 0))
+            if j1 < len(cp):
+                out.append(("right", rp, cp[j1:], 0, sum(cp[:j1])))
+        else:
+            if plan.i0:
+                out.append(("top", rp[:plan.i0], cp, 0, 0))
+            if i1 < len(rp):
+                out.append(("bottom", rp[i1:], cp, sum(rp[:i1]), 0))
+        return out
+    side = "top" if plan.i0 else "bottom" if i1 < len(rp) else "left" if plan.j0 else "right"
+    return [(side, None, None, 0, 0)]
+
+
+def _succ(plan: MarginPlan) -> np.ndarray:
+    """Successor array of the tour in the plan's frame (index row * cols + col, -1 on the hole)."""
+    m, n = plan.rows, plan.cols
+    rp, cp = plan.row_parts, plan.col_parts
+    Y0, X0 = sum(rp[:plan.i0]), sum(cp[:plan.j0])
+    spec = plan.spec
+    dtype = np.int32 if m * n < 2**31 else np.int64
+    order, q = _hole_order(spec.name)
+    g = ((order // q + Y0) * n + order % q + X0).astype(dtype)  # the hole piece in board indices
+    parts = _rest(plan)
+    if len(parts) == 1 and parts[0][1] is None:
+        missing = {(i, j) for i in range(plan.i0, plan.i0 + plan.ni) for j in range(plan.j0, plan.j0 + plan.nj)}
+        succ = assemble(list(rp), list(cp), missing).astype(dtype, copy=False)
+    else:
+        succ = np.full(m * n, -1, dtype=dtype)
+    succ[g] = np.roll(g, -1)
+    grid = succ.reshape(m, n)
+    for k, (side, sub_r, sub_c, y0, x0) in enumerate(parts):
+        cycle = g
+        if sub_r is not None:  # a rectangle of its own: assembled alone and put in place
+            ms, ns = sum(sub_r), sum(sub_c)
+            s = assemble(list(sub_r), list(sub_c)).astype(dtype, copy=False)
+            grid[y0:y0 + ms, x0:x0 + ns] = ((s // ns + y0) * n + s % ns + x0).reshape(ms, ns)
+            if k:
+                cycle = ((np.arange(ms)[:, None] + y0) * n + np.arange(ns)[None, :] + x0).ravel()
+        a1, a2, b1, b2 = _join_moves(side, Y0, X0, spec.rows, spec.cols, n)
+        if not _swap(succ, a1, a2, b1, b2):
+            _reverse_at(succ, cycle)  # the hole piece (first join) or this part, run backwards
+            if not _swap(succ, a1, a2, b1, b2):  # pragma: no cover - a port move missing: a bug
+                raise RuntimeError(f"margin construction: the {side} join of the hole piece has no port moves")
+    return succ
+
+
+def margin_applies(board: Board) -> bool:
+    """Whether :func:`margin_tour` builds this board (one hole of a size with pieces, margins >= 3, balanced)."""
+    if not board.has_holes:
+        return False
+    hole = _one_hole(board)
+    if hole is None:
+        return False
+    try:
+        margin_plan(board.rows, board.cols, hole)
+    except NotApplicable:
+        return False
+    return True
+
+
+def margin_tour(board: Board) -> Tour:
+    """A closed tour of ``board`` (one small rectangular hole, margins >= 3, colours balanced).
+
+    Returns
+    -------
+    Tour
+        Starting at (0, 0); not yet verified (callers pass it to the kernel's check).
+
+    Raises
+    ------
+    NotApplicable
+        With the reason, when the board is not one the theorem covers.
+
+    Notes
+    -----
+    Linear in the board: divide's numpy assembly, one hole piece, at most two swaps, one
+    compiled walk. No search: every piece comes from the library, verified on load.
+    """
+    if not board.has_holes:
+        raise NotApplicable("the margin construction is for a board with one hole")
+    hole = _one_hole(board)
+    if hole is None:
+        raise NotApplicable("the holes are not one rectangle")
+    m, n = board.rows, board.cols
+    plan = margin_plan(m, n, hole)
+    ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
+    succ = _succ(plan)
+    order = walk(succ, 0, board.n_squares)
+    del succ
+    if plan.transposed:  # the plan's frame is the transposed board: (r, c) there is (c, r) here
+        r, c = np.divmod(order, m)
+        order = c * n + r
+    return Tour(board, order, closed=True)
+
+
+if __name__ == "__main__":  # python -m kt_formal.combine.margin --check
+    from kt_formal.combine.margin_check import main
+
+    raise SystemExit(main())

@@ -1,0 +1,132 @@
+"""The check of the margin-three theorem: every hole piece, every case of the cut, every tour by the kernel.
+
+Three parts, each failing loudly:
+
+1. **pieces**: every hole piece the theorem names (:func:`~kt_formal.combine.margin_pieces.hole_piece_specs`)
+   is loaded from the library, its checksum, tour (the kernel's check) and spec (holes,
+   port moves) verified, and its spec compared with the one the theorem asks for;
+2. **cuts**: for every hole size and all margins 3..``plan_limit`` (16), the cut
+   (:func:`~kt_formal.combine.margin.margin_plan`) uses only divide's part sizes 5..10
+   and a hole piece of part 1; beyond, the offsets repeat with period 2;
+3. **tours**: for all margins 3..``build_limit`` (10: every branch of the offsets, the
+   rest parts empty or not, both parities of the parts), the construction on the board
+   they make, checked by the kernel.
+
+``python -m kt_formal.combine.margin --check`` runs all three and prints the counts.
+
+>>> check_cuts(plan_limit=9)["cuts"] > 0
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+from kt_formal.board import Board
+from kt_formal.combine.divide import PART_SIZES
+from kt_formal.combine.library import load_piece
+from kt_formal.combine.margin import margin_plan, margin_tour
+from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs
+from kt_formal.exceptions import CertificateRejected, NotApplicable
+
+__all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "main"]
+
+
+def balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
+    """Whether the m x n board minus the h x w hole at (r0, c0) has equal colour counts (counted)."""
+    light = sum((r + c) % 2 == 0 for r in range(r0, r0 + h) for c in range(c0, c0 + w))
+    board_light = (m * n + 1) // 2
+    return board_light - light == (m * n - board_light) - (h * w - light)
+
+
+def cases(limit: int):
+    """Every (m, n, (r0, c0, h, w)) with a hole of :data:`HOLE_SIZES`, margins 3..limit, colours balanced."""
+    for h, w in HOLE_SIZES:
+        for a, b, c, d in itertools.product(range(3, limit + 1), repeat=4):
+            m, n = a + h + b, c + w + d
+            if balanced(m, n, a, c, h, w):
+                yield m, n, (a, c, h, w)
+
+
+def check_pieces() -> list[str]:
+    """Problems with the hole pieces (empty when every one loads, checks and matches its spec)."""
+    bad = []
+    for spec in hole_piece_specs():
+        try:
+            piece = load_piece(spec.name)
+        except CertificateRejected as exc:
+            bad.append(str(exc))
+            continue
+        if piece.spec != spec:
+            bad.append(f"piece {spec.name}: its spec differs from the theorem's")
+    return bad
+
+
+def check_cuts(plan_limit: int = 16) -> dict:
+    """Every cut for margins 3..plan_limit: part sizes and the hole piece; ``{"cuts": k}`` or raise."""
+    names = {s.name for s in hole_piece_specs()}
+    k = 0
+    for m, n, hole in cases(plan_limit):
+        plan = margin_plan(m, n, hole)
+        rest = [*plan.row_parts[:plan.i0], *plan.row_parts[plan.i0 + plan.ni:],
+                *plan.col_parts[:plan.j0], *plan.col_parts[plan.j0 + plan.nj:]]
+        if any(x not in PART_SIZES for x in rest) or plan.spec.name not in names:
+            raise AssertionError(f"{m}x{n} hole {hole}: a part outside {PART_SIZES} or piece {plan.spec.name}")
+        if sum(plan.row_parts) != plan.rows or sum(plan.col_parts) != plan.cols:
+            raise AssertionError(f"{m}x{n} hole {hole}: the parts do not add up")
+        k += 1
+    return {"cuts": k}
+
+
+def check_tours(build_limit: int = 10, progress=None) -> dict:
+    """The construction on every case with margins 3..build_limit, each tour checked by the kernel."""
+    k = 0
+    for m, n, hole in cases(build_limit):
+        board = Board.from_spec(m, n, [hole])
+        try:
+            tour = margin_tour(board)
+        except NotApplicable as exc:
+            raise AssertionError(f"{m}x{n} hole {hole}: {exc}") from None
+        problem = tour.check()
+        if problem is not None or not tour.closed:
+            raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour: {problem}")
+        k += 1
+        if progress is not None and k % 1000 == 0:
+            progress(k)
+    return {"tours": k}
+
+
+def main(argv=None) -> int:
+    """``--check [--build-limit K]``: run the three checks; exit 0 when all pass, 1 otherwise."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin",
+                                 description="Check the margin-three theorem's pieces and cases.")
+    ap.add_argument("--check", action="store_true", help="check every piece, cut and case")
+    ap.add_argument("--build-limit", type=int, default=10, help="largest margin built (default 10)")
+    args = ap.parse_args(argv)
+    if not args.check:
+        ap.print_help()
+        return 2
+    if not 3 <= args.build_limit <= 30:
+        print("error: --build-limit must be 3..30")
+        return 2
+    t = time.perf_counter()
+    bad = check_pieces()
+    print(f"pieces: {len(hole_piece_specs()) - len(bad)} of {len(hole_piece_specs())} verified "
+          f"({time.perf_counter() - t:.1f} s)")
+    for line in bad:
+        print("  " + line)
+    try:
+        t = time.perf_counter()
+        print(f"cuts: {check_cuts()['cuts']} cases (margins 3..16) use part sizes {PART_SIZES} "
+              f"and library pieces ({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        n = check_tours(args.build_limit)["tours"]
+        print(f"tours: {n} boards (margins 3..{args.build_limit}, holes {HOLE_SIZES}) built and "
+              f"accepted by the kernel ({time.perf_counter() - t:.1f} s)")
+    except AssertionError as exc:
+        print(f"FAILED: {exc}")
+        return 1
+    return 1 if bad else 0

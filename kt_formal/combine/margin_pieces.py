@@ -1,0 +1,88 @@
+"""The hole pieces of the margin-three theorem: small holes with their surroundings, four ports each.
+
+A *hole piece* is a closed tour of a P x Q rectangle minus an h x w hole whose top-left
+square is (t, l) (the hole's *offsets*: t rows above it, l columns left of it, and
+``P - t - h`` rows below, ``Q - l - w`` columns right of it, each at least 3), holding the
+four port moves of :func:`kt_formal.combine.divide.port_edges`: the moves by which the
+divide-and-conquer blocks join their neighbours. The margin construction
+(:mod:`kt_formal.combine.margin`) cuts a board into divide blocks and one hole piece, so
+the pieces needed are the finitely many (offsets, hole) a cut can leave. The offsets
+come from the margins: a margin ``a`` is split as ``a = T + t`` with ``T`` the rows of
+blocks above (0, or what the block sizes make: any even number from 6 for a side cut
+into even parts, any number from 5 otherwise) and ``t >= 3``:
+
+* *even* side (every part even, the hole piece's side has the board's parity):
+  ``t = a`` for ``a <= 8``, else ``t = 3 or 4``, the one with ``a - t`` even: t in 3..8;
+* *free* side (parts of any parity): ``t = a`` for ``a <= 7``, else 3: t in 3..7.
+
+A hole of even area needs one even axis (rows of an even board side; the board is
+transposed when its rows are odd) and one free axis; a hole of odd area (an odd x odd
+board, whose colours balance only if the hole has odd area) needs both axes even and
+the hole on the board's majority colour: ``t + l`` even.
+
+>>> specs = hole_piece_specs()
+>>> len(specs), specs[0].name
+(1512, 'margin-1x1-7x7-at-3-3')
+>>> hole_offsets(9, "even"), hole_offsets(10, "even"), hole_offsets(8, "free")
+(3, 4, 3)
+"""
+
+from __future__ import annotations
+
+from kt_formal.combine.divide import port_edges
+from kt_formal.combine.library import PieceSpec
+
+__all__ = ["HOLE_SIZES", "EVEN_OFFSETS", "FREE_OFFSETS", "hole_offsets", "hole_piece_spec",
+           "hole_piece_specs", "PIECE_SPECS"]
+
+#: The hole sizes the library holds pieces for.
+HOLE_SIZES: tuple[tuple[int, int], ...] = ((1, 1), (1, 2), (2, 1), (2, 2))
+
+#: Offsets an even side can leave, and a free side.
+EVEN_OFFSETS = tuple(range(3, 9))
+FREE_OFFSETS = tuple(range(3, 8))
+
+
+def hole_offsets(margin: int, mode: str) -> int:
+    """The offset ``t`` a margin leaves in the hole piece (see the module notes).
+
+    ``margin - t`` is then 0 or a length the divide blocks make: even and at least 6 on
+    an ``"even"`` side, at least 5 on a ``"free"`` one.
+    """
+    if margin < 3:
+        raise ValueError(f"margin {margin} is under 3")
+    if mode == "even":
+        return margin if margin <= 8 else 3 + (margin - 3) % 2
+    return margin if margin <= 7 else 3
+
+
+def hole_piece_spec(h: int, w: int, top: int, bottom: int, left: int, right: int) -> PieceSpec:
+    """The spec of the hole piece with these offsets (rows above and below, columns left and right)."""
+    P, Q = top + h + bottom, left + w + right
+    e = port_edges(P, Q)
+    holes = tuple((top + i, left + j) for i in range(h) for j in range(w))
+    return PieceSpec(f"margin-{h}x{w}-{P}x{Q}-at-{top}-{left}", P, Q, closed=True,
+                     forced=(e["left"], e["right"], e["top"], e["bottom"]), holes=holes,
+                     kind="margin-hole", seed=0)
+
+
+def hole_piece_specs() -> list[PieceSpec]:
+    """Every hole piece a cut of a board with margins >= 3 around a hole of :data:`HOLE_SIZES` can need."""
+    out = []
+    for h, w in HOLE_SIZES:
+        odd = (h * w) % 2 == 1
+        cols = EVEN_OFFSETS if odd else FREE_OFFSETS
+        for t in EVEN_OFFSETS:
+            for b in EVEN_OFFSETS:
+                if (t + h + b) % 2 != int(odd):
+                    continue
+                for le in cols:
+                    for r in cols:
+                        if odd and ((le + w + r) % 2 == 0 or (t + le) % 2 == 1):
+                            continue
+                        out.append(hole_piece_spec(h, w, t, b, le, r))
+    return out
+
+
+#: Library specs of this module (collected by :func:`kt_formal.combine.library.all_specs`).
+PIECE_SPECS: list[PieceSpec] = hole_piece_specs()
