@@ -48,11 +48,34 @@ def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progr
         if result.found:
             return Built(result.tour, "divide", "construction:divide", result.stats, result.message), None
         return None, None
+    if policy.builds_margin(request):
+        built = _margin(request, stages)
+        if built is not None:
+            return built, None
     if not policy.constructions_suit(request, shape):
         stages.append(Stage("constructions", f"skipped: the board is {shape} "
                             f"({board.n_squares} squares, {board.n_holes} holes); searches suit it", 0.0))
         return None, None
     return _build_around_holes(request, budget, seed, workers, progress, stages)
+
+
+def _margin(request: TourRequest, stages: list) -> Built | None:
+    """The margin-three construction (certified pieces, no search): milliseconds."""
+    from kt_formal.combine.margin import THEOREM, margin_tour
+    from kt_formal.engines.base import found
+    from kt_formal.exceptions import NotApplicable
+
+    t = time.perf_counter()
+    try:
+        tour = margin_tour(request.board)
+    except NotApplicable as exc:  # pragma: no cover - builds_margin said it applies
+        stages.append(Stage("margin", f"not applicable: {exc}", time.perf_counter() - t))
+        return None
+    result = found(request, tour.order, "margin", time.perf_counter() - t)
+    stages.append(Stage("margin", f"built by the {THEOREM}", time.perf_counter() - t))
+    message = (f"built a closed tour of the {request.board.describe()} board by the {THEOREM} "
+               "(docs/theorems/margin-three.md): certified pieces, no search")
+    return Built(result.tour, "margin", "construction:margin-three", None, message)
 
 
 def _frame(request: TourRequest, stages: list) -> Built | None:

@@ -102,6 +102,18 @@ def builds_plain(request: TourRequest) -> bool:
     return is_plain(request) and (b.size > PLAIN_SEARCH_SQUARES or shape_of(b) != "small")
 
 
+def builds_margin(request: TourRequest) -> bool:
+    """Whether the margin-three construction answers: a closed tour, nothing fixed, one small
+    hole at least 3 squares from every edge, colours balanced (:mod:`kt_formal.combine.margin`)."""
+    if not request.closed or request.start is not None or request.end is not None:
+        return False
+    if request.forced or request.forbidden:
+        return False
+    from kt_formal.combine.margin import margin_applies
+
+    return margin_applies(request.board)
+
+
 def choose_engine(request: TourRequest) -> str:
     """The single engine ``auto`` picks for a request, by the board's shape.
 
@@ -143,7 +155,7 @@ def fast_first(request: TourRequest, engine: str) -> bool:
         return False
     if n > FAST_WARM_SQUARES and kernels_loaded():
         return False
-    return not builds_plain(request)
+    return not builds_plain(request) and not builds_margin(request)
 
 
 def constructions_suit(request: TourRequest, shape: str) -> bool:

@@ -1,0 +1,200 @@
+"""The margin-three construction: its pieces, its cuts, the atlas boards it covers, big random boards, the pipeline."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.combine import library
+from kt_formal.combine.margin import margin_applies, margin_plan, margin_tour
+from kt_formal.combine.margin_check import balanced, cases, check_cuts, check_pieces, check_tours, main
+from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_specs
+from kt_formal.exceptions import NotApplicable
+from kt_formal.question import TourRequest
+
+ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
+
+
+def _atlas_rows():
+    """Closed atlas questions with margin >= 3 and a hole of a size the library holds."""
+    out = []
+    with gzip.open(ATLAS, "rt") as f:
+        for r in csv.DictReader(f):
+            if r["tour"] != "closed":
+                continue
+            m, n, t, le, h, w = (int(r[k]) for k in ("rows", "cols", "top", "left", "height", "width"))
+            if min(t, le, m - t - h, n - le - w) >= 3 and (h, w) in HOLE_SIZES:
+                out.append((m, n, (t, le, h, w), r["answer"], r["method"]))
+    return out
+
+
+def _check(board: Board):
+    tour = margin_tour(board)
+    assert tour.closed and len(tour) == board.n_squares
+    assert tour.check() is None
+    return tour
+
+
+def test_every_hole_piece_loads_checks_and_matches_its_spec():
+    specs = hole_piece_specs()
+    assert len(specs) == len({s.name for s in specs}) == 1512
+    assert check_pieces() == []
+
+
+def test_a_tampered_hole_piece_is_refused(tmp_path):
+    spec = hole_piece_specs()[0]
+    d = json.loads((library.models_dir() / f"{spec.name}.json").read_text())
+    sq = d["tour"]["squares"]
+    sq[0], sq[1] = sq[1], sq[0]
+    (tmp_path / f"{spec.name}.json").write_text(json.dumps(d))
+    with pytest.raises(Exception, match="checksum"):
+        library.load_piece(spec.name, tmp_path)
+
+
+def test_offsets_leave_block_lengths():
+    for a in range(3, 60):
+        t, f = hole_offsets(a, "even"), hole_offsets(a, "free")
+        assert 3 <= t <= 8 and (a - t == 0 or (a - t >= 6 and (a - t) % 2 == 0))
+        assert 3 <= f <= 7 and (a - f == 0 or a - f >= 5)
+
+
+def test_every_cut_uses_block_sizes_and_library_pieces():
+    assert check_cuts(plan_limit=13)["cuts"] > 20000
+
+
+def test_balance_is_the_colour_count():
+    for m, n, (r, c, h, w) in [(9, 9, (3, 3, 1, 1)), (9, 9, (3, 4, 1, 1)), (10, 9, (3, 3, 1, 2)), (9, 9, (3, 3, 2, 2))]:
+        b = Board.from_spec(m, n, [(r, c, h, w)])
+        light, dark = b.colour_counts()
+        assert balanced(m, n, r, c, h, w) == (light == dark)
+
+
+def test_construction_on_small_margins():
+    assert check_tours(build_limit=5)["tours"] == sum(1 for _ in cases(5))
+
+
+def test_atlas_boards_with_small_holes_are_built_sample():
+    rows = _atlas_rows()
+    rng = random.Random(51)
+    for m, n, hole, answer, method in rng.sample(rows, 300):
+        b = Board.from_spec(m, n, [hole])
+        # the construction applies exactly where the atlas has a tour; the others fail the colour count
+        assert margin_applies(b) == (answer == "yes"), (m, n, hole)
+        if answer == "yes":
+            _check(b)
+        else:
+            assert method == "colour"
+
+
+@pytest.mark.slow
+def test_atlas_boards_with_small_holes_are_built_all():
+    rows = _atlas_rows()
+    built = 0
+    for m, n, hole, answer, method in rows:
+        b = Board.from_spec(m, n, [hole])
+        assert margin_applies(b) == (answer == "yes"), (m, n, hole)
+        if answer == "yes":
+            _check(b)
+            built += 1
+        else:
+            assert method == "colour"
+    assert built == 3265  # the atlas's balanced positions at margin >= 3 with holes up to 2x2
+
+
+def _random_board(rng, top: int):
+    h, w = rng.choice(HOLE_SIZES)
+    while True:
+        m, n = rng.randint(7, top), rng.randint(7, top)
+        if m < h + 6 or n < w + 6:
+            continue
+        r, c = rng.randint(3, m - h - 3), rng.randint(3, n - w - 3)
+        if balanced(m, n, r, c, h, w):
+            return Board.from_spec(m, n, [(r, c, h, w)])
+
+
+def test_random_boards_up_to_120():
+    rng = random.Random(7)
+    for _ in range(40):
+        _check(_random_board(rng, 120))
+
+
+def test_hole_against_the_edges_of_a_big_board():
+    for m, n, hole in [(301, 299, (3, 3, 1, 1)), (300, 301, (295, 3, 2, 2)), (13, 400, (4, 200, 2, 1)),
+                       (400, 13, (200, 4, 1, 2)), (9, 9, (3, 3, 1, 1)), (8, 8, (3, 3, 2, 2)), (11, 200, (4, 195, 1, 2))]:
+        _check(Board.from_spec(m, n, [hole]))
+
+
+@pytest.mark.slow
+def test_random_boards_up_to_2000():
+    rng = random.Random(2000)
+    for _ in range(12):
+        _check(_random_board(rng, 2000))
+
+
+@pytest.mark.parametrize("m,n,holes,why", [
+    (20, 20, ["2,5,1x2"], "less than 3 squares"),
+    (20, 20, ["5,5,1x1"], "colour"),
+    (21, 21, ["5,6,1x1"], "colour"),
+    (20, 20, ["5,5,3x2"], "holds pieces for holes"),
+    (20, 20, ["5,5,1x2", "12,12,1x2"], "one rectangle"),
+])
+def test_boards_outside_the_theorem_are_refused(m, n, holes, why):
+    b = Board.from_spec(m, n, holes)
+    assert not margin_applies(b)
+    with pytest.raises(NotApplicable, match=why):
+        margin_tour(b)
+
+
+def test_no_holes_is_refused():
+    with pytest.raises(NotApplicable):
+        margin_tour(Board(10, 10))
+    assert not margin_applies(Board(10, 10))
+
+
+def test_the_plan_transposes_an_odd_by_even_board():
+    plan = margin_plan(11, 20, (4, 5, 1, 2))
+    assert plan.transposed and (plan.rows, plan.cols) == (20, 11)
+    assert sum(plan.row_parts) == 20 and sum(plan.col_parts) == 11
+
+
+def test_the_pipeline_uses_the_construction_first():
+    from kt_formal.decide import decide
+
+    v = decide(Board.from_spec(40, 50, ["17,20,2x2"]), closed=True, time_limit=30)
+    assert v.answer == "yes" and v.route == "construction:margin-three"
+    assert v.tour.check() is None
+    assert "margin-three" in v.message
+
+
+def test_the_pipeline_does_not_use_it_for_open_tours_or_fixed_ends():
+    from kt_formal.solve import policy
+
+    b = Board.from_spec(40, 50, ["17,20,2x2"])
+    assert policy.builds_margin(TourRequest(b, closed=True))
+    assert not policy.builds_margin(TourRequest(b, closed=False))
+    assert not policy.builds_margin(TourRequest(b, closed=True, start=(0, 0)))
+
+
+def test_the_cli_answers_by_the_construction(capsys):
+    from kt_formal.cli import main as cli
+
+    code = cli(["tour", "60", "61", "--hole", "30,30,1x2", "--json", "-q"])
+    d = json.loads(capsys.readouterr().out)
+    assert code == 0 and d["method"] == "construction:margin-three"
+    order = np.array(d["tour"]["squares"])
+    assert len(order) == 60 * 61 - 2
+
+
+def test_the_check_command(capsys):
+    assert main(["--check", "--build-limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "1512 of 1512 verified" in out and "accepted by the kernel" in out
+    assert main(["--check", "--build-limit", "99"]) == 2
+    assert main([]) == 2
