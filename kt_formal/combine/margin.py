@@ -12,7 +12,7 @@ parts when it spans the board's height or width). Each swap deletes a port move 
 disjoint cycles and adds two knight moves, leaving one cycle: the tour.
 
 The statement, its proof and the command that checks every piece and every case of
-the cut are in ``docs/theorems/margin-three.md`` (``python -m kt_formal.combine.margin
+the cut are in ``docs/theorems/margin-three.md`` (``python -m kt_formal.combine.margin_check
 --check``).
 
 >>> from kt_formal.board import Board
@@ -272,8 +272,3 @@ def margin_tour(board: Board) -> Tour:
         order = c * n + r
     return Tour(board, order, closed=True)
 
-
-if __name__ == "__main__":  # python -m kt_formal.combine.margin --check
-    from kt_formal.combine.margin_check import main
-
-    raise SystemExit(main())

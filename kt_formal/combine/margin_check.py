@@ -12,7 +12,7 @@ Three parts, each failing loudly:
    rest parts empty or not, both parities of the parts), the construction on the board
    they make, checked by the kernel.
 
-``python -m kt_formal.combine.margin --check`` runs all three and prints the counts.
+``python -m kt_formal.combine.margin_check --check`` runs all three and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
 True
@@ -101,7 +101,7 @@ def main(argv=None) -> int:
     """``--check [--build-limit K]``: run the three checks; exit 0 when all pass, 1 otherwise."""
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin",
+    ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin_check",
                                  description="Check the margin-three theorem's pieces and cases.")
     ap.add_argument("--check", action="store_true", help="check every piece, cut and case")
     ap.add_argument("--build-limit", type=int, default=10, help="largest margin built (default 10)")
@@ -130,3 +130,7 @@ def main(argv=None) -> int:
         print(f"FAILED: {exc}")
         return 1
     return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
