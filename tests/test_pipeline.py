@@ -275,7 +275,7 @@ def test_a_construction_that_wins_does_not_wait_for_backtracking():
     """One hole group: a short probe, the construction next to backtracking, which is told to
     stop, or has given up already after its one walk (capped in nodes, so it does not hold a
     processor the construction needs). A 1x4 hole: the margin-three construction holds
-    pieces for holes up to 2x2 only, so it does not answer first."""
+    pieces for holes up to 3x3 only, so it does not answer first."""
     v = decide(Board.from_spec(300, 300, ["149,149,1x4"]), time_limit=60)
     assert v.answer == "yes" and v.route == "construction:blocks", (v.route, v.stages)
     outcome = {s.name: s.outcome for s in v.stages}

@@ -22,7 +22,7 @@ the hole on the board's majority colour: ``t + l`` even.
 
 >>> specs = hole_piece_specs()
 >>> len(specs), specs[0].name
-(1512, 'margin-1x1-7x7-at-3-3')
+(2898, 'margin-1x1-7x7-at-3-3')
 >>> hole_offsets(9, "even"), hole_offsets(10, "even"), hole_offsets(8, "free")
 (3, 4, 3)
 """
@@ -36,7 +36,7 @@ __all__ = ["HOLE_SIZES", "EVEN_OFFSETS", "FREE_OFFSETS", "hole_offsets", "hole_p
            "hole_piece_specs", "PIECE_SPECS"]
 
 #: The hole sizes the library holds pieces for.
-HOLE_SIZES: tuple[tuple[int, int], ...] = ((1, 1), (1, 2), (2, 1), (2, 2))
+HOLE_SIZES: tuple[tuple[int, int], ...] = tuple((h, w) for h in (1, 2, 3) for w in (1, 2, 3))
 
 #: Offsets an even side can leave, and a free side.
 EVEN_OFFSETS = tuple(range(3, 9))
