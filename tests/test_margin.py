@@ -13,7 +13,7 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.combine import library
-from kt_formal.combine.margin import margin_applies, margin_plan, margin_tour
+from kt_formal.combine.margin import margin_applies, margin_open_applies, margin_open_tour, margin_plan, margin_tour
 from kt_formal.combine.margin_check import balanced, cases, check_cuts, check_pieces, check_tours, main
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_specs
 from kt_formal.exceptions import NotApplicable
@@ -22,12 +22,12 @@ from kt_formal.question import TourRequest
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
-def _atlas_rows():
-    """Closed atlas questions with margin >= 3 and a hole of a size the library holds."""
+def _atlas_rows(kind: str = "closed"):
+    """Atlas questions (closed or open) with margin >= 3 and a hole of a size the library holds."""
     out = []
     with gzip.open(ATLAS, "rt") as f:
         for r in csv.DictReader(f):
-            if r["tour"] != "closed":
+            if r["tour"] != kind:
                 continue
             m, n, t, le, h, w = (int(r[k]) for k in ("rows", "cols", "top", "left", "height", "width"))
             if min(t, le, m - t - h, n - le - w) >= 3 and (h, w) in HOLE_SIZES:
@@ -173,13 +173,15 @@ def test_the_pipeline_uses_the_construction_first():
     assert "margin-three" in v.message
 
 
-def test_the_pipeline_does_not_use_it_for_open_tours_or_fixed_ends():
+def test_the_pipeline_uses_it_without_fixed_ends_only():
     from kt_formal.solve import policy
 
     b = Board.from_spec(40, 50, ["17,20,2x2"])
     assert policy.builds_margin(TourRequest(b, closed=True))
-    assert not policy.builds_margin(TourRequest(b, closed=False))
+    assert policy.builds_margin(TourRequest(b, closed=False))  # the closed tour cut open
     assert not policy.builds_margin(TourRequest(b, closed=True, start=(0, 0)))
+    assert not policy.builds_margin(TourRequest(b, closed=False, start=(0, 0), end=(0, 1)))
+    assert not policy.builds_margin(TourRequest(Board.from_spec(40, 50, ["17,20,2x4"]), closed=True))
 
 
 def test_the_cli_answers_by_the_construction(capsys):
@@ -190,6 +192,57 @@ def test_the_cli_answers_by_the_construction(capsys):
     assert code == 0 and d["method"] == "construction:margin-three"
     order = np.array(d["tour"]["squares"])
     assert len(order) == 60 * 61 - 2
+
+
+def _check_open(board: Board):
+    tour = margin_open_tour(board)
+    assert not tour.closed and len(tour) == board.n_squares
+    assert tour.check() is None
+
+
+def test_open_tours_minus_one_square_on_the_atlas_sample():
+    rows = _atlas_rows("open")
+    for m, n, hole, answer, method in random.Random(3).sample(rows, 200):
+        b = Board.from_spec(m, n, [hole])
+        assert margin_open_applies(b) == (answer == "yes"), (m, n, hole)
+        if answer == "yes":
+            _check_open(b)
+        else:
+            assert method == "colour"
+
+
+@pytest.mark.slow
+def test_open_tours_minus_one_square_on_the_atlas_all():
+    rows = _atlas_rows("open")
+    built = 0
+    for m, n, hole, answer, method in rows:
+        b = Board.from_spec(m, n, [hole])
+        assert margin_open_applies(b) == (answer == "yes"), (m, n, hole)
+        if answer == "yes":
+            _check_open(b)
+            built += 1
+        else:
+            assert method == "colour"
+    assert built == 1515  # the atlas's one-square-removed open questions at margin >= 3 with a tour
+
+
+def test_open_tours_on_bigger_boards_and_refusals():
+    for m, n, sq in [(300, 211, (150, 3)), (7, 8, (3, 3)), (9, 9, (4, 4)), (8, 7, (3, 3)), (120, 121, (116, 117))]:
+        _check_open(Board.from_spec(m, n, [(sq[0], sq[1], 1, 1)]))
+    with pytest.raises(NotApplicable, match="minority colour"):
+        margin_open_tour(Board.from_spec(9, 9, ["3,4,1x1"]))
+    with pytest.raises(NotApplicable, match="less than 3"):
+        margin_open_tour(Board.from_spec(10, 10, ["2,4,1x1"]))
+    with pytest.raises(NotApplicable, match="one square"):
+        margin_open_tour(Board.from_spec(20, 20, ["5,5,1x1", "12,12,1x1"]))
+
+
+def test_the_pipeline_builds_open_tours_minus_one_square():
+    from kt_formal.decide import decide
+
+    v = decide(Board.from_spec(30, 31, ["10,10,1x1"]), closed=False, time_limit=30)
+    assert v.answer == "yes" and v.route == "construction:margin-three" and not v.tour.closed
+    assert v.tour.check() is None
 
 
 def test_the_check_command(capsys):

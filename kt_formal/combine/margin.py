@@ -33,10 +33,14 @@ from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.walk import estimate_bytes, walk
+from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tour import Tour
 
-__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour"]
+__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies", "margin_open_tour"]
+
+#: Boards up to this many squares are walked in Python (no compiled kernel to load).
+_PYTHON_WALK = 40_000
 
 #: The theorem the construction proves (docs/theorems/margin-three.md).
 THEOREM = "margin-three theorem (small holes)"
@@ -265,10 +269,72 @@ def margin_tour(board: Board) -> Tour:
     plan = margin_plan(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
     succ = _succ(plan)
-    order = walk(succ, 0, board.n_squares)
+    # small boards: a plain Python walk (no compiled kernel to load); big ones: the compiled walk
+    order = follow(succ, 0, board.n_squares) if board.n_squares <= _PYTHON_WALK else walk(succ, 0, board.n_squares)
     del succ
     if plan.transposed:  # the plan's frame is the transposed board: (r, c) there is (c, r) here
         r, c = np.divmod(order, m)
         order = c * n + r
     return Tour(board, order, closed=True)
+
+
+def _domino_partner(board: Board, r: int, c: int) -> tuple[int, int] | None:
+    """A square next to (r, c) (a rook step) that keeps the domino of both at margin >= 3."""
+    m, n = board.rows, board.cols
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        r2, c2 = r + dr, c + dc
+        if 3 <= min(r, r2) and max(r, r2) <= m - 4 and 3 <= min(c, c2) and max(c, c2) <= n - 4:
+            return r2, c2
+    return None
+
+
+def margin_open_applies(board: Board) -> bool:
+    """Whether :func:`margin_open_tour` builds this board."""
+    if margin_applies(board):
+        return True
+    if board.n_holes != 1 or (board.rows * board.cols) % 2 == 1:
+        return False
+    r, c = (int(x) for x in np.argwhere(board.hole_mask)[0])
+    return _domino_partner(board, r, c) is not None
+
+
+def margin_open_tour(board: Board) -> Tour:
+    """An open tour of ``board``: one the theorem covers, or the board minus one square at margin >= 3.
+
+    Where a closed tour is built (:func:`margin_tour`), it is cut open. Otherwise, when one
+    square s is missing from a board of even area, the construction takes a closed tour C
+    of the board minus s and a neighbour s' of s (a domino at margin >= 3, balanced) and
+    returns s' followed by C, starting at a knight neighbour of s': an open tour. (With an
+    odd area and s of the minority colour, the colours differ by two and no open tour
+    exists.)
+
+    Raises
+    ------
+    NotApplicable
+        With the reason, for any other board.
+
+    Examples
+    --------
+    >>> t = margin_open_tour(Board.from_spec(8, 10, ["3,3,1x1"]))
+    >>> t.check() is None, t.closed, len(t)
+    (True, False, 79)
+    """
+    if margin_applies(board):
+        return Tour(board, margin_tour(board).order, closed=False)
+    if board.n_holes != 1:
+        raise NotApplicable("the open construction is for a board minus one square (or a hole of the theorem)")
+    m, n = board.rows, board.cols
+    r, c = (int(x) for x in np.argwhere(board.hole_mask)[0])
+    if (m * n) % 2 == 1:
+        raise NotApplicable("an odd board minus a square of the minority colour has no open tour (colour count)")
+    partner = _domino_partner(board, r, c)
+    if partner is None:
+        raise NotApplicable(f"the square ({r}, {c}) stands less than 3 squares from an edge")
+    r2, c2 = partner
+    domino = (min(r, r2), min(c, c2), abs(r - r2) + 1, abs(c - c2) + 1)
+    cycle = margin_tour(Board.from_spec(m, n, [domino])).order
+    at = np.flatnonzero(np.isin(cycle, [(r2 + dr) * n + c2 + dc for dr, dc in
+                                         ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))]))
+    order = np.concatenate([[r2 * n + c2], np.roll(cycle, -int(at[0]))]).astype(cycle.dtype)
+    return Tour(board, order, closed=False)
 

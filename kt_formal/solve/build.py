@@ -61,19 +61,20 @@ def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progr
 
 def _margin(request: TourRequest, stages: list) -> Built | None:
     """The margin-three construction (certified pieces, no search): milliseconds."""
-    from kt_formal.combine.margin import THEOREM, margin_tour
+    from kt_formal.combine.margin import THEOREM, margin_open_tour, margin_tour
     from kt_formal.engines.base import found
     from kt_formal.exceptions import NotApplicable
 
     t = time.perf_counter()
     try:
-        tour = margin_tour(request.board)
+        tour = (margin_tour if request.closed else margin_open_tour)(request.board)
     except NotApplicable as exc:  # pragma: no cover - builds_margin said it applies
         stages.append(Stage("margin", f"not applicable: {exc}", time.perf_counter() - t))
         return None
     result = found(request, tour.order, "margin", time.perf_counter() - t)
     stages.append(Stage("margin", f"built by the {THEOREM}", time.perf_counter() - t))
-    message = (f"built a closed tour of the {request.board.describe()} board by the {THEOREM} "
+    kind = "a closed" if request.closed else "an open"
+    message = (f"built {kind} tour of the {request.board.describe()} board by the {THEOREM} "
                "(docs/theorems/margin-three.md): certified pieces, no search")
     return Built(result.tour, "margin", "construction:margin-three", None, message)
 

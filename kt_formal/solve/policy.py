@@ -103,15 +103,14 @@ def builds_plain(request: TourRequest) -> bool:
 
 
 def builds_margin(request: TourRequest) -> bool:
-    """Whether the margin-three construction answers: a closed tour, nothing fixed, one small
-    hole at least 3 squares from every edge, colours balanced (:mod:`kt_formal.combine.margin`)."""
-    if not request.closed or request.start is not None or request.end is not None:
+    """Whether the margin-three construction answers: nothing fixed, one small hole at least 3
+    squares from every edge, colours balanced; or an open tour of a board of even area minus
+    one square at margin >= 3 (:mod:`kt_formal.combine.margin`)."""
+    if request.start is not None or request.end is not None or request.forced or request.forbidden:
         return False
-    if request.forced or request.forbidden:
-        return False
-    from kt_formal.combine.margin import margin_applies
+    from kt_formal.combine.margin import margin_applies, margin_open_applies
 
-    return margin_applies(request.board)
+    return (margin_applies if request.closed else margin_open_applies)(request.board)
 
 
 def choose_engine(request: TourRequest) -> str:
