@@ -119,7 +119,7 @@ def test_background_backtracking_and_portfolio_stages(monkeypatch):
     assert v.answer == "yes" and v.route in ("portfolio:backtrack", "construction:blocks")
     names = [s.name for s in v.stages]
     assert names[:2] == ["proofs", "frame"] and "backtrack" in names
-    v = decide(Board.from_spec(20, 20, ["5,5,3x2"]))  # small: straight to the portfolio
+    v = decide(Board.from_spec(20, 20, ["5,5,4x2"]))  # small: straight to the portfolio
     assert v.answer == "yes" and v.route.startswith("portfolio:")
     assert any(s.name == "constructions" and "skipped" in s.outcome for s in v.stages)
 
@@ -291,7 +291,7 @@ def test_a_construction_that_wins_does_not_wait_for_backtracking():
 FAST_BOARDS = [
     (Board(8, 8), {}),
     (Board.from_spec(60, 60, ["25,25,10x10"]), {}),
-    (Board.from_spec(20, 20, ["5,5,3x2"]), {}),
+    (Board.from_spec(20, 20, ["5,5,4x2"]), {}),  # a hole the margin-three construction lacks
     (Board(8, 8), {"closed": False, "start": (0, 0)}),
     (Board.from_spec(24, 24, ["10,10,2x2"]), {"closed": False, "start": (0, 0), "end": (23, 22)}),
 ]
@@ -411,12 +411,12 @@ def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(m
     """In a process that has the compiled search already (faster above a few hundred squares)."""
     seen = _fast_fails(monkeypatch)
     monkeypatch.setattr(policy, "kernels_loaded", lambda: True)
-    assert decide(Board.from_spec(40, 40, ["10,10,2x2"])).answer == "yes"
+    assert decide(Board.from_spec(40, 40, ["10,10,2x4"])).answer == "yes"
     assert seen == []
     decide(Board(8, 8))
     assert len(seen) == 1
     monkeypatch.setattr(policy, "kernels_loaded", lambda: False)
-    decide(Board.from_spec(40, 40, ["10,10,2x2"]))
+    decide(Board.from_spec(40, 40, ["10,10,2x4"]))
     assert len(seen) == 2
 
 
