@@ -30,6 +30,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
+from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.walk import estimate_bytes, walk
@@ -80,17 +81,6 @@ def _balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
     if (m * n) % 2 == 0:
         return (h * w) % 2 == 0
     return (h * w) % 2 == 1 and (r0 + c0) % 2 == 0
-
-
-def _one_hole(board: Board):
-    mask = board.hole_mask
-    rows = np.flatnonzero(mask.any(axis=1))
-    cols = np.flatnonzero(mask.any(axis=0))
-    r0, c0 = int(rows[0]), int(cols[0])
-    h, w = int(rows[-1]) + 1 - r0, int(cols[-1]) + 1 - c0
-    if h * w != board.n_holes:
-        return None
-    return r0, c0, h, w
 
 
 def margin_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> MarginPlan:
@@ -232,7 +222,7 @@ def margin_applies(board: Board) -> bool:
     """Whether :func:`margin_tour` builds this board (one hole of a size with pieces, margins >= 3, balanced)."""
     if not board.has_holes:
         return False
-    hole = _one_hole(board)
+    hole = single_hole(board)
     if hole is None:
         return False
     try:
@@ -262,7 +252,7 @@ def margin_tour(board: Board) -> Tour:
     """
     if not board.has_holes:
         raise NotApplicable("the margin construction is for a board with one hole")
-    hole = _one_hole(board)
+    hole = single_hole(board)
     if hole is None:
         raise NotApplicable("the holes are not one rectangle")
     m, n = board.rows, board.cols
