@@ -140,7 +140,7 @@ def test_random_boards_up_to_2000():
     (20, 20, ["5,5,1x1"], "colour"),
     (21, 21, ["5,6,1x1"], "colour"),
     (20, 20, ["5,5,4x2"], "holds pieces for holes"),
-    (20, 20, ["5,5,1x2", "12,12,1x2"], "one rectangle"),
+    (20, 20, ["5,5,1x2", "10,12,1x2"], "horizontal cuts separate"),
 ])
 def test_boards_outside_the_theorem_are_refused(m, n, holes, why):
     b = Board.from_spec(m, n, holes)
@@ -225,6 +225,27 @@ def test_the_pipeline_builds_open_tours_minus_one_square():
     v = decide(Board.from_spec(30, 31, ["10,10,1x1"]), closed=False, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three" and not v.tour.closed
     assert v.tour.check() is None
+
+
+def test_several_holes_in_slabs():
+    rng = random.Random(11)
+    built = 0
+    for _ in range(400):
+        n, holes, top = rng.randint(7, 40), [], 0
+        for _ in range(rng.randint(2, 3)):
+            h, w = rng.randint(1, 3), rng.randint(1, 3)
+            r = top + rng.randint(3, 9)
+            holes.append((r, rng.randint(3, max(3, n - w - 3)), h, w))
+            top = r + h
+        b = Board.from_spec(top + rng.randint(3, 6), n, holes)
+        light, dark = b.colour_counts()
+        if not margin_applies(b):
+            continue
+        assert light == dark
+        _check(b)
+        built += 1
+    assert built > 20
+    _check(Board.from_spec(700, 699, ["100,500,2x2", "400,690,1x2", "690,3,2x3"]))
 
 
 def test_the_check_command(capsys):

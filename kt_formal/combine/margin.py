@@ -38,7 +38,8 @@ from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tour import Tour
 
-__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies", "margin_open_tour"]
+__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies", "margin_open_tour",
+           "margin_slabs", "margin_slabs_tour"]
 
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
 _PYTHON_WALK = 40_000
@@ -224,7 +225,7 @@ def margin_applies(board: Board) -> bool:
         return False
     hole = single_hole(board)
     if hole is None:
-        return False
+        return margin_slabs(board) is not None
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
@@ -253,8 +254,8 @@ def margin_tour(board: Board) -> Tour:
     if not board.has_holes:
         raise NotApplicable("the margin construction is for a board with one hole")
     hole = single_hole(board)
-    if hole is None:
-        raise NotApplicable("the holes are not one rectangle")
+    if hole is None:  # several holes: slabs, if horizontal cuts separate them
+        return margin_slabs_tour(board)
     m, n = board.rows, board.cols
     plan = margin_plan(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
@@ -327,4 +328,96 @@ def margin_open_tour(board: Board) -> Tour:
                                          ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))]))
     order = np.concatenate([[r2 * n + c2], np.roll(cycle, -int(at[0]))]).astype(cycle.dtype)
     return Tour(board, order, closed=False)
+
+
+def _hole_rects(board: Board) -> list[tuple[int, int, int, int]] | None:
+    """The holes as rectangles, one per run of rows holding holes (top to bottom), or None."""
+    mask = board.hole_mask
+    rows = np.concatenate([[0], mask.any(axis=1).view(np.int8), [0]])
+    edges = np.flatnonzero(np.diff(rows))
+    out = []
+    for r0, r1 in zip(edges[::2].tolist(), edges[1::2].tolist()):
+        sub = Board(r1 - r0, board.cols, holes=mask[r0:r1])
+        hole = single_hole(sub)
+        if hole is None:
+            return None
+        out.append((hole[0] + r0, hole[1], hole[2], hole[3]))
+    return out
+
+
+def margin_slabs(board: Board) -> list[int] | None:
+    """Rows that cut ``board`` into slabs the theorem covers, one hole each; None if there are none.
+
+    A cut y between two holes leaves each slab a board of its own: the hole at margin >= 3
+    from the cut too, and the slab's colours balanced (only the parity of y matters, so
+    the first two candidates suffice).
+    """
+    rects = _hole_rects(board) if board.has_holes else None
+    if not rects or len(rects) < 2:
+        return None
+    n = board.cols
+
+    def fits(top, bottom, rect):
+        r0, c0, h, w = rect
+        try:
+            margin_plan(bottom - top, n, (r0 - top, c0, h, w))
+        except NotApplicable:
+            return False
+        return True
+
+    def solve(k, top):  # cuts for holes k.. given the slab of hole k starts at row top
+        if k == len(rects) - 1:
+            return [] if fits(top, board.rows, rects[k]) else None
+        lo = rects[k][0] + rects[k][2] + 3
+        for y in range(lo, min(lo + 2, rects[k + 1][0] - 2)):
+            if fits(top, y, rects[k]):
+                rest = solve(k + 1, y)
+                if rest is not None:
+                    return [y, *rest]
+        return None
+
+    return solve(0, 0)
+
+
+def margin_slabs_tour(board: Board) -> Tour:
+    """A closed tour of a board with several small holes that horizontal cuts separate into slabs the theorem covers.
+
+    Each slab gets its tour from :func:`margin_tour`; neighbouring slabs are joined at
+    column 0 by the 2-move swap of the bottom-left block of the upper slab (its bottom
+    port) and the top-left block of the lower one (its top port): both blocks start at
+    column 0 and have no neighbour across the cut in their own slab, so both ports are there.
+
+    Raises
+    ------
+    NotApplicable
+        When no such cuts exist.
+
+    Examples
+    --------
+    >>> t = margin_slabs_tour(Board.from_spec(24, 13, ["4,5,2x2", "15,3,1x2"]))
+    >>> t.check() is None, t.closed, len(t)
+    (True, True, 306)
+    """
+    cuts = margin_slabs(board)
+    if cuts is None:
+        raise NotApplicable("the holes are not small rectangles that horizontal cuts separate into slabs at margin >= 3")
+    m, n = board.rows, board.cols
+    ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
+    rects = _hole_rects(board)
+    bounds = [0, *cuts, m]
+    succ = np.full(m * n, -1, dtype=np.int32 if m * n < 2**31 else np.int64)
+    for k, (r0, c0, h, w) in enumerate(rects):
+        top, bottom = bounds[k], bounds[k + 1]
+        order = margin_tour(Board.from_spec(bottom - top, n, [(r0 - top, c0, h, w)])).order + top * n
+        order = order.astype(succ.dtype)
+        succ[order] = np.roll(order, -1)
+        if k:
+            y = top
+            a1, a2, b1, b2 = (y - 1) * n, (y - 2) * n + 2, (y + 1) * n + 1, y * n + 3
+            if not _swap(succ, a1, a2, b1, b2):
+                _reverse_at(succ, order)  # this slab's cycle, run backwards
+                if not _swap(succ, a1, a2, b1, b2):  # pragma: no cover - a port move missing: a bug
+                    raise RuntimeError(f"margin construction: the join of slabs at row {y} has no port moves")
+    order = walk(succ, 0, board.n_squares) if board.n_squares > _PYTHON_WALK else follow(succ, 0, board.n_squares)
+    return Tour(board, order, closed=True)
 
