@@ -11,6 +11,9 @@ piece is joined by one more swap to one block of each connected part of the rest
 parts when it spans the board's height or width). Each swap deletes a port move of two
 disjoint cycles and adds two knight moves, leaving one cycle: the tour.
 
+Corollaries: open tours of a board minus one square (:func:`margin_open_tour`), and
+several holes that horizontal cuts separate into slabs (:func:`margin_slabs_tour`).
+
 The statement, its proof and the command that checks every piece and every case of
 the cut are in ``docs/theorems/margin-three.md`` (``python -m kt_formal.combine.margin_check
 --check``).
@@ -38,8 +41,8 @@ from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tour import Tour
 
-__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies", "margin_open_tour",
-           "margin_slabs", "margin_slabs_tour"]
+__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies",
+           "margin_open_tour", "margin_slabs", "margin_slabs_tour"]
 
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
 _PYTHON_WALK = 40_000
@@ -220,7 +223,8 @@ def _succ(plan: MarginPlan) -> np.ndarray:
 
 
 def margin_applies(board: Board) -> bool:
-    """Whether :func:`margin_tour` builds this board (one hole of a size with pieces, margins >= 3, balanced)."""
+    """Whether :func:`margin_tour` builds this board: one hole of a size with pieces, margins >= 3,
+    balanced; or several such holes in slabs (:func:`margin_slabs`)."""
     if not board.has_holes:
         return False
     hole = single_hole(board)
@@ -234,7 +238,8 @@ def margin_applies(board: Board) -> bool:
 
 
 def margin_tour(board: Board) -> Tour:
-    """A closed tour of ``board`` (one small rectangular hole, margins >= 3, colours balanced).
+    """A closed tour of ``board`` (one small rectangular hole, margins >= 3, colours balanced;
+    several holes go to :func:`margin_slabs_tour`).
 
     Returns
     -------
@@ -249,7 +254,7 @@ def margin_tour(board: Board) -> Tour:
     Notes
     -----
     Linear in the board: divide's numpy assembly, one hole piece, at most two swaps, one
-    compiled walk. No search: every piece comes from the library, verified on load.
+    walk (compiled above 40,000 squares). No search: every piece comes from the library, verified on load.
     """
     if not board.has_holes:
         raise NotApplicable("the margin construction is for a board with one hole")
