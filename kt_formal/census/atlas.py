@@ -34,6 +34,7 @@ from pathlib import Path
 
 from kt_formal.census.store import Store
 from kt_formal.exceptions import InvalidInput
+from kt_formal.files import output_file, read_user_bytes
 from kt_formal.theorems import ringboard_tour, three_row_minus_one_tour
 
 __all__ = ["TABLE_COLUMNS", "atlas_rows", "write_table", "read_table", "theorem_checks", "Check",
@@ -99,22 +100,30 @@ def write_table(store: Store, out) -> int:
     w.writerow(TABLE_COLUMNS)
     w.writerows(rows)
     data = buf.getvalue().encode()
-    try:
-        if str(out).endswith(".gz"):
-            data = gzip.compress(data, compresslevel=9, mtime=0)
-        Path(out).write_bytes(data)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    if str(out).endswith(".gz"):
+        data = gzip.compress(data, compresslevel=9, mtime=0)
+    with output_file(out, binary=True) as fh:
+        fh.write(data)
     return len(rows)
 
 
+#: The most bytes a verdict table may hold (after decompression).
+TABLE_MAX_BYTES = 1 << 30
+
+
 def read_table(path) -> list[tuple]:
-    """The rows of a table written by :func:`write_table` (numbers as ints)."""
+    """The rows of a table written by :func:`write_table` (numbers as ints), a regular file of
+    at most :data:`TABLE_MAX_BYTES` bytes, compressed or not."""
     p = Path(path)
+    raw = read_user_bytes(p, "verdict table ", TABLE_MAX_BYTES)
     try:
-        raw = p.read_bytes()
-        text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode()
-    except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError) as exc:
+        if raw[:2] == b"\x1f\x8b":
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
+                raw = gz.read(TABLE_MAX_BYTES + 1)
+            if len(raw) > TABLE_MAX_BYTES:
+                raise InvalidInput(f"verdict table {p.name} holds more than {TABLE_MAX_BYTES >> 20} MiB uncompressed")
+        text = raw.decode()
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"{p.name}: not a readable verdict table ({exc})") from None
     reader = csv.reader(io.StringIO(text))
     head = next(reader, None)
@@ -430,10 +439,8 @@ def write_findings(source, out, *, board=None, command: str = "", seconds: str =
     if not rows:
         raise InvalidInput("the table is empty: nothing to report")
     text = findings_markdown(rows, command=command, seconds=seconds, source=name)
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    with output_file(out) as fh:
+        fh.write(text)
     return theorem_checks(rows)
 
 
@@ -443,10 +450,8 @@ def write_html(store: Store, out, *, board=None) -> int:
 
     data = page_data(store, board)
     text = atlas_html(data)
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    with output_file(out) as fh:
+        fh.write(text)
     return len(text.encode())
 
 

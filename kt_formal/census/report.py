@@ -38,9 +38,10 @@ from pathlib import Path
 
 from kt_formal.census.store import COLUMNS, Store, row_question
 from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.files import output_file
 
 __all__ = ["census_table", "rect_of", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
-           "cell_key", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
+           "cell_key", "proof_method", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
 
 #: Map colours (RGB) by summary of the answers in one cell.
 COLOURS = {
@@ -113,24 +114,35 @@ def summary_dict(store: Store) -> dict:
     return {"questions": total, "seconds": round(seconds, 6), "answers": answers}
 
 
+def proof_method(cert) -> str | None:
+    """The proof method a stored certificate (JSON text) names: its ``method``, else its
+    ``kind``; None when it names none or is not a JSON object.
+
+    >>> proof_method('{"kind": "proof", "method": "colour"}'), proof_method('[1]'), proof_method('{')
+    ('colour', None, None)
+    """
+    try:
+        d = json.loads(cert)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    m = (d.get("method") or d.get("kind")) if isinstance(d, dict) else None
+    return m if isinstance(m, str) else None
+
+
 def write_csv(store: Store, out, certificates: bool = False) -> int:
     """Write the store as CSV (one line per question); return the number of rows."""
     cols = [c for c in COLUMNS if certificates or c != "certificate"]
     n = 0
-    try:
-        with open(out, "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh)
-            w.writerow([*cols, "method"] if not certificates else cols)
-            for r in store.rows(with_certificate=True):
-                method = None
-                if r["answer"] == "no" and r["certificate"]:
-                    d = json.loads(r["certificate"])
-                    method = d.get("method") or d.get("kind")
-                values = [r[c] for c in cols]
-                w.writerow(values + ([method or ""] if not certificates else []))
-                n += 1
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    with output_file(out, newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow([*cols, "method"] if not certificates else cols)
+        for r in store.rows(with_certificate=True):
+            method = None
+            if r["answer"] == "no" and r["certificate"]:
+                method = proof_method(r["certificate"])
+            values = [r[c] for c in cols]
+            w.writerow(values + ([method or ""] if not certificates else []))
+            n += 1
     return n
 
 
@@ -305,13 +317,8 @@ def write_map(store: Store, out, board=None, squares: str = "chess") -> list[Pat
             raise InvalidInput(f"a census map of {side} cells a side is too large to draw "
                                f"(at most {MAX_SVG_SIDE // 4})")
         p = Path(out.replace("{board}", name))
-        try:
-            if fmt == "svg":
-                p.write_text(map_svg(fig, COLOURS), encoding="utf-8")
-            else:
-                p.write_bytes(map_png(fig, COLOURS))
-        except OSError as exc:
-            raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
+        with output_file(p, binary=True) as fh:
+            fh.write(map_svg(fig, COLOURS).encode("utf-8") if fmt == "svg" else map_png(fig, COLOURS))
         written.append(p)
     return written
 

@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 from kt_formal.exceptions import InvalidInput
+from kt_formal.files import regular_file
 
 __all__ = ["Store", "APPLICATION_ID", "SCHEMA_VERSION", "COMMIT_SECONDS", "question_key",
            "row_question", "COLUMNS", "check_store_file"]
@@ -118,7 +119,9 @@ def check_store_file(path) -> bool:
     p = Path(path)
     if p.is_dir():
         raise InvalidInput(f"census database {p.name}: is a folder, not a database file")
-    if not p.exists() or p.stat().st_size == 0:
+    if not p.exists():
+        return False
+    if regular_file(p, "census database ").st_size == 0:  # a FIFO or a device (/dev/zero) is refused
         return False
     try:
         with open(p, "rb") as fh:

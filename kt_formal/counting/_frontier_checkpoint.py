@@ -24,6 +24,7 @@ import time
 import numpy as np
 
 from kt_formal.exceptions import InvalidInput
+from kt_formal.files import read_user_text
 
 __all__ = ["question_key", "board_checkpointer", "Checkpointer", "DEFAULT_EVERY"]
 
@@ -153,9 +154,8 @@ class Checkpointer:
 
     def _read_json(self, path):
         try:
-            with open(path) as fh:
-                doc = json.load(fh)
-        except (OSError, ValueError) as exc:
+            doc = json.loads(read_user_text(path, "checkpoint file ", limit=1 << 20))
+        except (InvalidInput, ValueError) as exc:
             raise InvalidInput(f"cannot read the checkpoint {path} ({exc})") from None
         if not isinstance(doc, dict):
             raise InvalidInput(f"the checkpoint {path} is damaged")
