@@ -58,8 +58,8 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def regular_file(path, what: str = "") -> os.stat_result:
-    """The status of ``path`` (through symbolic links), refusing anything but a regular file.
+def regular_file(path, what: str = "") -> Path:
+    """``path`` as a Path, refusing (through symbolic links) anything but a regular file.
 
     Only the status is asked, the file is not opened: a FIFO without a writer is refused
     at once instead of blocking, a device (``/dev/zero``) instead of being read for ever.
@@ -69,14 +69,14 @@ def regular_file(path, what: str = "") -> os.stat_result:
     for test, kind in _KINDS:
         if test(st.st_mode):
             raise InvalidInput(f"{what}{p} is {kind}, not a regular file")
-    return st
+    return p
 
 
 def read_user_bytes(path, what: str = "", limit: int = 1 << 30) -> bytes:
     """The bytes of a regular file, refusing one over ``limit`` bytes before reading it
     (and reading at most ``limit + 1`` bytes, should it grow meanwhile)."""
-    size = regular_file(path, what).st_size
-    p = Path(path)
+    p = regular_file(path, what)
+    size = p.stat().st_size
     if size > limit:
         raise InvalidInput(f"{what}{p} is {size} bytes; the limit is {_limit_words(limit)}")
     with user_file_errors(p, what), open(p, "rb") as fh:

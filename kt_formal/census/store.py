@@ -121,7 +121,7 @@ def check_store_file(path) -> bool:
         raise InvalidInput(f"census database {p.name}: is a folder, not a database file")
     if not p.exists():
         return False
-    if regular_file(p, "census database ").st_size == 0:  # a FIFO or a device (/dev/zero) is refused
+    if regular_file(p, "census database ").stat().st_size == 0:  # a FIFO or a device (/dev/zero) is refused
         return False
     try:
         with open(p, "rb") as fh:
@@ -157,6 +157,7 @@ class Store:
         self._pending: list[tuple] = []
         self._last = time.monotonic()
         self.written = 0
+        self.checked: dict = {}  # row id -> (answer, method) after the kernel's check (the reports')
 
     @classmethod
     def open(cls, path, readonly: bool = False) -> "Store":

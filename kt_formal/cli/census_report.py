@@ -26,8 +26,10 @@ examples:
 
 Map colours: green yes; for a no, by its proof: pink colour count, orange a square of
 degree < 2, dark red separator, alternation or Hall's condition, purple DRUP proof; amber a mix of yes and
-no, grey unknown. --findings checks the table against published theorems and exits 1
-(naming each case on stderr) when a row disagrees.
+no, grey unknown, black a certificate the kernel rejects. --findings checks the table against
+published theorems and exits 1 (naming each case on stderr) when a row disagrees. The maps,
+table, findings and page take a row's answer only from a certificate the kernel accepts; any
+other row is shown as rejected and the command exits 1. Every OUT may be '-' (standard output).
 """
 
 
@@ -100,8 +102,14 @@ def _run_census_report(args) -> int:
             where = output_name(args.html)
             _note(args, f"page written to {where} ({size / 1e6:.1f} MB)" if size >= 1e6 else
                   f"page written to {where} ({size / 1e3:.0f} kB)")
+        rejected = sum(answer == report.REJECTED for answer, _ in store.checked.values())
+        if rejected:  # the maps, table, findings and page show them as rejected, never as answers
+            print(f"{rejected} stored certificate{'s' if rejected > 1 else ''} rejected by the kernel, shown as "
+                  f"rejected (kt-formal verify --db {args.db} names {'them' if rejected > 1 else 'it'})",
+                  file=sys.stderr)
+            status = max(status, 1)
     if getattr(args, "json", False):
-        return max(status, _json_census(args, "census-report", None, None))
+        return _json_census(args, "census-report", None, None, status)
     return status
 
 

@@ -110,9 +110,10 @@ def _json_count_line(args, k: int, key, count: int) -> None:
 
 
 
-def _json_census(args, command: str, unknown, run) -> int:
+def _json_census(args, command: str, unknown, run, status: int = 0) -> int:
     """``census --json`` and ``census-report --json``: the database's summary as one object
-    (census: only the family asked decides the exit code, as in the text form)."""
+    (census: only the family asked decides the exit code, as in the text form; census-report:
+    ``status``, 1 when a theorem disagrees or a certificate is rejected)."""
     from kt_formal.census import report
     from kt_formal.census.store import Store
     from kt_formal.io import jsonout
@@ -120,7 +121,7 @@ def _json_census(args, command: str, unknown, run) -> int:
     with Store.open(args.db, readonly=True) as store:
         summary = report.summary_dict(store)
         text = "\n".join(report.summary_lines(store))
-    code = 3 if unknown else 0
+    code = 3 if unknown else status
     if unknown is not None:
         summary["unknown"] = int(unknown)
     answer = "unknown" if unknown else "done"

@@ -565,8 +565,7 @@ def read_tour_file(path, closed: bool | None = None):
     """
     from kt_formal.certificate import tour_from_dict
 
-    regular_file(path)  # a FIFO would block the read below, a device never end it
-    with user_file_errors(path) as p, open(p, "rb") as fh:
+    with user_file_errors(path) as p, open(regular_file(p), "rb") as fh:  # a FIFO or device refused
         head = fh.read(64)
     if head.startswith(b"\x93NUMPY") or (p.suffix.lower() == ".npy" and not head.startswith(BINARY_MAGIC)):
         tour, how = _read_npy(p, closed)
