@@ -29,6 +29,7 @@ import csv
 import gzip
 import io
 import json
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,7 +47,6 @@ TABLE_COLUMNS = ("rows", "cols", "tour", "top", "left", "height", "width", "answ
 
 #: The most places one panel of the atlas page draws (a 1000 x 1000 board holds a hole of one square in 10^6).
 PAGE_MAX_CELLS = 1_000_000
-
 
 
 def square_name(rows: int, cols: int, r: int, c: int) -> str:
@@ -118,7 +118,7 @@ def read_table(path) -> list[tuple]:
             if len(raw) > TABLE_MAX_BYTES:
                 raise InvalidInput(f"verdict table {p.name} holds more than {TABLE_MAX_BYTES >> 20} MiB uncompressed")
         text = raw.decode()
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
         raise InvalidInput(f"{p.name}: not a readable verdict table ({exc})") from None
     reader = csv.reader(io.StringIO(text))
     head = next(reader, None)
