@@ -13,7 +13,8 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.counting._frontier_checkpoint import META_BYTES, _digest
-from kt_formal.counting._frontier_jit import count_request_jit
+from kt_formal.counting._frontier_jit import count_request_jit, count_row
+from kt_formal.exceptions import InvalidInput
 
 
 class _Stop(Exception):
@@ -93,6 +94,7 @@ TAMPERING = {
     "meta.json a link to /dev/zero": (_zero_meta, "not a regular file"),
     "keys-0.npy a link to /dev/zero": (_zero_keys, "not a regular file"),
     "meta.json past the byte limit": (_big_meta, "larger than"),
+    "an older format, without checksums": (_meta(lambda m: m.update(format=1)), "another format"),
 }
 
 
@@ -161,3 +163,13 @@ def test_an_untouched_checkpoint_still_resumes(cli, tmp_path):
 def test_discard_checkpoint_does_not_go_with_resume(cli, tmp_path):
     r = cli("count", "5", "8", "--checkpoint", tmp_path / "ck", "--resume", "--discard-checkpoint")
     _one_line_exit_2(r)
+
+
+def test_a_row_checkpoint_with_an_edited_count_is_refused(tmp_path):
+    d = tmp_path / "row"
+    with pytest.raises(_Stop):
+        count_row(4, 5, 12, False, progress=_stop_at(9), checkpoint=str(d), checkpoint_every=0)
+    step = next(p for p in d.iterdir() if p.name.startswith("step-"))
+    _edit(step / "meta.json", lambda m: m["out"][0].__setitem__(1, "-5"), redigest=True)
+    with pytest.raises(InvalidInput, match="'out'"):
+        count_row(4, 5, 12, False, checkpoint=str(d), resume=True)

@@ -23,7 +23,7 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kt_formal.board import Board
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
@@ -81,7 +81,6 @@ class Count:
     reason: str = ""
     details: object = None
     way: str = ""
-    notes: list = field(default_factory=list)
 
 
 def parse_threads(text, what: str = "--threads") -> int:
