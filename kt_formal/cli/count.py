@@ -142,8 +142,8 @@ def _check_line(first, second) -> tuple[str, int]:
 
 
 def _second(args, request, first):
-    """``--check``: the second count (a :class:`~kt_formal.counting.policy.Count`), or None
-    when no second way fits the board (refused before the first count)."""
+    """``--check``: the second way and a function of the progress that counts by it (a
+    board with no second way that fits is refused before the first count)."""
     from kt_formal.counting.policy import check_count, second_way
 
     way = second_way(request, first)
@@ -158,13 +158,11 @@ def _second(args, request, first):
 
 def _count_one(args, board, request) -> int:
     """Count one board by the policy's method (and a second way with ``--check``); print it."""
-    from kt_formal.counting.policy import choose_method, run_count
+    from kt_formal.counting.policy import method_for, run_count
     from kt_formal.progress import progress_for
 
     opts = _options(args)
-    frontier_only = bool(args.checkpoint or args.resume or args.dask or args.no_mirror or args.discard_checkpoint)
-    method = choose_method(board, request.closed, args.method, out=args.out, node_limit=args.node_limit,
-                           frontier_only=frontier_only)
+    method = method_for(request, method=args.method, **opts)
     check = _second(args, request, method) if args.check else None
     with progress_for(enabled=not getattr(args, "quiet", False), label="count",
                       lines=args.verbose and method == "frontier") as progress:

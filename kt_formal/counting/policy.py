@@ -30,7 +30,7 @@ from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estima
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.question import TourRequest
 
-__all__ = ["Count", "choose_method", "run_count", "run_row", "parse_threads", "second_way", "check_count",
+__all__ = ["Count", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "check_count",
            "SEARCH_SQUARES", "SEARCH_OPEN_SQUARES"]
 
 #: Closed tours of boards this small (or smaller) are counted by the exhaustive search
@@ -284,6 +284,18 @@ _DEFAULTS = dict(method="auto", time_limit=60.0, node_limit=None, out=None, prog
                  table_bytes=None, threads=None, symmetry=True, quiet=True)
 
 
+def method_for(request: TourRequest, **options) -> str:
+    """The method :func:`run_count` takes for ``request`` with these ``options`` (the same
+    keywords): :func:`choose_method` with the options that only the frontier method takes."""
+    unknown = set(options) - set(_DEFAULTS)
+    if unknown:
+        raise TypeError(f"unknown count options: {', '.join(sorted(unknown))}")
+    o = dict(_DEFAULTS, **options)
+    frontier_only = bool(o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"])
+    return choose_method(request.board, request.closed, o["method"], out=o["out"], node_limit=o["node_limit"],
+                         frontier_only=frontier_only)
+
+
 def run_count(request: TourRequest, note=None, **options) -> Count:
     """Count the tours ``request`` asks for, by the policy's method; never a partial number
     as the count (an incomplete count has ``count`` None).
@@ -313,13 +325,8 @@ def run_count(request: TourRequest, note=None, **options) -> Count:
     ResourceLimit
         The count would not fit memory and the spill directory.
     """
-    unknown = set(options) - set(_DEFAULTS)
-    if unknown:
-        raise TypeError(f"unknown count options: {', '.join(sorted(unknown))}")
+    method = method_for(request, **options)
     o = dict(_DEFAULTS, **options)
-    frontier_only = bool(o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"])
-    method = choose_method(request.board, request.closed, o["method"], out=o["out"], node_limit=o["node_limit"],
-                           frontier_only=frontier_only)
     if method == "frontier":
         return _frontier(request, o, note)
     return _search(request, o)
