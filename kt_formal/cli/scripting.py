@@ -77,22 +77,6 @@ def _exists_exit(args, verdict) -> int:
     return verdict.exit_code
 
 
-def _json_count(args, request, method: str, count: int, complete: bool, seconds: float, reason: str = "",
-                **extra) -> int:
-    """``count --json``: one object for one board (``reason``: why there is no tour, when the
-    colours of its squares say so; in the message)."""
-    from kt_formal.io import jsonout
-
-    what = request.describe() if count == 1 else request.describe().replace("tour", "tours", 1)
-    message = f"{count} {what}" if complete else f"at least {count} {what} (a limit ran out)"
-    if reason:
-        message += f": {reason}"
-    jsonout.emit(jsonout.count_json(request.board, request.closed, request.start, request.end, count=count,
-                                    complete=complete, method=method, seconds=seconds,
-                                    out=getattr(args, "out", None), message=message, **extra))
-    return 0 if complete else 3
-
-
 def _json_count_line(args, k: int, key, count: int) -> None:
     """``count --sequence --json``: one object a line, as each count is known."""
     from kt_formal.board import Board
