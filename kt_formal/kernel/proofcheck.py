@@ -126,7 +126,7 @@ def check_proof(d) -> Claim:
         reject(f"unknown proof method {method!r:.40}")
     optional = ("reduced", "virtual") if method == "separator" else ()
     fields = [f for f in ("method", "start", "end", *FIELDS[method]) if f not in optional]
-    shape, closed, start, end = read_header(d, "proof", fields, optional)
+    shape, closed, start, end = read_header(d, "proof", fields, optional, squares=True)
     if method == "exhaustive":
         exc = CertificateNotChecked(f"NOT CHECKED: the claim rests on a search by the {d.get('engine')!r:.40} "
                                     "engine; the kernel runs no search (kt-formal verify --replay FILE re-runs it)")
@@ -282,6 +282,11 @@ def _components(n: int, neighbours, gone) -> int:
 def _count_components(shape: Shape, removed: set) -> int:
     """Components of the knight graph of the board minus ``removed``."""
     rows, cols = shape.rows, shape.cols
+    if shape.live is not None:  # a board named by its squares: walk those alone
+        squares = sorted(shape.live)
+        index = {q: i for i, q in enumerate(squares)}
+        return _components(len(squares), lambda i: [index[n] for n in shape.moves(squares[i])],
+                           [index[q] for q in removed if q in index])
 
     def neighbours(i):
         r, c = divmod(i, cols)
@@ -355,8 +360,8 @@ def _check_separator(d, shape, closed, start, end) -> tuple:
             or len(set(virtual)) != len(virtual):
         reject("'virtual' must list distinct virtual squares 'z' and 'w'")
     limit = MAX_REDUCED_SQUARES if reduce else MAX_COMPONENT_SQUARES
-    if shape.rows * shape.cols > limit:
-        reject(f"the board has {shape.rows * shape.cols:,} squares; {'reduced ' if reduce else ''}"
+    if shape.extent > limit:
+        reject(f"the board has {shape.extent:,} squares; {'reduced ' if reduce else ''}"
                f"separator proofs are checked up to {limit:,}")
     open_ends = None
     if not closed and reduce:
