@@ -6,7 +6,7 @@ moves loses its others; repeated to a fixpoint, the moves left must still hold o
 through every square. On a frame two squares wide round a large hole every square but a
 few at the corners has two moves, the forced moves close into two or four cycles, and
 the proof is a ``separator`` proof with no square removed and ``"reduced": true``, which
-the kernel re-checks by the same reduction (:func:`kt_formal.kernel.proofcheck.check_proof`)
+the kernel re-checks by the same reduction (whose functions the finder borrows) (:func:`kt_formal.kernel.proofcheck.check_proof`)
 walking only the squares of the board (a board kept as its squares is named by them in
 the certificate).
 
@@ -18,12 +18,10 @@ the certificate).
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from kt_formal.board import KNIGHT_MOVES, Board
-from kt_formal.kernel.proofcheck import MAX_COMPONENT_SQUARES, MAX_REDUCED_SQUARES
+from kt_formal.kernel.proofcheck import MAX_COMPONENT_SQUARES, MAX_REDUCED_SQUARES, components, reduce_forced
 from kt_formal.livesquares import square_degrees
 from kt_formal.proofs.cheap import make_proof
 
@@ -47,57 +45,12 @@ def _neighbour_sets(board: Board) -> list[set]:
     return nbrs
 
 
-def _reduce(nbrs: list[set]) -> bool:
-    """The forced-move reduction in place (a queue of squares to look at again); False on a
-    square left with fewer than two moves or more than two forced."""
-    forced: list[set] = [set() for _ in nbrs]
-    todo = deque(range(len(nbrs)))
-    queued = [True] * len(nbrs)
-    while todo:
-        v = todo.popleft()
-        queued[v] = False
-        if len(nbrs[v]) < 2 or len(forced[v]) > 2:
-            return False
-        touched = []
-        if len(nbrs[v]) == 2 and forced[v] != nbrs[v]:
-            for u in nbrs[v]:
-                forced[v].add(u)
-                forced[u].add(v)
-                touched.append(u)
-        if len(forced[v]) == 2 and nbrs[v] != forced[v]:
-            for u in nbrs[v] - forced[v]:
-                nbrs[u].discard(v)
-                touched.append(u)
-            nbrs[v] = set(forced[v])
-        for u in touched:
-            if not queued[u]:
-                queued[u] = True
-                todo.append(u)
-    return True
-
-
-def _pieces(nbrs: list[set]) -> int:
-    seen = bytearray(len(nbrs))
-    count = 0
-    for s in range(len(nbrs)):
-        if seen[s]:
-            continue
-        count += 1
-        seen[s] = 1
-        todo = [s]
-        while todo:
-            for u in nbrs[todo.pop()]:
-                if not seen[u]:
-                    seen[u] = 1
-                    todo.append(u)
-    return count
-
-
 def find_reduction_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
     """No closed tour because the forced moves leave several pieces (or contradict).
 
-    Tried on closed tours of holed boards up to the kernel's limit of squares, when at least half the squares have exactly two moves (else the reduction fixes little
-    and costs seconds). Linear in the squares of the board, never the whole rectangle on a
+    Tried on closed tours of holed boards up to the kernel's limit of squares, when at least
+    half the squares have exactly two moves (else the reduction fixes little and costs
+    seconds). Linear in the squares of the board, never the whole rectangle on a
     board kept as its squares.
 
     Returns
@@ -117,9 +70,9 @@ def find_reduction_proof(board: Board, closed: bool = True, start=None, end=None
     if 2 * int(np.count_nonzero(deg == 2)) < k:
         return None
     nbrs = _neighbour_sets(board)
-    if not _reduce(nbrs):
+    if not reduce_forced(nbrs):
         return None  # a square left with too few moves: a degree-style argument, worded elsewhere
-    pieces = _pieces(nbrs)
+    pieces = components(len(nbrs), nbrs.__getitem__, [])
     if pieces <= 1:
         return None
     return make_proof(board, "separator", closed, s, e, separator=[], components=pieces, reduced=True)
