@@ -559,7 +559,8 @@ class Board:
         return bool(np.array_equal(self.live_indices(), other.live_indices()))
 
     def __hash__(self) -> int:
-        return hash((self.rows, self.cols, self._n_holes))
+        # the first holes tell boards of one family apart, alike however the board is kept
+        return hash((self.rows, self.cols, self._n_holes, tuple(self.first_holes(4))))
 
     def __repr__(self) -> str:
         if self._n_holes:
