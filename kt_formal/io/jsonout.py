@@ -42,9 +42,12 @@ def square_json(q):
 
 
 def board_json(board) -> dict:
-    """``{"rows", "cols", "squares", "holes"}``: the holes as ``[row, col]`` pairs, row-major."""
-    return {"rows": int(board.rows), "cols": int(board.cols), "squares": int(board.n_squares),
-            "holes": [[r, c] for r, c in board.holes()]}
+    """``{"rows", "cols", "squares", "holes"}``: the holes as ``[row, col]`` pairs, row-major;
+    a board that is mostly hole (kept as its squares) has ``live``, its squares, instead."""
+    d = {"rows": int(board.rows), "cols": int(board.cols), "squares": int(board.n_squares)}
+    if getattr(board, "sparse", False):
+        return {**d, "live": [[r, c] for r, c in board.squares()]}
+    return {**d, "holes": [[r, c] for r, c in board.holes()]}
 
 
 def _base(command: str, answer: str, exit_code: int, message: str) -> dict:
