@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -201,6 +202,19 @@ def test_squares_as_given(cli):
     assert "from 0,0 (304 directed);" in cli("count", 5, 5, "--open", "--start", "0,0", "--method", "search").out
     r = cli("tour", 6, 6, "--start", "0,0", "--threads", 1, "--engine", "cpsat", "--out", "/dev/null")
     assert "from 0,0 " in r.err and "(0, 0)" not in r.err
+
+
+def test_squares_of_holes_and_proofs_as_given(cli, tmp_path):
+    """A hole given as row,col makes every square of the explanation row,col (the square a
+    proof names too); --squares chooses for exists and verify alike, never a mix."""
+    cert = tmp_path / "p.json"
+    r = cli("exists", 10, 10, "--hole", "1,6,2x2", "--cert", cert, "-q")
+    assert r.code == 1 and "square 0,8 has only 1 knight move" in r.out and "i10" not in r.out
+    assert "square i10 " in cli("exists", 10, 10, "--hole", "1,6,2x2", "--squares", "chess").out
+    rc = cli("verify", cert, "--squares", "rc").out
+    assert "(1,6, 1,7, 2,6, 2,7): square 0,8 has 1 knight move" in rc, rc
+    assert not re.search(r"\b[a-j]\d+\b", rc.replace("verify", "")), rc
+    assert "(g9, h9, g8, h8): square i10 has 1 knight move" in cli("verify", cert).out
 
 
 def test_squares_beyond_26_columns_are_row_col(cli, tmp_path):

@@ -24,7 +24,9 @@ def _styled(args, board, text: str) -> str:
     """``text`` with the start, end and removed squares written as ``--squares`` says."""
     from kt_formal.cli.parsing import restyle, square_style
 
-    given = [getattr(args, "start", None), getattr(args, "end", None), *getattr(args, "remove", [])]
+    hole_specs = getattr(args, "hole", None)
+    holes = [h.rsplit(",", 1)[0] for h in hole_specs] if isinstance(hole_specs, list) else []
+    given = [getattr(args, "start", None), getattr(args, "end", None), *getattr(args, "remove", []), *holes]
     style = square_style(getattr(args, "squares", None), given, board.cols)
     squares = []
     for textsq in given:
@@ -36,7 +38,7 @@ def _styled(args, board, text: str) -> str:
     tour = getattr(args, "_tour", None)
     if tour is not None:
         squares += [tour.start, tour.end]
-    return restyle(text, board.rows, squares, style)
+    return restyle(text, board.rows, squares, style, board.cols)
 
 
 def _check_json_tour(args, board) -> None:
