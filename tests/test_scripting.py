@@ -90,10 +90,18 @@ def test_count_json(cli, validator):
     r = cli("count", 5, 5, "--open", "--method", "search", "--json")
     (d,) = objects(r, validator, 1)
     assert d["count"] == 864 and d["directed_count"] == 1728 and d["complete"]  # OEIS A165134: 1728 directed open tours of 5x5
-    r = cli("count", "--sequence", 3, "10..12", "--json")
+    r = cli("count", "--sequence", 3, "10..12", "--json-lines")
     ds = objects(r, validator, 3)
     assert [d["board"]["cols"] for d in ds] == [10, 11, 12]
     assert [d["count"] for d in ds] == [16, 0, 176]  # OEIS A070030
+    # --json: one JSON document (an array of the same objects), which json.tool reads whole
+    r = cli("count", "--sequence", 3, "10..12", "--json")
+    array = json.loads(r.out)
+    assert isinstance(array, list) and [d["count"] for d in array] == [16, 0, 176]
+    for d in array:
+        validator.validate(d)
+    tool = subprocess.run([sys.executable, "-m", "json.tool"], input=r.out, capture_output=True, text=True)
+    assert tool.returncode == 0, tool.stderr
 
 
 def test_count_json_limit_is_unknown(cli, validator):

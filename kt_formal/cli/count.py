@@ -71,6 +71,9 @@ def _add_count(sub) -> None:
     p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
     add_script_arguments(p, "count")
+    p.add_argument("--json-lines", action="store_true",
+                   help="with --sequence: the objects of --json as a stream, one a line as each count is "
+                        "known (JSON Lines); --json prints them as one JSON array at the end")
     p.add_argument("--threads", type=_threads_option, metavar="T",
                    help="frontier: threads of a large step, 1 to 1024, at most the cores this process may "
                         "use (default: $KT_FORMAL_THREADS, else the cores no other process keeps busy; "
@@ -267,10 +270,11 @@ def _count_sequence(args) -> int:
     if b - a > 1000:
         raise InvalidInput("--sequence counts at most 1001 boards at a time")
     count_request, count_row = _frontier_counters()
+    rows = [] if getattr(args, "json", False) and not args.json_lines else None
 
     def line(key, count):
         if getattr(args, "json", False):
-            return _json_count_line(args, k, key, count)
+            return _json_count_line(args, k, key, count, rows)
         if args.partial:
             n, j = key
             print(f"{k}x{n} {j}/{k} {count}", flush=True)
@@ -287,7 +291,7 @@ def _count_sequence(args) -> int:
                 board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
                 res = count_request(board, not args.open, time_limit=args.time_limit)
                 line((n, j) if args.partial else n, res.count)
-        return 0
+        return _json_array(rows)
     # compiled: every width in one sweep over the longest board, each line as it is known
     spill = _spill_kwargs(args)
     if b >= k:  # the sweep over k x b holds at least the states of the k x k board (the figures
@@ -299,6 +303,15 @@ def _count_sequence(args) -> int:
         count_row(k, a, b, not args.open, progress=progress if progress.active else None,
                   time_limit=args.time_limit, on_count=line, partial=args.partial, threads=threads,
                   **_checkpoint_kwargs(args), **spill, **_mirror_kwargs(args))
+    return _json_array(rows)
+
+
+def _json_array(rows) -> int:
+    """``count --sequence --json``: the objects gathered, as one JSON array (one a line)."""
+    if rows is not None:
+        from kt_formal.io.jsonout import dumps
+
+        print("[" + ",\n".join(dumps(d) for d in rows) + "]", flush=True)
     return 0
 
 
@@ -317,6 +330,7 @@ def _run_count(args) -> int:
     from kt_formal.question import TourRequest
     from kt_formal.counting.frontier import MAX_SHORT_SIDE
 
+    args.json = args.json or args.json_lines  # one count is one line either way
     if args.sequence:
         if args.rows is not None or args.mask or args.hole or args.remove:
             raise InvalidInput("--sequence takes no board: it counts K x A .. K x B")

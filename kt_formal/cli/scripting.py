@@ -95,17 +95,22 @@ def _json_count(args, request, method: str, count: int, complete: bool, seconds:
     return 0 if complete else 3
 
 
-def _json_count_line(args, k: int, key, count: int) -> None:
-    """``count --sequence --json``: one object a line, as each count is known."""
+def _json_count_line(args, k: int, key, count: int, rows: list | None = None) -> None:
+    """``count --sequence --json-lines``: one object a line, as each count is known; with
+    ``rows`` (``--json``), the object is kept there for one array at the end."""
     from kt_formal.board import Board
     from kt_formal.io import jsonout
 
     n, j = key if args.partial else (key, k)
     board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
     t0 = getattr(args, "_t0", time.perf_counter())
-    jsonout.emit(jsonout.count_json(board, not args.open, count=count, complete=True, method="frontier",
-                                    seconds=time.perf_counter() - t0, message=f"{k}x{n} {count}",
-                                    partial={"kept": j, "of": k} if args.partial else None))
+    d = jsonout.count_json(board, not args.open, count=count, complete=True, method="frontier",
+                           seconds=time.perf_counter() - t0, message=f"{k}x{n} {count}",
+                           partial={"kept": j, "of": k} if args.partial else None)
+    if rows is None:
+        jsonout.emit(d)
+    else:
+        rows.append(d)
 
 
 
