@@ -42,15 +42,10 @@ arguments; [from Python](../guides/python.md) shows them at work.
 """
 
 
-def _subparsers(parser: argparse.ArgumentParser) -> dict:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
-
-
 def _walk(parser: argparse.ArgumentParser, words: list[str]):
     """(command words, parser) of every command and subcommand, depth first."""
+    from kt_formal.cli.parsing import _subparsers
+
     for name, sub in _subparsers(parser).items():
         yield [*words, name], sub
         yield from _walk(sub, [*words, name])
