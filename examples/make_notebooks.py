@@ -113,8 +113,7 @@ df.groupby(["answer", "how"]).size().rename("questions").to_frame()"""),
 square has one only for odd n, and then only for some squares, none at all for n = 5
 (Miller and Farnsworth's theorem, which the atlas checks); 4 x n minus one square has an
 odd number of squares, so never a closed tour (a knight alternates colours)."""),
-    new_code_cell("""import matplotlib
-import matplotlib.pyplot as plt
+    new_code_cell("""import matplotlib.pyplot as plt
 
 share = (df.assign(yes=df["answer"].eq("yes")).groupby(["rows", "cols"])["yes"].mean().unstack(0))
 ax = share.plot(marker="o", figsize=(6, 3.5))
