@@ -11,9 +11,12 @@ from kt_formal.cli.common import _write_pictures, _write_tour
 
 def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool = True) -> None:
     """``--json`` (one object per line, schema kt-formal/1, docs/json.md) and ``--squares``."""
+    many = {"count": "; with --sequence, one JSON array of them at the end (--json-lines: a stream, "
+                      "one object a line)",
+            "verify": "; several files: one object a line (JSON Lines), as each is checked"}.get(command, "")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (schema kt-formal/1, see docs/json.md) on standard "
-                        "output instead of the text; exit codes unchanged")
+                        f"output instead of the text{many}; exit codes unchanged")
     if squares:
         p.add_argument("--squares", choices=("chess", "rc"), default=None,
                        help="print squares as chess names (a1) or ROW,COL (7,0); default: as the "
