@@ -3,7 +3,9 @@
 - ``reference/cli.md``: every command's ``--help``, walked from ``kt_formal.cli.build_parser()``
   (subcommands of subcommands included), in the parser's own words;
 - ``reference/api.md``: the public names of ``kt_formal`` (its ``__all__`` and the modules
-  that define them), each rendered from its numpydoc docstring by mkdocstrings.
+  that define them), each rendered from its numpydoc docstring by mkdocstrings;
+- doctests in prose (a module docstring's ``>>>`` lines, outside a fenced block) shown as
+  code rather than as nested quotes.
 
 mkdocs.yml names this file under ``hooks:``; ``mkdocs build --strict`` runs it.
 """
@@ -86,6 +88,46 @@ def api_markdown() -> str:
         parts.append(f"## `{module}`\n\n::: {module}\n    options:\n      show_root_heading: false\n"
                      f"      members:\n{members}\n")
     return "\n".join(parts)
+
+
+def _fence_doctests(lines: list[str]) -> list[str]:
+    """Wrap each run of doctest lines outside a fenced block (``>>>`` up to a blank line) in a
+    ``pycon`` fence, keeping its indentation."""
+    out, fence, i = [], None, 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.lstrip()
+        if fence is None and stripped.startswith(">>>"):
+            indent = line[: len(line) - len(stripped)]
+            j = i
+            while j < len(lines) and lines[j].strip():
+                j += 1
+            out += [f"{indent}```pycon", *lines[i:j], f"{indent}```"]
+            i = j
+            continue
+        if stripped.startswith(("```", "~~~")):
+            marker = stripped[:3]
+            fence = marker if fence is None else (None if stripped.startswith(fence) else fence)
+        out.append(line)
+        i += 1
+    return out
+
+
+def on_config(config):
+    """Register the doctest fences with every Markdown instance (pages and docstrings)."""
+    from markdown import Extension
+    from markdown.preprocessors import Preprocessor
+
+    class _DoctestFences(Preprocessor):
+        def run(self, lines):
+            return _fence_doctests(lines)
+
+    class _DoctestExtension(Extension):
+        def extendMarkdown(self, md):  # noqa: N802 - Markdown's own name
+            md.preprocessors.register(_DoctestFences(md), "kt_doctest_fences", 40)
+
+    config.markdown_extensions.append(_DoctestExtension())
+    return config
 
 
 def on_files(files, config):
