@@ -76,6 +76,9 @@ def _add_count(sub) -> None:
     p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
     add_script_arguments(p, "count")
+    p.add_argument("--json-lines", action="store_true",
+                   help="with --sequence: the objects of --json as a stream, one a line as each count is "
+                        "known (JSON Lines); --json prints them as one JSON array at the end")
     p.add_argument("--threads", type=_threads_option, metavar="T",
                    help="frontier: threads of a large step, 1 to 1024, at most the cores this process may "
                         "use (default: $KT_FORMAL_THREADS, else the cores no other process keeps busy; "
@@ -243,10 +246,11 @@ def _count_sequence(args) -> int:
         raise InvalidInput("--sequence counts at most 1001 boards at a time")
     if args.check:
         raise InvalidInput("--check counts one board twice, not a --sequence")
+    rows = [] if getattr(args, "json", False) and not args.json_lines else None
 
     def line(key, count):
         if getattr(args, "json", False):
-            return _json_count_line(args, k, key, count)
+            return _json_count_line(args, k, key, count, rows)
         if args.partial:
             n, j = key
             print(f"{k}x{n} {j}/{k} {count}", flush=True)
@@ -257,12 +261,22 @@ def _count_sequence(args) -> int:
     with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
         run_row(k, a, b, not args.open, line, lambda t: _note(args, t), partial=args.partial,
                 progress=progress if progress.active else None, **opts)
+    return _json_array(rows)
+
+
+def _json_array(rows) -> int:
+    """``count --sequence --json``: the objects gathered, as one JSON array (one a line)."""
+    if rows is not None:
+        from kt_formal.io.jsonout import dumps
+
+        print("[" + ",\n".join(dumps(d) for d in rows) + "]", flush=True)
     return 0
 
 
 def _run_count(args) -> int:
     from kt_formal.question import TourRequest
 
+    args.json = args.json or args.json_lines  # one count is one line either way
     if args.sequence:
         if args.rows is not None or args.mask or args.hole or args.remove:
             raise InvalidInput("--sequence takes no board: it counts K x A .. K x B")
