@@ -263,3 +263,27 @@ def test_holed_counts_with_ends_agree_by_both_methods(cli, tmp_path, how, kind, 
         assert r.code == 0, (r.out, r.err)
         by[method] = json.loads(r.out)["count"]
     assert by["frontier"] == by["search"], by
+
+
+@pytest.mark.parametrize("method", ["frontier", "search"])
+def test_the_api_counts_the_closed_tours_through_a_move(method):
+    """``kt.count`` asks the same question of either method: 5x6 from b2 to c4 (4 of its 8
+    closed tours use the move), and none from a1 to a2."""
+    import kt_formal as kt
+
+    through = kt.count(5, 6, start="b2", end="c4", method=method)
+    assert through.count == brute_count(5, 6, (), True, through.start, through.end) == 4
+    assert kt.count(5, 6, start="a1", end="a2", method=method).count == 0
+
+
+@pytest.mark.slow
+def test_the_dask_counter_counts_the_closed_tours_through_a_move():
+    pytest.importorskip("dask.distributed")
+    from kt_formal.counting._frontier_dask import DaskCluster, count_request_dask
+
+    holes = [(0, 5), (4, 0)]
+    b = Board(5, 6, holes=holes)
+    with DaskCluster("local", 2) as cluster:
+        for start, end in (((1, 1), (2, 3)), ((0, 0), (0, 1)), ((1, 1), (3, 2))):
+            got = count_request_dask(b, True, start, end, parts=2, cluster=cluster).count
+            assert got == brute_count(5, 6, holes, True, start, end), (start, end)
