@@ -287,3 +287,12 @@ def test_the_dask_counter_counts_the_closed_tours_through_a_move():
         for start, end in (((1, 1), (2, 3)), ((0, 0), (0, 1)), ((1, 1), (3, 2))):
             got = count_request_dask(b, True, start, end, parts=2, cluster=cluster).count
             assert got == brute_count(5, 6, holes, True, start, end), (start, end)
+
+
+@pytest.mark.parametrize("ends", [["--start", "a1"], ["--end", "b3"], ["--open", "--start", "a1", "--end", "b3"]])
+def test_a_sequence_with_fixed_ends_is_refused(cli, ends):
+    """``--sequence`` counts every board without fixed ends: asked with one, it says so
+    instead of answering the question without it."""
+    r = cli("count", "--sequence", "3", "10..11", *ends)
+    assert r.code == 2 and r.out == "" and "--start and --end go with one board" in r.err
+    assert len(r.err.strip().splitlines()) == 1
