@@ -28,8 +28,8 @@ such: closed 6 x 6's fullest step holds 34,937 states instead of 147,050, open 6
 compiled counter).
 
 Each undirected tour (a cycle, or a path without a direction) is counted once, as the
-exhaustive engine counts. Holes, fixed start and end squares, forced and forbidden
-moves are all honoured.
+exhaustive engine counts. Holes, fixed start and end squares (of a closed tour: the
+cycles through the move between them), forced and forbidden moves are all honoured.
 
 >>> count_tours(5, 6)          # Schwenk: the smallest even board with closed tours (8)
 8
