@@ -248,7 +248,8 @@ def closing_move_refutes(start, end, forbidden=()) -> str:
 def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: float):
     """The sweep's view of a question, or its :class:`FrontierCount` when the answer is immediate
     (one live square, too few for a cycle, equal fixed ends, colours that rule every tour out:
-    :func:`colours_rule_out`); shared by both counters."""
+    :func:`colours_rule_out`, a closed tour's ends no move apart: :func:`closing_move_refutes`);
+    shared by both counters. A closed tour's two fixed ends become a forced move."""
     rows, cols = board.rows, board.cols
     transpose = rows > cols
     k, n = (cols, rows) if transpose else (rows, cols)
