@@ -223,6 +223,17 @@ def test_the_compiled_closed_count_through_a_move_splits_the_count():
     assert sum(through) == 2 * total and 0 not in through
 
 
+@pytest.mark.slow
+def test_the_closed_tours_of_6x8_through_the_moves_at_c3_are_each_tour_twice():
+    """6x8 (over 36 squares: the frontier method by default): the cycles through each of c3's
+    eight moves, summed, are its 55,488,142 closed tours twice, and none is all or none of them."""
+    b = Board(6, 8)
+    total = count_request_jit(b, True).count
+    c3 = b.parse_square("c3")
+    through = [count_request_jit(b, True, c3, q).count for q in b.neighbours(*c3)]
+    assert sum(through) == 2 * total and all(0 < t < total for t in through)
+
+
 @pytest.mark.parametrize("method", ["auto", "frontier"])
 def test_count_6x8_from_a1_to_a2_is_zero(cli, method):
     r = cli("count", "6", "8", "--start", "a1", "--end", "a2", "--method", method, "--quiet")
