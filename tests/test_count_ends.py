@@ -307,3 +307,20 @@ def test_a_sequence_with_fixed_ends_is_refused(cli, ends):
     r = cli("count", "--sequence", "3", "10..11", *ends)
     assert r.code == 2 and r.out == "" and "--start and --end go with one board" in r.err
     assert len(r.err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("closed, cols, ends", [
+    (True, 5, [((0, 0), (1, 2)), ((3, 2), (5, 3)), ((3, 2), (4, 4)), ((3, 2), (3, 3))]),
+    (False, 4, [((0, 0), None), ((0, 0), (7, 3)), (None, (1, 1)), (None, (2, 1))]),
+])
+def test_ends_eight_across_as_on_the_narrow_board(closed, cols, ends):
+    """An 8 x ``cols`` board (less a corner for open tours) swept eight across, as an 8x8
+    board with holes (closed tours on the packed keys, open ones in base 11), and swept
+    ``cols`` across: the same counts with fixed ends."""
+    extra = [] if closed else [(0, cols - 1)]
+    narrow = Board(8, cols, holes=extra or None)
+    wide = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(cols, 8)] + extra)
+    wants = [count_request_jit(narrow, closed, start, end).count for start, end in ends]
+    assert [count_request_jit(wide, closed, start, end).count for start, end in ends] == wants
+    assert 0 in wants and len(set(wants)) == len(wants)  # a 0 among them, and no two alike
