@@ -280,6 +280,8 @@ def _run_count(args) -> int:
     if args.sequence:
         if args.rows is not None or args.mask or args.hole or args.remove:
             raise InvalidInput("--sequence takes no board: it counts K x A .. K x B")
+        if args.start or args.end:
+            raise InvalidInput("--sequence counts tours without fixed ends: --start and --end go with one board")
         return _count_sequence(args)
     if args.partial:
         raise InvalidInput("--partial goes with --sequence K A..B")
