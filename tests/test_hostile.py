@@ -1,0 +1,175 @@
+"""Hostile input to the checking side: forged proofs, records and files.
+
+Each case is an attack that once cost unbounded time or memory, or was read wrongly: it
+must now give one line and exit 2 (bad input), a rejection (exit 1) or unknown (exit 3),
+with work bounded by what was read, and never a false OK. Work is measured by counting
+(clauses stored, watch entries copied, bytes allocated), not by the clock.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import zlib
+
+import pytest
+
+from kt_formal.kernel import rup
+from kt_formal.kernel.rup import DrupRejected, RupDB, replay
+
+
+# ---------------------------------------------------------------- small CNFs, by hand
+def code(lit: int) -> int:
+    """The kernel's literal code of a DIMACS literal."""
+    return 2 * lit if lit > 0 else -2 * lit + 1
+
+
+def raw_proof(steps) -> bytes:
+    """Binary DRAT of ``steps`` (``(add, [DIMACS literals])``)."""
+    out = bytearray()
+    for add, lits in steps:
+        out += b"a" if add else b"d"
+        for x in lits:
+            u = code(x)
+            while u >= 0x80:
+                out.append(u & 0x7F | 0x80)
+                u >>= 7
+            out.append(u)
+        out.append(0)
+    return bytes(out)
+
+
+def check(n_vars: int, formula, steps) -> int:
+    return replay(n_vars, [[code(x) for x in c] for c in formula], raw_proof(steps))
+
+
+def satisfiable(n_vars: int, formula) -> bool:
+    return any(all(any((x > 0) == bits[abs(x) - 1] for x in c) for c in formula)
+               for bits in itertools.product((False, True), repeat=n_vars))
+
+
+#: Two variables, every clause: no assignment satisfies them; [2] then [] is a proof.
+UNSAT2 = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+#: The same without (-1 v -2): satisfied by 1 = 2 = true.
+SAT2 = UNSAT2[:3]
+
+
+def test_repeated_lemmas_are_stored_and_watched_once():
+    db = RupDB(2)
+    for c in SAT2:
+        db.add([code(x) for x in c])
+    stored, watched = len(db.clauses), sum(map(len, db.watches))
+    for _ in range(10_000):
+        assert db.add([code(1), code(2)]) == 0  # the first clause, counted once more
+    assert len(db.clauses) == stored and sum(map(len, db.watches)) == watched
+    assert db.keys[(code(1), code(2))][1] == 10_001
+
+
+def test_a_proof_of_many_repeated_lemmas_is_still_checked_to_the_letter():
+    dup = [(True, [1, 2])] * 5000
+    assert check(2, UNSAT2, dup + [(True, [2]), (True, [])]) == 5002
+    with pytest.raises(DrupRejected, match="lemma 5002 is not implied"):  # SAT2 has no refutation
+        check(2, SAT2, dup + [(True, [2]), (True, [])])
+    with pytest.raises(DrupRejected, match="lemma 1 is not implied"):  # a repeated lemma not implied
+        check(2, SAT2, [(True, [-1, -2])] * 5000 + [(True, [])])
+
+
+def test_deleting_every_copy_of_a_repeated_clause_removes_it():
+    adds = [(True, [1, 2])] * 3
+    # three added copies and the formula's own: [2] is RUP while one of the four stays
+    assert check(2, UNSAT2, adds + [(False, [1, 2])] * 3 + [(True, [2]), (True, [])]) == 5
+    with pytest.raises(DrupRejected, match="lemma 4 is not implied"):
+        check(2, UNSAT2, adds + [(False, [1, 2])] * 4 + [(True, [2]), (True, [])])
+    with pytest.raises(DrupRejected, match="lemma 4 is not implied"):  # and it is not found again
+        check(2, UNSAT2, adds + [(False, [1, 2])] * 4 + [(True, [1, 2]), (True, [])])
+
+
+class CountingList(list):
+    """A watch list counting the entries its slices copy."""
+
+    copied = 0
+
+    def __getitem__(self, i):
+        got = super().__getitem__(i)
+        if isinstance(i, slice):
+            CountingList.copied += len(got)
+        return got
+
+
+def test_a_conflict_early_in_a_long_watch_list_does_not_copy_the_list():
+    n = 5000
+    db = RupDB(n + 3)
+    p, q = code(1), code(2)
+    db.add([p, q])
+    for v in range(4, n + 4):  # distinct clauses, all watched on p and q
+        db.add([p, q, code(v)])
+    db.watches = [CountingList(w) for w in db.watches]
+    CountingList.copied = 0
+    for _ in range(200):
+        assert db.is_rup([p, q, code(3)])  # the first clause on p's list conflicts at once
+    assert CountingList.copied < 200 * 10
+
+
+@pytest.fixture(scope="module")
+def drup_cert() -> dict:
+    """The DRUP certificate of no closed tour of 3x9 minus b2 (as ``exists --cert`` makes)."""
+    from kt_formal.board import Board
+    from kt_formal.engines import sat
+    from kt_formal.question import TourRequest
+
+    return sat.solve(TourRequest(Board(3, 9, holes=[(1, 1)]))).proof
+
+
+def test_the_issue_attack_a_million_repeated_lemmas_stays_linear(drup_cert, monkeypatch):
+    """1M copies of a two-literal clause of the formula before a real proof: accepted,
+    and stored once (before: one clause and two watches per copy, quadratic time)."""
+    task = rup.prepare_drup(drup_cert)
+    two = next(c for c in task.clauses if len(c) == 2)
+    step = b"a" + bytes(two) + b"\0"
+    assert step.isascii()
+    raw = step * 1_000_000 + task.raw
+    seen = []
+
+    class Spy(RupDB):
+        __slots__ = ()
+
+        def __init__(self, nvars):
+            super().__init__(nvars)
+            seen.append(self)
+
+    monkeypatch.setattr(rup, "RupDB", Spy)
+    assert replay(task.n_vars, task.clauses, raw) == task.n_lemmas + 1_000_000
+    assert len(seen[0].clauses) <= len(task.clauses) + task.n_lemmas
+
+
+@pytest.mark.parametrize("bad, match", [
+    (b"a\x82\x00", "overlong literal"),          # a literal's last group may not be zero
+    (b"a\x82", "ends inside"),
+    (b"a\x04\x00\x00", r"proof byte 3: expected 'a' or 'd', got 0x00"),
+    (b"x\x04\x00", r"proof byte 0: expected 'a' or 'd'"),
+    (b"a\x01\x00", "literal 1 names a variable outside"),
+    (b"a" + b"\xff" * 10 + b"\x01\x00", "overlong literal"),
+    (b"a\x80\x80\x01\x00", "names a variable outside"),
+])
+def test_malformed_binary_proofs_are_refused(bad, match):
+    with pytest.raises(DrupRejected, match=match):
+        replay(2, [[code(x) for x in c] for c in UNSAT2], bad)
+
+
+def test_seven_bit_groups_decode_as_one_byte_literals_do():
+    steps = [(True, [1, 2]), (False, [1, 2]), (True, [-2, 1])]
+    assert [(a, list(map(code, c))) for a, c in steps] == list(rup.decode_proof(raw_proof(steps), 2))
+    big = [(True, [70, -200, 1])]
+    assert list(rup.decode_proof(raw_proof(big), 300)) == [(True, [code(70), code(-200), code(1)])]
+
+
+def test_a_proof_accepted_refutes_its_formula_on_every_small_cnf():
+    """Exhaustively over short proofs on 2 variables: never an OK for a satisfiable formula,
+    repeats and deletions included."""
+    clauses = [[1, 2], [-1, 2], [1, -2], [-1, -2], [2], [-2], [1], [-1]]
+    steps = [(True, c) for c in clauses] + [(False, c) for c in clauses]
+    for formula in (SAT2, UNSAT2[1:], [[1, 2], [-1, -2]]):
+        assert satisfiable(2, formula)
+        for proof in itertools.product(steps, repeat=3):
+            with pytest.raises(DrupRejected):
+                check(2, formula, list(proof) + [(True, [])])
