@@ -173,3 +173,145 @@ def test_a_proof_accepted_refutes_its_formula_on_every_small_cnf():
         for proof in itertools.product(steps, repeat=3):
             with pytest.raises(DrupRejected):
                 check(2, formula, list(proof) + [(True, [])])
+
+
+# ---------------------------------------------------------------- verify --db
+@pytest.fixture(scope="module")
+def small_certs() -> dict:
+    """A tour certificate (open 3x4) and a proof (no closed tour of 3x3), as a census stores them."""
+    import json
+
+    from kt_formal.board import Board
+    from kt_formal.proofs import find_proof
+    from kt_formal.solve import find_tour
+
+    tour = find_tour(Board(3, 4), closed=False, engine="cpsat").tour.to_json()
+    proof = json.dumps(find_proof(Board(3, 3), closed=True))
+    return {"yes": tour, "no": proof}
+
+
+def census_db(path, rows) -> str:
+    """A census database of ``rows`` ``(rows, cols, holes, closed, start, end, answer, cert)``."""
+    from kt_formal.census import Store
+
+    with Store.open(path) as s:
+        s.add([(*r, 0.1, "test") for r in rows])
+        s.flush()
+    return str(path)
+
+
+def tamper(path, sql, *args) -> None:
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA ignore_check_constraints = 1")
+    con.execute(sql, args)
+    con.commit()
+    con.close()
+
+
+def test_verify_db_reads_certificates_as_the_kernel_does(tmp_path, small_certs):
+    from kt_formal.census.report import verify_store
+
+    proof = small_certs["no"]
+    method = '"method": "colour"'
+    assert method in proof
+    forged = proof.replace(method, '"method": "separator", ' + method)  # json.loads keeps the last
+    db = census_db(tmp_path / "k.sqlite", [(3, 3, (), True, None, None, "no", forged)])
+    checked, failed, unknown, failures = verify_store(db)
+    assert (checked, failed) == (1, 1) and "duplicate key 'method'" in failures[0]
+
+
+def test_verify_db_refuses_values_outside_their_domain(tmp_path, small_certs):
+    from kt_formal.census.report import verify_store
+
+    db = census_db(tmp_path / "k.sqlite", [(3, 4, (), False, None, None, "yes", small_certs["yes"])])
+    assert verify_store(db)[:2] == (1, 0)
+    tamper(db, "UPDATE verdicts SET tour = 'banana'")
+    checked, failed, _, failures = verify_store(db)
+    assert (checked, failed) == (1, 1) and "'banana' is neither 'closed' nor 'open'" in failures[0]
+    for column, value, match in (("tour", "open", None), ("answer", "maybe", "answer 'maybe'"),
+                                 ("holes", "[[0, 9]]", "not a square of the 3x4 board"),
+                                 ("start", "[0, 0.5]", "not a square"), ("rows", 3.5, "not an integer"), ("cols", "four", "not an integer"),
+                                 ("holes", '{"a": 1}', "not a list")):
+        tamper(db, f'UPDATE verdicts SET "{column}" = ?', value)
+        checked, failed, _, failures = verify_store(db)
+        if match is None:
+            assert failed == 0
+        else:
+            assert (checked, failed) == (1, 1) and match in failures[0], failures
+        tamper(db, "DELETE FROM verdicts")
+        census_db(db, [(3, 4, (), False, None, None, "yes", small_certs["yes"])])
+
+
+def test_verify_db_reports_a_question_stored_twice(tmp_path, small_certs):
+    from kt_formal.census.report import verify_store
+
+    db = census_db(tmp_path / "k.sqlite", [(3, 3, ((1, 1),), False, None, None, "unknown", None),
+                                           (3, 4, (), False, None, None, "yes", small_certs["yes"])])
+    for holes in ("[[1,1]]", "[[1, 1], [1, 1]]"):  # the same hole, spaced otherwise; a hole twice
+        tamper(db, "INSERT INTO verdicts (rows, cols, holes, tour, start, \"end\", answer, certificate, "
+                   "seconds, route) VALUES (3, 3, ?, 'open', 'null', 'null', 'unknown', NULL, 0, 'x')", holes)
+    tamper(db, "INSERT INTO verdicts (rows, cols, holes, tour, start, \"end\", answer, certificate, seconds, "
+               "route) SELECT rows, cols, ' [ ] ', tour, ' null', \"end\", answer, certificate, 0, 'x' "
+               "FROM verdicts WHERE rows = 4 OR cols = 4")
+    checked, failed, unknown, failures = verify_store(db)
+    assert (checked, failed, unknown) == (4, 3, 1), failures
+    assert "the question of row 1 stored again (row 3)" in failures[0]
+    assert "a square twice" in failures[1]
+    assert "the question of row 2 stored again (row 5)" in failures[2]
+
+
+def test_one_deeply_nested_row_is_one_rejected_row(tmp_path, small_certs):
+    from kt_formal.census.report import verify_store
+
+    deep = "[" * 100_000 + "]" * 100_000
+    db = census_db(tmp_path / "k.sqlite", [(3, 4, (), False, None, None, "yes", small_certs["yes"]),
+                                           (3, 3, (), True, None, None, "no", small_certs["no"])])
+    tamper(db, "INSERT INTO verdicts (rows, cols, holes, tour, start, \"end\", answer, certificate, seconds, "
+               "route) VALUES (5, 5, '[]', 'open', 'null', 'null', 'no', ?, 0, 'x')", '{"a": ' + deep + "}")
+    tamper(db, "INSERT INTO verdicts (rows, cols, holes, tour, start, \"end\", answer, certificate, seconds, "
+               "route) VALUES (6, 6, ?, 'open', 'null', 'null', 'unknown', NULL, 0, 'x')", deep)
+    checked, failed, unknown, failures = verify_store(db)
+    assert (checked, failed, unknown) == (4, 2, 0), failures
+    assert all("nested too deeply" in line for line in failures)
+
+
+def test_verify_db_cli_goes_on_after_a_bad_row(tmp_path, small_certs, cli):
+    db = census_db(tmp_path / "k.sqlite", [(3, 4, (), False, None, None, "yes", small_certs["yes"]),
+                                           (3, 3, (), True, None, None, "no", small_certs["no"])])
+    tamper(db, "UPDATE verdicts SET tour = 'banana' WHERE rows = 3 AND cols = 4")
+    r = cli("verify", "--db", db, "--quiet")
+    assert r.code == 1 and r.err == ""
+    assert "REJECTED: stored tour 'banana'" in r.out and "1 of 2 certificates verified" in r.out
+
+
+# ---------------------------------------------------------------- verify --replay
+FORGED_RECORD = ('{"format": "kt-formal/1", "kind": "proof", "method": "exhaustive", "board": {"rows": 7, '
+                 '"cols": 16, "holes": []}, "closed": true, "start": null, "end": null, "engine": "exhaustive", '
+                 '"nodes": 2000000000, "pruning": "none"}')
+
+
+def test_a_replay_of_a_forged_record_ends_unknown_at_its_time_limit(tmp_path, cli):
+    path = tmp_path / "forged.json"
+    path.write_text(FORGED_RECORD)
+    assert len(FORGED_RECORD) < 300
+    r = cli("verify", "--replay", "--time-limit", "0.5", path)
+    assert r.code == 3 and r.out == ""
+    assert r.err.count("\n") == 1 and "unknown: the replay reached its 0.5 s time limit" in r.err
+    r = cli("verify", "--replay", "--time-limit", "0.5", "--json", path, path)
+    assert r.code == 3 and r.out.count('"answer":"unknown"') == 2
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "0", "inf", "1e400", "x"])
+def test_verify_time_limit_is_validated_in_one_line(tmp_path, cli, value):
+    path = tmp_path / "forged.json"
+    path.write_text(FORGED_RECORD)
+    r = cli("verify", "--replay", "--time-limit", value, path)
+    assert r.code == 2 and r.err.count("\n") == 1 and "--time-limit" in r.err
+
+
+def test_verify_db_replays_share_one_time_limit(tmp_path, cli):
+    db = census_db(tmp_path / "k.sqlite", [(7, 16, (), True, None, None, "no", FORGED_RECORD)])
+    r = cli("verify", "--db", db, "--replay", "--time-limit", "0.5", "--quiet")
+    assert r.code == 1 and "NOT CHECKED: unknown: the replays' 0.5 s time limit ran out" in r.out
