@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import base64
 import itertools
+import re
 import zlib
 
 import pytest
 
+from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.kernel import rup
 from kt_formal.kernel.rup import DrupRejected, RupDB, replay
 
@@ -315,3 +317,132 @@ def test_verify_db_replays_share_one_time_limit(tmp_path, cli):
     db = census_db(tmp_path / "k.sqlite", [(7, 16, (), True, None, None, "no", FORGED_RECORD)])
     r = cli("verify", "--db", db, "--replay", "--time-limit", "0.5", "--quiet")
     assert r.code == 1 and "NOT CHECKED: unknown: the replays' 0.5 s time limit ran out" in r.out
+
+
+# ---------------------------------------------------------------- .npy files
+def sparse_npy(path, header: dict, data_bytes: int, version=(1, 0)) -> None:
+    """A .npy file of ``header`` and ``data_bytes`` bytes of zeros that take no disk."""
+    import numpy as np
+
+    with open(path, "wb") as fh:
+        write = {(1, 0): np.lib.format.write_array_header_1_0,
+                 (2, 0): np.lib.format.write_array_header_2_0}[version]
+        write(fh, header)
+        fh.truncate(fh.tell() + data_bytes)
+
+
+def peak_bytes(fn, *args):
+    """The peak of memory traced while ``fn(*args)`` runs (numpy reports its arrays)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001 - the caller inspects it
+        result = exc
+    else:
+        result = None
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak, result
+
+
+def test_a_npy_header_claiming_gigabytes_is_refused_before_it_is_read(tmp_path):
+    from kt_formal.io.formats import read_npy
+
+    path = tmp_path / "h.npy"
+    with open(path, "wb") as fh:
+        fh.write(b"\x93NUMPY\x02\x00" + ((4 << 30) - 16).to_bytes(4, "little") + b"{'descr': '<i8', ")
+        fh.truncate(12 + (4 << 30) - 16)  # sparse: the header's 4 GB are there, as zeros
+    peak, exc = peak_bytes(read_npy, path)
+    assert isinstance(exc, InvalidInput) and peak < 1 << 20
+    assert "header claims 4,294,967,280 bytes; a header is read up to 65,536" in str(exc)
+
+
+@pytest.mark.parametrize("header, data, match", [
+    ({"descr": "<i8", "fortran_order": False, "shape": (10**6, 10**6)}, 1000,
+     r"header says 1000000x1000000 int64 \(8,000,000,000,000 bytes of data\) but the file holds 1,000"),
+    ({"descr": "<i8", "fortran_order": True, "shape": (2**40, 2**40)}, 64, "truncated"),
+    ({"descr": "<i8", "fortran_order": False, "shape": (-1, 4)}, 64, "shape .* is malformed"),
+    ({"descr": "<x9", "fortran_order": False, "shape": (2, 4)}, 64, "no data type numpy knows"),
+])
+def test_npy_shapes_are_checked_against_the_file(tmp_path, header, data, match):
+    from kt_formal.io.formats import read_npy
+
+    path = tmp_path / "s.npy"
+    sparse_npy(path, header, data)
+    peak, exc = peak_bytes(read_npy, path)
+    assert isinstance(exc, InvalidInput) and peak < 1 << 20
+    assert re.search(match, str(exc)), exc
+
+
+@pytest.mark.parametrize("blob, match", [
+    (b"\x93NUMPY\x01\x00\xff\x7f{", "header claims 32,767 bytes"),
+    (b"\x93NUMPY\x04\x00\x10\x00{'descr': 1}", r"version 4\.0 is not one numpy writes"),
+    (b"\x93NUMPY\x01\x00\x10\x00" + b"[" * 16, "not numpy's dict"),
+    (b"\x93NUMPY\x01\x00\x30\x00{'descr': '<i8', 'fortran_order': False, 'shape': (2, 2), 'x': 1}",
+     "not numpy's dict"),
+    (b"\x93NUMPY", "is shorter than a .npy header|not a valid .npy file"),
+])
+def test_malformed_npy_headers_say_what_is_wrong(tmp_path, blob, match):
+    from kt_formal.io.formats import read_npy
+
+    path = tmp_path / "m.npy"
+    path.write_bytes(blob)
+    with pytest.raises(InvalidInput, match=match):
+        read_npy(path)
+
+
+@pytest.fixture(scope="module")
+def holed_tour():
+    from kt_formal.board import Board
+    from kt_formal.solve import find_tour
+
+    return find_tour(Board(6, 7, holes=[(2, 3), (3, 3)]), closed=False, engine="cpsat").tour
+
+
+@pytest.mark.parametrize("version", [(1, 0), (2, 0), (3, 0)])
+def test_fortran_order_and_every_header_version_read_the_same_tour(tmp_path, holed_tour, version):
+    import numpy as np
+
+    from kt_formal.io.formats import read_npy
+
+    grid = np.zeros((6, 7), dtype=np.int64)
+    rows, cols = np.divmod(holed_tour.order, 7)
+    grid[rows, cols] = np.arange(1, len(holed_tour.order) + 1)
+    for order, arr in (("C", grid), ("F", np.asfortranarray(grid))):
+        path = tmp_path / f"{order}.npy"
+        with open(path, "wb") as fh:
+            np.lib.format.write_array(fh, arr, version=version)
+        assert np.load(path).flags.f_contiguous == (order == "F")
+        back = read_npy(path)
+        assert back.board.holes() == [(2, 3), (3, 3)] and np.array_equal(back.order, holed_tour.order)
+    bad = np.asfortranarray(grid)
+    bad[0, 0], bad[0, 1] = bad[0, 1], bad[0, 0]
+    np.save(tmp_path / "bad.npy", bad)
+    with pytest.raises(CertificateRejected, match="Fortran order"):
+        read_npy(tmp_path / "bad.npy")
+
+
+def test_a_fortran_order_grid_takes_the_memory_of_a_c_order_one(tmp_path):
+    """6000x6000 int64 (288 MB, no numbered square): read in chunks either way (before, the
+    Fortran file was copied whole into memory, 3.5 GB at 15000x15000)."""
+    from kt_formal.io.formats import read_npy
+
+    peaks = []
+    for fortran in (False, True):
+        path = tmp_path / f"{fortran}.npy"
+        sparse_npy(path, {"descr": "<i8", "fortran_order": fortran, "shape": (6000, 6000)}, 6000 * 6000 * 8)
+        peak, exc = peak_bytes(read_npy, path)
+        assert isinstance(exc, InvalidInput) and "no numbered squares" in str(exc)
+        peaks.append(peak)
+    assert peaks[1] < 6000 * 6000 * 8 // 2 and peaks[1] < 1.5 * peaks[0], peaks
+
+
+def test_hostile_npy_files_give_one_line_and_exit_2(tmp_path, cli):
+    path = tmp_path / "h.npy"
+    with open(path, "wb") as fh:
+        fh.write(b"\x93NUMPY\x02\x00" + ((4 << 30) - 16).to_bytes(4, "little"))
+        fh.truncate(12 + (4 << 30) - 16)
+    r = cli("verify", path)
+    assert r.code == 2 and r.out == "" and r.err.count("\n") == 1 and "header claims" in r.err
