@@ -446,3 +446,43 @@ def test_hostile_npy_files_give_one_line_and_exit_2(tmp_path, cli):
         fh.truncate(12 + (4 << 30) - 16)
     r = cli("verify", path)
     assert r.code == 2 and r.out == "" and r.err.count("\n") == 1 and "header claims" in r.err
+
+
+# ---------------------------------------------------------------- messages that say what is true
+def separator_cases():
+    from kt_formal.board import Board
+
+    b = Board(4, 6)
+    yield b, False, b.parse_square("a2"), b.parse_square("d4")  # the case: an end in the set
+    for start, end in ((None, None), ((0, 0), None), ((0, 0), (3, 5)), ((1, 0), (2, 5)), ((2, 0), (2, 0))):
+        yield Board(4, 6), False, start, end
+    yield Board(3, 8), True, None, None
+    yield Board(3, 6), False, None, None
+    yield Board(3, 6), False, (1, 0), None
+    yield Board(3, 6), False, (1, 2), None
+    yield Board(3, 6), False, (1, 2), (0, 3)
+
+
+def test_the_separator_explanation_states_the_checkers_bound():
+    from kt_formal.claims import check_certificate
+    from kt_formal.proofs import explain, find_proof
+
+    seen = 0
+    for board, closed, start, end in separator_cases():
+        d = find_proof(board, closed=closed, start=start, end=end, thorough=True)
+        if d is None or d.get("method") != "separator":
+            continue
+        seen += 1
+        said = re.search(r"falls into at most (\d+) piece", explain(d))
+        allowed = re.search(r"a tour allows (\d+)", check_certificate(d))
+        assert said and allowed and said.group(1) == allowed.group(1), (explain(d), check_certificate(d))
+        parts = int(re.search(r"leaves (\d+) separate parts", explain(d)).group(1))
+        assert parts > int(said.group(1))  # the explanation never contradicts itself
+    assert seen >= 3
+
+
+def test_exists_says_the_bound_verify_checks(cli, tmp_path):
+    cert = tmp_path / "c.json"
+    r = cli("exists", "4", "6", "--open", "--start", "a2", "--end", "d4", "--cert", cert)
+    assert r.code == 1 and "falls into at most 6 pieces" in r.out
+    assert "(a tour allows 6)" in cli("verify", cert).out
