@@ -9,6 +9,7 @@ with work bounded by what was read, and never a false OK. Work is measured by co
 from __future__ import annotations
 
 import base64
+import copy
 import itertools
 import re
 import zlib
@@ -486,3 +487,256 @@ def test_exists_says_the_bound_verify_checks(cli, tmp_path):
     r = cli("exists", "4", "6", "--open", "--start", "a2", "--end", "d4", "--cert", cert)
     assert r.code == 1 and "falls into at most 6 pieces" in r.out
     assert "(a tour allows 6)" in cli("verify", cert).out
+
+
+# ---------------------------------------------------------------- a fuzzer over every input
+from functools import lru_cache  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@lru_cache(maxsize=1)
+def seed_files() -> dict:
+    """Real files of every proof kind and every tour format: name -> (suffix, bytes)."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from kt_formal.board import Board
+    from kt_formal.engines import sat
+    from kt_formal.proofs import find_proof, make_proof
+    from kt_formal.question import TourRequest
+    from kt_formal.solve import find_tour
+
+    out = {}
+    proofs = {
+        "ends": find_proof(Board(6, 6), closed=False, start=(0, 0), end=(0, 0)),
+        "colour": find_proof(Board(5, 5), closed=True),
+        "degree": find_proof(Board(3, 3), closed=True),
+        "alternation": find_proof(Board(4, 7), closed=True),
+        "separator": find_proof(Board(3, 8), closed=True, thorough=True),
+        "separator-open": find_proof(Board(4, 6), closed=False, start=(2, 0), end=(0, 3)),
+        "exhaustive": make_proof(Board(3, 7), "exhaustive", False, end=(1, 3), engine="exhaustive",
+                                 nodes=1000, pruning="none"),
+        "drup": sat.solve(TourRequest(Board(3, 6, holes=[(0, 0), (0, 1)]), closed=False)).proof,
+    }
+    hall = find_proof(Board(5, 5, holes=[(2, 2)]), closed=True, thorough=True)
+    if hall is not None:
+        proofs["hall"] = hall
+    for name, d in proofs.items():
+        assert d is not None, name
+        out[name] = (".json", json.dumps(d).encode())
+    tour = find_tour(Board(5, 6, holes=[(0, 0), (4, 5)]), closed=False, engine="cpsat").tour
+    closed = find_tour(Board(6, 6), closed=True, engine="cpsat").tour
+    with tempfile.TemporaryDirectory() as tmp:
+        for t, kind in ((tour, "open"), (closed, "closed")):
+            for fmt, suffix in (("grid", ".txt"), ("coords", ".txt"), ("chess", ".txt"), ("json", ".json"),
+                                ("npy", ".npy"), ("succ", ".npy"), ("bin", ".ktour")):
+                p = t.save(Path(tmp) / f"t{suffix}", fmt=fmt)
+                out[f"{kind}-{fmt}"] = (suffix, p.read_bytes())
+    return out
+
+
+def run_verify(path) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from kt_formal.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["verify", str(path)])
+    return code, out.getvalue(), err.getvalue()
+
+
+def no_tour_really(text: str) -> bool:
+    """CP-SAT's word on the question an OK of 'no tour' names (small boards only)."""
+    from kt_formal.board import Board
+    from kt_formal.solve import find_tour
+
+    m = re.match(r"OK: no (closed|open) tour of the (\d+)x(\d+) board(?: minus \d+ squares? \(([^)]*)\))?"
+                 r"(?: from ([a-z]+\d+))?(?: to ([a-z]+\d+))?:", text)
+    assert m, text
+    rows, cols = int(m.group(2)), int(m.group(3))
+    assert rows * cols <= 100, text
+    probe = Board(rows, cols)
+    holes = [probe.parse_square(s.strip()) for s in (m.group(4) or "").split(",") if s.strip()]
+    if m.group(4) and "more" in m.group(4):
+        return True  # more holes than the claim names: not re-asked here
+    b = Board(rows, cols, holes=holes or None)
+    ends = [None if g is None else b.parse_square(g) for g in (m.group(5), m.group(6))]
+    r = find_tour(b, closed=m.group(1) == "closed", start=ends[0], end=ends[1], engine="cpsat", time_limit=60)
+    return r.status.value == "impossible"
+
+
+def mutate(data: bytes, draw) -> bytes:
+    """One to three byte-level mutations: flip, overwrite, insert, delete, cut, repeat, or a
+    number changed inside the text."""
+    b = bytearray(data)
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["flip", "set", "insert", "delete", "cut", "repeat", "digit"]))
+        i = draw(st.integers(0, max(len(b) - 1, 0)))
+        if kind == "flip" and b:
+            b[i] ^= 1 << draw(st.integers(0, 7))
+        elif kind == "set" and b:
+            b[i] = draw(st.sampled_from(b"0123456789-[]{},:\" \n\x00\xff\x93ae"))
+        elif kind == "insert":
+            b[i:i] = draw(st.binary(min_size=1, max_size=8))
+        elif kind == "delete":
+            del b[i:i + draw(st.integers(1, 8))]
+        elif kind == "cut":
+            del b[i:]
+        elif kind == "repeat":
+            j = draw(st.integers(i, min(len(b), i + 64)))
+            b[j:j] = b[i:j] * draw(st.integers(1, 50))
+        else:
+            digits = [k for k, c in enumerate(b) if 48 <= c <= 57]
+            if digits:
+                k = draw(st.sampled_from(digits))
+                b[k] = draw(st.sampled_from(b"0123456789"))
+    return bytes(b)
+
+
+def check_one_mutant(tmp_path, name: str, data: bytes) -> None:
+    import resource
+
+    suffix, _ = seed_files()[name]
+    path = tmp_path / f"m{suffix}"
+    path.write_bytes(data)
+    code, out, err = run_verify(path)
+    # memory really used (the process's peak, in KiB): a mutant of a few KB may not take a GB
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10
+    assert code in (0, 1, 2), (name, code, err)
+    assert err.count("\n") <= 1 and "Traceback" not in err, (name, err)
+    assert peak < 1536 << 20, (name, peak)
+    if code == 0:
+        assert out.startswith(("OK: ", "REPLAYED: ")) and out.count("\n") == 1, out
+        if out.startswith("OK: no "):
+            assert no_tour_really(out), (name, out)
+        else:  # a tour read from the mutant: the kernel checked it; check it once more here
+            from kt_formal.io.formats import read_tour_file
+
+            tour, _ = read_tour_file(path)
+            sq = [divmod(int(i), tour.board.cols) for i in tour.order]
+            assert len(set(sq)) == len(sq) == tour.board.n_squares
+            steps = list(zip(sq, sq[1:] + (sq[:1] if tour.closed else [])))
+            assert all(sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2] for a, b in steps), out
+    else:
+        assert out == "" or out.startswith(("REJECTED: ", "NOT CHECKED")) or "NOT CHECKED" in out, (name, out)
+
+
+JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 12), st.integers(-2**70, 2**70),
+                        st.sampled_from(["", "banana", "closed", "drup", "tour", "proof", "colour", "a1"]),
+                        st.lists(st.integers(-1, 9), max_size=3), st.just([[0, 0], [0, 0]]), st.just({}))
+
+
+def mutate_json(data: bytes, draw) -> bytes:
+    """A value of the certificate replaced, a key dropped or one repeated; for a DRUP proof,
+    its binary steps changed too (a literal, a step dropped, repeated or moved)."""
+    import json
+
+    d = json.loads(data)
+    for _ in range(draw(st.integers(1, 2))):
+        paths = list(json_paths(d))
+        path = draw(st.sampled_from(paths))
+        parent = d
+        for key in path[:-1]:
+            parent = parent[key]
+        if draw(st.booleans()):
+            parent[path[-1]] = copy.deepcopy(draw(JSON_VALUES))
+        elif isinstance(parent, dict):
+            del parent[path[-1]]
+        elif parent:
+            parent.insert(draw(st.integers(0, len(parent))), copy.deepcopy(parent[path[-1]]))
+    if isinstance(d.get("proof"), dict) and draw(st.booleans()):
+        mutate_drup(d, draw)
+    text = json.dumps(d)
+    if draw(st.integers(0, 9)) == 0 and d:  # a key repeated: the reader must refuse it
+        key = draw(st.sampled_from(sorted(d)))
+        text = text[:-1] + ", " + json.dumps(key) + ": " + json.dumps(draw(JSON_VALUES)) + "}"
+    return text.encode()
+
+
+def json_paths(x, path=()):
+    if path:
+        yield path
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from json_paths(v, path + (k,))
+    elif isinstance(x, list):
+        for i, v in enumerate(x[:12]):
+            yield from json_paths(v, path + (i,))
+
+
+def mutate_drup(d, draw) -> None:
+    p = d["proof"]
+    try:
+        raw = zlib.decompress(base64.b64decode(p["data"]))
+    except Exception:  # noqa: BLE001 - already mutated into something else
+        return
+    steps = raw.split(b"\0")[:-1]
+    if not steps:
+        return
+    i = draw(st.integers(0, len(steps) - 1))
+    kind = draw(st.sampled_from(["literal", "drop", "repeat", "move", "delete"]))
+    step = bytearray(steps[i])
+    if kind == "literal" and len(step) > 1:
+        k = draw(st.integers(1, len(step) - 1))
+        step[k] = draw(st.integers(2, 127))
+        steps[i] = bytes(step)
+    elif kind == "drop":
+        del steps[i]
+    elif kind == "repeat":
+        steps[i:i] = [steps[i]] * draw(st.integers(1, 1000))
+    elif kind == "move":
+        steps.insert(draw(st.integers(0, len(steps))), steps.pop(i))
+    else:
+        steps.insert(i, b"d" + bytes(step[1:]))
+    raw = b"".join(x + b"\0" for x in steps)
+    p.update(size=len(raw), lemmas=sum(1 for x in steps if x[:1] == b"a"),
+             data=base64.b64encode(zlib.compress(raw)).decode())
+
+
+@st.composite
+def mutants(draw):
+    name = draw(st.sampled_from(sorted(seed_files())))
+    suffix, data = seed_files()[name]
+    if suffix == ".json" and draw(st.booleans()):
+        return name, mutate_json(data, draw)
+    return name, mutate(data, draw)
+
+
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                       HealthCheck.data_too_large])
+
+
+def test_every_seed_file_verifies(tmp_path):
+    for name, (suffix, data) in seed_files().items():
+        path = tmp_path / f"s{suffix}"
+        path.write_bytes(data)
+        code, out, err = run_verify(path)
+        assert code == (1 if name == "exhaustive" else 0), (name, out, err)
+
+
+@FUZZ
+@given(mutants())
+def test_fuzz_mutated_files_never_give_a_false_ok(tmp_path, case):
+    check_one_mutant(tmp_path, *case)
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=3000, derandomize=False)
+@given(mutants())
+def test_fuzz_mutated_files_never_give_a_false_ok_wide(tmp_path, case):
+    check_one_mutant(tmp_path, *case)
+
+
+def test_a_mangled_holes_line_of_a_coords_file_is_bad_input(tmp_path, cli):
+    """Found by the fuzzer: '# holes:!0,0' was an internal error (exit 4)."""
+    path = tmp_path / "t.txt"
+    for holes in ("!0,0 4,5", "0,0,1", "0", "9999999999999,0"):
+        path.write_text(f"# kt-formal coords: open tour, board 5x6\n# holes:{holes}\n(4, 0) (2, 1)\n")
+        r = cli("verify", path)
+        assert r.code == 2 and r.err.count("\n") == 1 and "is not a square 'r,c'" in r.err, r.err

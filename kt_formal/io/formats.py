@@ -360,7 +360,7 @@ def read_order_text(text: str, closed: bool | None = None, source: str = "tour f
         if leftover:
             raise InvalidInput(f"{source}: {leftover[0][:20]!r} is not a square '(r, c)'")
         squares = [(int(r), int(c)) for r, c in pairs]
-        holes = [tuple(int(x) for x in h.split(",")) for h in hole_text.split()] if hole_text else []
+        holes = [_hole_pair(tok, source) for tok in hole_text.split()]
     else:
         squares = [_chess_square(tok, rows, source) for tok in body.split()]
         holes = [_chess_square(tok, rows, source) for tok in hole_text.split()]
@@ -387,6 +387,13 @@ def read_order_text(text: str, closed: bool | None = None, source: str = "tour f
     if reason is not None:
         raise CertificateRejected(reason)
     return Tour.from_squares(board, squares, is_closed)
+
+
+def _hole_pair(tok: str, source: str) -> tuple[int, int]:
+    m = re.fullmatch(r"(\d{1,10}),(\d{1,10})", tok)
+    if m is None:
+        raise InvalidInput(f"{source}: hole {tok[:20]!r} is not a square 'r,c'")
+    return int(m.group(1)), int(m.group(2))
 
 
 def _chess_square(tok: str, rows: int, source: str):
