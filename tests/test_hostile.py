@@ -384,6 +384,9 @@ def test_npy_shapes_are_checked_against_the_file(tmp_path, header, data, match):
     (b"\x93NUMPY\x01\x00\x30\x00{'descr': '<i8', 'fortran_order': False, 'shape': (2, 2), 'x': 1}",
      "not numpy's dict"),
     (b"\x93NUMPY", "is shorter than a .npy header|not a valid .npy file"),
+    # found by the fuzzer: a no-break space after the dict, which numpy refuses (exit 4 before)
+    (b"\x93NUMPY\x01\x00\x45\x00{'descr': '<i8', 'fortran_order': False, 'shape': (1, 1), }\xa0" + b" " * 8
+     + b"\n" + b"\xff" * 8, "not numpy's dict"),
 ])
 def test_malformed_npy_headers_say_what_is_wrong(tmp_path, blob, match):
     from kt_formal.io.formats import read_npy

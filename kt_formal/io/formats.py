@@ -457,9 +457,8 @@ def _read_npy(p: Path, closed):
         raise InvalidInput(f"{p.name} must hold a 2-D integer array, not {dtype} of shape {shape}")
     a = _FlatFile(p, offset, dtype, shape[::-1] if fortran else shape)  # Fortran order: the transpose
     if _is_successor_array(a):
-        if isinstance(a, _FlatFile):
-            ensure_memory(a.size * 8 * 3, f"reading the successor array {p.name}")
-            a = np.load(p, mmap_mode="r", allow_pickle=False)
+        ensure_memory(a.size * 8 * 3, f"reading the successor array {p.name}")
+        a = np.memmap(p, dtype, "r", offset, shape, "F" if fortran else "C")  # the header read above
         tour = successor_to_tour(a, source=p.name)
         if closed and not tour.closed:
             raise CertificateRejected("the successor array is of an open tour; a closed one was asked")

@@ -75,7 +75,7 @@ def npy_header_bytes(data: bytes, name: str, size: int | None = None) -> NpyHead
         _too_long(name, length, size - start)
     text = data[start:start + length].decode("utf-8" if data[6] == 3 else "latin-1", errors="replace")
     try:
-        d = ast.literal_eval(text.strip())
+        d = ast.literal_eval(text)  # as numpy reads it: no other spaces are dropped
     except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
         d = None
     if not isinstance(d, dict) or set(d) != {"descr", "fortran_order", "shape"}:
