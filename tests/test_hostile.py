@@ -743,3 +743,12 @@ def test_a_mangled_holes_line_of_a_coords_file_is_bad_input(tmp_path, cli):
         path.write_text(f"# kt-formal coords: open tour, board 5x6\n# holes:{holes}\n(4, 0) (2, 1)\n")
         r = cli("verify", path)
         assert r.code == 2 and r.err.count("\n") == 1 and "is not a square 'r,c'" in r.err, r.err
+
+
+def test_an_overlong_chess_name_is_bad_input(tmp_path, cli):
+    """Found by the fuzzer: 'eeeeeeeeeeeeee1' overflowed a C long (exit 4)."""
+    path = tmp_path / "t.txt"
+    for tok, code in (("eeeeeeeeeeeeee1", 2), ("e99999999999999", 2), ("zzzzzzz9999999999", 1)):
+        path.write_text(f"# kt-formal chess: open tour, board 5x6\n# holes: a5 f1\na1 {tok} d2\n")
+        r = cli("verify", path)
+        assert r.code == code and r.err.count("\n") == (code == 2), (tok, r)

@@ -327,7 +327,7 @@ def read_grid_text(text: str, closed: bool | None = False, source: str = "grid")
 # ---------------------------------------------------------------------- coords and chess
 _HEAD = re.compile(r"#\s*kt-formal\s+(coords|chess):\s*(open|closed)\s+tour,\s*board\s+(\d+)x(\d+)\s*$")
 _PAIR = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
-_CHESS = re.compile(r"^([a-z]+)(\d+)$")
+_CHESS = re.compile(r"^([a-z]{1,7})(\d{1,10})$")  # longer names lie off any board
 
 
 def read_order_text(text: str, closed: bool | None = None, source: str = "tour file"):
