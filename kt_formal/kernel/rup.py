@@ -242,7 +242,7 @@ class RupDB:
             entry[1] -= 1
             return True
         c = self.clauses[entry[0]] if entry else None
-        if not entry or (self.val[c[0]] == 1 and self.reason[c[0] >> 1] == entry[0]):
+        if not entry or (c and self.val[c[0]] == 1 and self.reason[c[0] >> 1] == entry[0]):
             self.ignored_deletions += 1  # not in the database, or the reason of a top-level literal
             return False
         self.clauses[entry[0]] = None
