@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.files import regular_file
 
 __all__ = ["Store", "APPLICATION_ID", "SCHEMA_VERSION", "COMMIT_SECONDS", "question_key",
            "row_question", "COLUMNS", "check_store_file"]
@@ -162,7 +163,9 @@ def check_store_file(path) -> bool:
     p = Path(path)
     if p.is_dir():
         raise InvalidInput(f"census database {p.name}: is a folder, not a database file")
-    if not p.exists() or p.stat().st_size == 0:
+    if not p.exists():
+        return False
+    if regular_file(p, "census database ").stat().st_size == 0:  # a FIFO or a device (/dev/zero) is refused
         return False
     try:
         with open(p, "rb") as fh:
@@ -198,6 +201,7 @@ class Store:
         self._pending: list[tuple] = []
         self._last = time.monotonic()
         self.written = 0
+        self.checked: dict = {}  # row id -> (answer, method) after the kernel's check (the reports')
 
     @classmethod
     def open(cls, path, readonly: bool = False) -> "Store":

@@ -215,29 +215,10 @@ def _styled_claim(args, path: str, claim: str) -> str:
     """The claim with its squares written as --squares says (chess names up to 26 columns)."""
     import re
 
-    from kt_formal.cli.parsing import square_style
+    from kt_formal.cli.parsing import restyle, square_style
 
     m = re.search(r"of the (\d+)x(\d+) board", claim)
     if not m:
         return claim
     rows, cols = int(m.group(1)), int(m.group(2))
-    style = square_style(getattr(args, "squares", None), [], cols)
-    if style == "chess":
-        return claim
-    from kt_formal.claims import file_name
-
-    # the claim names squares by chess names only: write each as row,col
-    def rc(mt):
-        letters, rank = mt.group(1), int(mt.group(2))
-        col = 0
-        for ch in letters:
-            col = col * 26 + (ord(ch) - ord("a") + 1)
-        col -= 1
-        row = rows - rank
-        if file_name(col) != letters or not (0 <= row < rows and col < cols):
-            return mt.group(0)
-        return f"{row},{col}"
-
-    head, sep, tail = claim.partition(":")
-    return re.sub(r"(?<![\w,])([a-z]+)(\d+)(?![\w,])", rc, head) + sep + tail if sep else \
-        re.sub(r"(?<![\w,])([a-z]+)(\d+)(?![\w,])", rc, claim)
+    return restyle(claim, rows, [], square_style(getattr(args, "squares", None), [], cols), cols)

@@ -79,7 +79,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import CertificateRejected, InvalidInput
-from kt_formal.files import read_user_text, user_file_errors
+from kt_formal.files import read_user_text, regular_file, user_file_errors
 from kt_formal.tourfile import (BINARY_MAGIC, BINARY_SUFFIX, JSON_MAX_SQUARES, TOUR_FORMATS, format_for_path,
                                 write_binary)
 from kt_formal.tourfile import save as save_tour
@@ -563,7 +563,7 @@ def read_tour_file(path, closed: bool | None = None):
     """
     from kt_formal.certificate import tour_from_dict
 
-    with user_file_errors(path) as p, open(p, "rb") as fh:
+    with user_file_errors(path) as p, open(regular_file(p), "rb") as fh:  # a FIFO or device refused
         head = fh.read(64)
     if head.startswith(b"\x93NUMPY") or (p.suffix.lower() == ".npy" and not head.startswith(BINARY_MAGIC)):
         tour, how = _read_npy(p, closed)

@@ -92,7 +92,7 @@ def explain(d: dict) -> str:
 
         x = sorted(tuple(q) for q in d["squares"])
         ends_given = [None if q is None else tuple(q) for q in (d["start"], d["end"])]
-        neighbours, room, need = hall_counts(shape_from_dict(d["board"]), closed, *ends_given, x)
+        neighbours, room, need = hall_counts(shape_from_dict(d["board"], squares=True), closed, *ends_given, x)
         listed = names(x[:6]) + (f" and {len(x) - 6} more" if len(x) > 6 else "")
         can = f"can take at most {room} of them (two each, and no more than their moves into the set)"
         if closed:
