@@ -40,10 +40,11 @@ def _capped(*args, cap: int = CAP, timeout: float = 300):
 
 # ---------------------------------------------------------------- the commands
 def test_a_strip_of_a_billion_squares_is_refuted_within_two_gigabytes():
-    """1 x 10^9: no square has a move; the degree proof names a1 (2.0 GB before)."""
+    """1 x 10^9: no square has a move; the degree proof names the first square, as row,col since
+    the board is wider than the chess letters (2.0 GB before)."""
     run = _capped("exists", "1", "1000000000")
     assert run.returncode == 1, run.stderr
-    assert "a1 has only 0 knight moves" in run.stdout
+    assert "square 0,0 has only 0 knight moves" in run.stdout
 
 
 def test_two_rows_have_no_open_tour_and_the_proof_names_three_squares(tmp_path):
