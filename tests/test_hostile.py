@@ -752,3 +752,9 @@ def test_an_overlong_chess_name_is_bad_input(tmp_path, cli):
         path.write_text(f"# kt-formal chess: open tour, board 5x6\n# holes: a5 f1\na1 {tok} d2\n")
         r = cli("verify", path)
         assert r.code == code and r.err.count("\n") == (code == 2), (tok, r)
+
+
+def test_the_empty_clause_may_be_deleted_like_any_other():
+    db = RupDB(2)
+    assert db.add([]) == 0 and db.conflict
+    assert db.delete([]) and not db.delete([])
