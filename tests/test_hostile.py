@@ -758,3 +758,15 @@ def test_the_empty_clause_may_be_deleted_like_any_other():
     db = RupDB(2)
     assert db.add([]) == 0 and db.conflict
     assert db.delete([]) and not db.delete([])
+
+
+def test_a_small_text_file_is_read_without_a_gigabyte_buffer(tmp_path):
+    """Found by the fuzzer: a 300-byte grid asked the allocator for the 1 GiB limit at once."""
+    from kt_formal.files import read_user_text
+
+    path = tmp_path / "t.txt"
+    path.write_text("1 2 3\n" * 50)
+    peak, exc = peak_bytes(read_user_text, path)
+    assert exc is None and peak < 1 << 20
+    with pytest.raises(InvalidInput, match="holds more than 299 bytes|is 300 bytes"):
+        read_user_text(path, limit=299)
