@@ -80,7 +80,9 @@ def read_user_bytes(path, what: str = "", limit: int = 1 << 30) -> bytes:
     if size > limit:
         raise InvalidInput(f"{what}{p} is {size} bytes; the limit is {_limit_words(limit)}")
     with user_file_errors(p, what), open(p, "rb") as fh:
-        data = fh.read(limit + 1)
+        data = fh.read(min(size, limit) + 1)  # (a read of limit + 1 bytes asks for a buffer that large)
+        if len(data) > size:  # it grew meanwhile: read on, up to the limit
+            data += fh.read(limit + 1 - len(data))
     if len(data) > limit:
         raise InvalidInput(f"{what}{p} holds more than {limit} bytes; the limit is {_limit_words(limit)}")
     return data

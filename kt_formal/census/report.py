@@ -37,8 +37,9 @@ from pathlib import Path
 
 
 from kt_formal.census.store import COLUMNS, Store, row_question
-from kt_formal.exceptions import CertificateRejected, InvalidInput, KtFormalError
+from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError
 from kt_formal.files import output_file
+from kt_formal.kernel.reader import certificate_from_text
 
 __all__ = ["census_table", "rect_of", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
            "cell_key", "family_words", "proof_method", "checked_verdicts", "REJECTED", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
@@ -84,7 +85,7 @@ def _kernel_answer(row: tuple) -> tuple:
             raise CertificateRejected(f"the answer {str(answer)[:20]!r} is not yes, no or unknown")
         if cert is None:
             raise CertificateRejected(f"answer {answer!r} without a certificate")
-        d = json.loads(cert)
+        d = certificate_from_text(cert)  # as verify --db reads it: a duplicate key refused
         check_row_certificate(row_question(*where), answer, d, full=False)
     except _HOSTILE as exc:
         return REJECTED, " ".join(str(exc).split())[:300], None
@@ -114,7 +115,7 @@ def checked_verdicts(store: Store, board=None, certificates: bool = False):
             store.checked[id_] = (answer, method)
         else:
             answer, method = known
-            d = json.loads(row[-1]) if certificates and answer in ("yes", "no") else None
+            d = certificate_from_text(row[-1]) if certificates and answer in ("yes", "no") else None
         yield (*row[:6], answer, method, d if certificates else None)
 
 
@@ -209,8 +210,8 @@ def proof_method(cert) -> str | None:
     ('colour', None, None)
     """
     try:
-        d = json.loads(cert)
-    except (ValueError, TypeError, RecursionError):
+        d = certificate_from_text(cert)
+    except CertificateRejected:
         return None
     m = (d.get("method") or d.get("kind")) if isinstance(d, dict) else None
     return m if isinstance(m, str) else None
@@ -409,56 +410,84 @@ def write_map(store: Store, out, board=None, squares: str = "chess") -> list[Pat
 
 
 # ---------------------------------------------------------------------- re-checking
-def verify_store(path, progress=None, replay: bool = False) -> tuple[int, int, int, list[str]]:
+def verify_store(path, progress=None, replay: bool = False, time_limit: float = 60.0
+                 ) -> tuple[int, int, int, list[str]]:
     """Re-check every stored certificate with the kernel's checker.
 
-    Each certificate must be about its row's question, of the kind its answer needs,
-    and pass the kernel's :func:`~kt_formal.kernel.check_certificate`. An exhaustive
-    record is a failure ("NOT CHECKED": the kernel runs no search) unless ``replay``,
-    which re-runs it with :func:`kt_formal.proofs.replay.replay_exhaustive`. Unknown
-    rows carry no certificate and are counted apart; a yes or no without one is a
-    failure.
+    Each row's values must lie in their domains (:func:`row_question`), its question be
+    asked once (holes compared as squares, not as text), its certificate be read by the
+    kernel's strict reader (a duplicate key refused), be about its row's question, of the
+    kind its answer needs, and pass the kernel's
+    :func:`~kt_formal.kernel.check_certificate`. A bad row is one failure; the run goes
+    on. An exhaustive record is a failure ("NOT CHECKED": the kernel runs no search)
+    unless ``replay``, which re-runs it with
+    :func:`kt_formal.proofs.replay.replay_exhaustive`, all the replays within
+    ``time_limit`` seconds together (past it, NOT CHECKED). Unknown rows carry no
+    certificate and are counted apart; a yes or no without one is a failure.
 
     Returns
     -------
     (checked, failed, unknown, failure lines)
     """
-    from kt_formal.census.runners import check_row_certificate
-    from kt_formal.exceptions import CertificateNotChecked
+    import time
 
     checked = failed = unknown = 0
     failures: list[str] = []
+    asked: dict = {}  # question -> the id of the row that asks it first
+    deadline = time.monotonic() + time_limit
     with Store.open(path, readonly=True) as store:
         total = store.count()
-        sql = 'SELECT rows, cols, holes, tour, start, "end", answer, certificate FROM verdicts ORDER BY id'
+        sql = 'SELECT id, rows, cols, holes, tour, start, "end", answer, certificate FROM verdicts ORDER BY id'
         try:
-            for i, (m, n, holes, tour, start, end, answer, cert) in enumerate(store.con.execute(sql)):
+            for i, (rid, *row, answer, cert) in enumerate(store.con.execute(sql)):
                 if progress is not None:
                     progress(i, total, "certificates")
-                if answer == "unknown" and cert is None:
-                    unknown += 1
-                    continue
-                checked += 1
+                m, n, holes, tour, start, end = (str(v)[:60] for v in row)
                 where = f"{m}x{n} holes {holes} {tour} start {start} end {end}"
+                q = None
                 try:
-                    q = row_question(m, n, holes, tour, start, end)
-                    if cert is None:
-                        raise CertificateRejected(f"answer {answer!r} without a certificate")
-                    d = json.loads(cert)
-                    try:
-                        check_row_certificate(q, answer, d)
-                    except CertificateNotChecked:
-                        if not replay:
-                            raise
-                        from kt_formal.proofs.replay import replay_exhaustive
-
-                        replay_exhaustive(d)
+                    q = row_question(*row)
+                    first = asked.setdefault(q, rid)
+                    if answer == "unknown" and cert is None and first == rid:
+                        unknown += 1
+                        continue
+                    checked += 1
+                    if first != rid:
+                        raise CertificateRejected(f"the question of row {first} stored again (row {rid})")
+                    _check_row(q, answer, cert, replay, deadline - time.monotonic(), time_limit)
                 except CertificateNotChecked as exc:
                     failed += 1
                     failures.append(f"{where}: NOT CHECKED: {exc}")
-                except (CertificateRejected, InvalidInput, ValueError, TypeError, KeyError) as exc:
+                except _HOSTILE as exc:
+                    checked += q is None
                     failed += 1
-                    failures.append(f"{where}: REJECTED: {exc}")
+                    failures.append(f"{where}: REJECTED: {exc if not isinstance(exc, RecursionError) else 'nested too deeply'}")
         except sqlite3.Error as exc:
             raise InvalidInput(f"census database {Path(path).name}: unreadable ({exc})") from None
     return checked, failed, unknown, failures
+
+
+def _check_row(q, answer, cert, replay: bool, left: float, time_limit: float) -> None:
+    """Check one row's certificate (see :func:`verify_store`); raise on anything amiss."""
+    from kt_formal.census.runners import check_row_certificate
+    from kt_formal.exceptions import LimitReached
+
+    if answer not in ("yes", "no", "unknown"):
+        raise CertificateRejected(f"answer {str(answer)[:40]!r} is not 'yes', 'no' or 'unknown'")
+    if cert is None:
+        raise CertificateRejected(f"answer {answer!r} without a certificate")
+    d = certificate_from_text(cert)
+    try:
+        check_row_certificate(q, answer, d)
+    except CertificateNotChecked:
+        if not replay:
+            raise
+        from kt_formal.proofs.replay import replay_exhaustive
+
+        try:
+            if left <= 0:
+                raise LimitReached("no time left")
+            replay_exhaustive(d, left)
+        except LimitReached:
+            raise CertificateNotChecked(f"unknown: the replays' {time_limit:g} s time limit ran out "
+                                        "before this record's replay finished") from None
