@@ -110,19 +110,26 @@ def tour(board, cols=None, *, closed: bool = True, start=None, end=None, hole=()
 
 @dataclass
 class CountResult:
-    """The tours of a board, counted (``complete`` false: ``count`` is a lower bound)."""
+    """The tours of a board, counted.
+
+    ``count`` is the number of tours (each undirected tour once) when ``complete``; a count
+    that reached a limit is not a count: ``complete`` is False, ``count`` None and
+    ``lower_bound`` the tours an exhaustive search found before the limit (None after the
+    frontier method, whose partial sums are not tours of the board)."""
 
     board: object
     closed: bool
     start: tuple | None
     end: tuple | None
-    count: int
+    count: int | None
     complete: bool
     method: str
     seconds: float
     directed_count: int | None = None
     nodes: int | None = None
     max_states: int | None = None
+    lower_bound: int | None = None
+    reason: str = ""
 
     @property
     def exit_code(self) -> int:
@@ -134,21 +141,27 @@ class CountResult:
         from kt_formal.io import jsonout
 
         what = TourRequest(self.board, self.closed, self.start, self.end).describe()
-        if self.count != 1:
+        shown = self.count if self.complete else self.lower_bound
+        if shown != 1:
             what = what.replace("tour", "tours", 1)
-        message = f"{self.count} {what}" if self.complete else f"at least {self.count} {what} (a limit ran out)"
+        if self.complete:
+            message = f"{self.count} {what}"
+        else:
+            message = f"unknown: {self.reason}" + (f"; at least {shown} {what}" if shown is not None else "")
         return jsonout.count_json(self.board, self.closed, self.start, self.end, count=self.count,
                                   complete=self.complete, method=self.method, seconds=self.seconds,
                                   directed_count=self.directed_count, nodes=self.nodes,
-                                  max_states=self.max_states, message=message)
+                                  max_states=self.max_states, message=message, lower_bound=self.lower_bound)
 
 
 def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(), remove=(), mask=None,
           method: str = "auto", time_limit: float | None = DEFAULT_TIME_LIMIT, node_limit: int | None = None,
-          progress=None, checkpoint: str | None = None, resume: bool = False,
+          progress=None, checkpoint: str | None = None, resume: bool = False, discard_checkpoint: bool = False,
           checkpoint_every: float | None = None, dask: str | None = None, parts: int = 2,
-          spill_dir: str | None = None, table_bytes: int | None = None) -> CountResult:
-    """Count the tours of a board, each undirected tour once: ``kt-formal count`` in Python.
+          spill_dir: str | None = None, table_bytes: int | None = None, threads: int | None = None) -> CountResult:
+    """Count the tours of a board, each undirected tour once: ``kt-formal count`` in Python,
+    by the same policy (:func:`kt_formal.counting.policy.run_count`: the same method, the
+    same checks of memory and disk, threads and kernels).
 
     ``closed=False`` counts open tours (Hamiltonian paths); ``start`` and ``end`` fix their
     ends. ``result.count`` is undirected; ``result.directed_count`` counts open tours with a
@@ -156,56 +169,32 @@ def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(
     closed tours).
 
     ``method``: ``frontier`` (a side of at most 8), ``search`` (exhaustive) or ``auto`` (the
-    frontier for boards of more than 36 squares with a side of at most 8, as the command).
-    A frontier count that reaches ``time_limit`` raises
-    :class:`~kt_formal.exceptions.LimitReached`; a search returns a lower bound instead.
+    command's choice: the search for closed tours of boards of at most 36 squares, a node
+    limit or nothing else fits; else the frontier).
+
+    A count that reaches ``time_limit`` (or ``node_limit``) returns ``complete=False`` and
+    ``count=None``; nothing is raised, and no partial figure is given as the count (a
+    search's tours found so far are ``lower_bound``).
 
     Frontier only: ``checkpoint`` (a directory: the states written after a step (a
-    square) every ``checkpoint_every`` seconds, default 60) and ``resume`` (go on from there);
-    ``dask`` (a scheduler's address or ``"local"``) steps the states in ``parts`` parts on a
-    Dask cluster; ``spill_dir`` and ``table_bytes`` as for the compiled counter.
+    square) every ``checkpoint_every`` seconds, default 60), ``resume`` (go on from there;
+    without it a directory holding a checkpoint is refused) and ``discard_checkpoint``
+    (remove it first); ``dask`` (a scheduler's address or ``"local"``) steps the states in
+    ``parts`` parts on a Dask cluster; ``spill_dir``, ``table_bytes`` and ``threads`` as for
+    the compiled counter.
     """
+    from kt_formal.counting.policy import run_count
     from kt_formal.question import TourRequest
-    from kt_formal.counting.frontier import MAX_SHORT_SIDE
-    from kt_formal.exceptions import InvalidInput
 
     b = _board(board, cols, hole, remove, mask)
     request = TourRequest(b, closed=closed, start=start, end=end)
-    short = min(b.rows, b.cols)
-    frontier_only = checkpoint is not None or resume or dask is not None
-    if method == "auto":
-        method = ("frontier" if short <= MAX_SHORT_SIDE and (b.n_squares > 36 or frontier_only)
-                  and node_limit is None else "search")
-    if method == "frontier":
-        if short > MAX_SHORT_SIDE:
-            raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}")
-        extra = {k: v for k, v in (("spill_dir", spill_dir), ("table_bytes", table_bytes)) if v is not None}
-        if dask is not None:
-            from kt_formal.counting._frontier_dask import count_request_dask
-
-            res = count_request_dask(b, request.closed, request.start, request.end, address=dask, parts=parts,
-                                     progress=progress, time_limit=time_limit, checkpoint=checkpoint,
-                                     resume=resume, **extra)
-        else:
-            try:
-                from kt_formal.counting._frontier_jit import count_request_jit as count_request
-            except ImportError:  # pragma: no cover - numba is a dependency
-                from kt_formal.counting.frontier import count_request
-            if checkpoint is not None or resume:
-                extra.update(checkpoint=checkpoint, resume=resume, checkpoint_every=checkpoint_every)
-            res = count_request(b, request.closed, request.start, request.end, progress=progress,
-                                time_limit=time_limit, **extra)
-        return CountResult(b, closed, request.start, request.end, int(res.count), True, "frontier",
-                           res.wall_time, directed_count=res.directed, max_states=int(res.max_states))
-    if method != "search":
-        raise InvalidInput(f"method must be auto, frontier or search, not {method!r}")
-    if frontier_only:
-        raise InvalidInput("checkpoint, resume and dask go with the frontier method")
-    from kt_formal.counting.exhaustive import count as exhaustive_count
-
-    res = exhaustive_count(request, node_limit=node_limit, time_limit=time_limit, progress=progress)
-    return CountResult(b, closed, request.start, request.end, int(res.count), bool(res.complete), "search",
-                       res.wall_time, directed_count=res.directed_count, nodes=res.nodes)
+    res = run_count(request, method=method, time_limit=time_limit, node_limit=node_limit, progress=progress,
+                    checkpoint=checkpoint, resume=resume, discard_checkpoint=discard_checkpoint,
+                    checkpoint_every=checkpoint_every, dask=dask, parts=parts, spill_dir=spill_dir,
+                    table_bytes=table_bytes, threads=threads)
+    return CountResult(b, closed, request.start, request.end, res.count, res.complete, res.method, res.wall_time,
+                       directed_count=res.directed_count, nodes=res.nodes, max_states=res.max_states,
+                       lower_bound=res.lower_bound, reason=res.reason)
 
 
 @dataclass

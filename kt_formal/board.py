@@ -9,6 +9,10 @@ rectangle (holes included), which is what tours store.
 Colours follow the chessboard: ``a1`` is dark. A knight always changes colour,
 which is what the colour-count arguments rest on.
 
+A large board that is mostly hole (given by hole rectangles that leave at most
+:data:`SPARSE_MAX_SQUARES` squares) is kept as the list of its squares, never as an array of
+the whole rectangle (:mod:`kt_formal.livesquares`); :attr:`Board.sparse` says which.
+
 >>> b = Board(8, 8, holes=[(3, 3), (3, 4), (4, 3), (4, 4)])
 >>> b.n_squares, b.colour_counts()
 (60, (30, 30))
@@ -28,6 +32,7 @@ from kt_formal.exceptions import InvalidInput
 from kt_formal.kernel import geometry
 from kt_formal.claims import file_name, square_name
 from kt_formal.kernel.geometry import KNIGHT_MOVES
+from kt_formal.livesquares import plain_low_squares, rect_squares, square_degrees
 from kt_formal.memory import available_memory, ensure_memory
 
 __all__ = [
@@ -35,6 +40,8 @@ __all__ = [
     "first_positions",
     "KNIGHT_MOVES",
     "MAX_SIDE",
+    "SPARSE_MIN_SIZE",
+    "SPARSE_MAX_SQUARES",
     "file_name",
     "parse_file_name",
     "ensure_memory",
@@ -46,6 +53,11 @@ __all__ = [
 
 #: Largest side accepted; a board also has to fit in memory for the work asked.
 MAX_SIDE = 1_000_000_000
+#: Boards of at least this many places (holes included) given by hole rectangles are kept as
+#: their list of squares when that is at most :data:`SPARSE_MAX_SQUARES` long and at most a
+#: sixteenth of the rectangle.
+SPARSE_MIN_SIZE = 1 << 26
+SPARSE_MAX_SQUARES = 1 << 24
 
 _RECT_RE = re.compile(r"^\s*(\d{1,12})\s*,\s*(\d{1,12})\s*,\s*(\d{1,12})\s*[xX]\s*(\d{1,12})\s*$", re.ASCII)
 _PAIR_RE = re.compile(r"^\s*\(?\s*(-?\d{1,12})\s*,\s*(-?\d{1,12})\s*\)?\s*$", re.ASCII)
@@ -137,6 +149,9 @@ class Board:
         The rectangle, both at least 1 and at most :data:`MAX_SIDE`.
     holes : iterable of (row, col), or a boolean array of shape (rows, cols), optional
         Removed squares (True in the array means removed).
+    live : numpy array of int, optional
+        Instead of ``holes``: the squares left, as sorted distinct flat indices
+        ``row * cols + col`` (every other place is a hole); the board is then :attr:`sparse`.
 
     Raises
     ------
@@ -144,9 +159,9 @@ class Board:
         For sizes out of range or holes off the board.
     """
 
-    __slots__ = ("rows", "cols", "_holes", "_n_holes")
+    __slots__ = ("rows", "cols", "_holes", "_n_holes", "_live")
 
-    def __init__(self, rows: int, cols: int, holes=None):
+    def __init__(self, rows: int, cols: int, holes=None, *, live=None):
         rows = _as_int(rows, "the number of rows")
         cols = _as_int(cols, "the number of columns")
         if rows < 1 or cols < 1:
@@ -155,6 +170,10 @@ class Board:
             raise InvalidInput(f"board {rows}x{cols} is too large: sides are limited to {MAX_SIDE}")
         self.rows = rows
         self.cols = cols
+        self._live = None
+        if live is not None:
+            self._init_live(live, holes)
+            return
         mask = None
         if holes is not None:
             if isinstance(holes, np.ndarray) and holes.dtype == bool:
@@ -180,6 +199,18 @@ class Board:
         if self.n_squares == 0:
             raise InvalidInput(f"the {rows}x{cols} board has no squares left after removing holes")
 
+    def _init_live(self, live, holes) -> None:
+        live = np.asarray(live, dtype=np.int64)
+        if holes is not None or live.ndim != 1:
+            raise InvalidInput("a board is given by its holes or by its squares, not both")
+        if live.size and (live[0] < 0 or live[-1] >= self.size or (live.size > 1 and np.any(np.diff(live) <= 0))):
+            raise InvalidInput(f"squares of the {self.rows}x{self.cols} board must be distinct, "
+                               "sorted and on it")
+        if live.size == 0:
+            raise InvalidInput(f"the {self.rows}x{self.cols} board has no squares left after removing holes")
+        live.setflags(write=False)
+        self._holes, self._live, self._n_holes = None, live, self.size - int(live.size)
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_spec(
@@ -201,6 +232,13 @@ class Board:
         squares = [probe.parse_square(s) if isinstance(s, str) else tuple(s) for s in hole_squares]
         if not rects and not squares:
             return probe
+        checked = [probe._check_rect(rect) for rect in rects]
+        if checked and probe.size >= SPARSE_MIN_SIZE and len(checked) + len(squares) <= 1000:
+            few = [probe._check_pair(sq, "hole") for sq in squares]
+            live = rect_squares(probe.rows, probe.cols, checked, few,
+                                most=min(SPARSE_MAX_SQUARES, probe.size // 16))
+            if live is not None:
+                return cls(rows, cols, live=live)
         ensure_memory(probe.rows * probe.cols, f"a hole mask for the {rows}x{cols} board")
         mask = np.zeros((probe.rows, probe.cols), dtype=bool)
         for rect in rects:
@@ -336,11 +374,22 @@ class Board:
 
     @property
     def has_holes(self) -> bool:
-        return self._holes is not None
+        return self._holes is not None or self._live is not None
+
+    @property
+    def sparse(self) -> bool:
+        """Whether the board is kept as the list of its squares (mostly hole)."""
+        return self._live is not None
 
     @property
     def hole_mask(self) -> np.ndarray:
-        """Boolean (rows, cols) array, True on holes (a fresh all-False array if none)."""
+        """Boolean (rows, cols) array, True on holes (a fresh all-False array if none; made
+        afresh, within the memory guard, on a :attr:`sparse` board)."""
+        if self._live is not None:
+            ensure_memory(self.size, f"a hole mask for the {self.rows}x{self.cols} board")
+            mask = np.ones(self.size, dtype=bool)
+            mask[self._live] = False
+            return mask.reshape(self.rows, self.cols)
         if self._holes is None:
             return np.zeros((self.rows, self.cols), dtype=bool)
         return self._holes
@@ -351,28 +400,46 @@ class Board:
 
     def holes(self) -> list[tuple[int, int]]:
         """The removed squares in row-major order."""
-        if self._holes is None:
+        if self._holes is None and self._live is None:
             return []
-        return [(int(r), int(c)) for r, c in zip(*np.nonzero(self._holes))]
+        if self._live is not None:
+            ensure_memory(self._n_holes * 100.0, f"the list of the {self._n_holes:,} holes of the "
+                          f"{self.rows}x{self.cols} board")
+        return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.hole_mask))]
 
     def first_holes(self, k: int) -> list[tuple[int, int]]:
         """The first ``k`` holes in row-major order, found a block at a time (a board of 10^8
         holes is not listed to name six of them)."""
+        if self._live is not None:
+            before = self._live - np.arange(self._live.size)  # holes before each square
+            i = int(np.searchsorted(before, k))  # the first square with k holes before it
+            bound = int(self._live[i]) if i < self._live.size else min(self.size, self._live.size + k)
+            holes = np.setdiff1d(np.arange(bound, dtype=np.int64), self._live[:i], assume_unique=True)
+            return [self.square(h) for h in holes[:k]]
         return [] if self._holes is None else first_positions(self._holes, k)
 
     def is_live(self, r: int, c: int) -> bool:
         """True when (r, c) is on the board and not a hole."""
         if not (0 <= r < self.rows and 0 <= c < self.cols):
             return False
+        if self._live is not None:
+            i = r * self.cols + c
+            at = int(np.searchsorted(self._live, i))
+            return at < self._live.size and int(self._live[at]) == i
         return self._holes is None or not bool(self._holes[r, c])
 
     def squares(self) -> list[tuple[int, int]]:
         """All live squares in row-major order."""
-        rr, cc = np.nonzero(self.live_mask())
+        if self._live is not None:
+            rr, cc = np.divmod(self._live, self.cols)
+        else:
+            rr, cc = np.nonzero(self.live_mask())
         return list(zip(rr.tolist(), cc.tolist()))
 
     def live_indices(self) -> np.ndarray:
         """Indices ``row * cols + col`` of the live squares, ascending."""
+        if self._live is not None:
+            return self._live.copy()
         return np.flatnonzero(self.live_mask().ravel())
 
     def index(self, r: int, c: int) -> int:
@@ -397,6 +464,10 @@ class Board:
         total = self.rows * self.cols
         c0 = (total + 1) // 2  # (0, 0) has colour 0 and takes the odd square
         c1 = total - c0
+        if self._live is not None:
+            rr, cc = np.divmod(self._live, self.cols)
+            c1 = int(((rr + cc) % 2).sum())
+            return int(self._live.size) - c1, c1
         if self._holes is not None:
             rr, cc = np.nonzero(self._holes)
             h1 = int(((rr + cc) % 2).sum())
@@ -423,6 +494,23 @@ class Board:
             deg[src_r, src_c] += live[dst_r, dst_c]
         deg[~live] = -1
         return deg
+
+    def low_degree_squares(self, at_most: int, first: int) -> list[tuple[tuple[int, int], int]]:
+        """The first ``first`` live squares (row-major order) with at most ``at_most`` knight
+        moves, with their degrees; without an array of the whole board where the board is
+        plain (the degrees depend only on the distance to the sides) or :attr:`sparse`.
+
+        >>> Board(1, 10**9).low_degree_squares(0, 2)
+        [((0, 0), 0), ((0, 1), 0)]
+        """
+        if not self.has_holes:
+            return plain_low_squares(self.rows, self.cols, at_most, first)
+        if self._live is not None:
+            deg = square_degrees(self.rows, self.cols, self._live)
+            at = np.flatnonzero(deg <= at_most)[:first]
+            return [(self.square(self._live[i]), int(deg[i])) for i in at]
+        deg = self.degrees()
+        return [(q, int(deg[q])) for q in first_positions(deg, first, lambda p: (p >= 0) & (p <= at_most))]
 
     def neighbours(self, r: int, c: int) -> list[tuple[int, int]]:
         """Live squares a knight move away from (r, c), in :data:`KNIGHT_MOVES` order."""
@@ -451,6 +539,9 @@ class Board:
         _, _, rows2, cols2 = transform_coords(0, 0, self.rows, self.cols, sym)
         if not self.has_holes:
             return Board(rows2, cols2)
+        if self._live is not None:
+            r2, c2, _, _ = transform_coords(*np.divmod(self._live, self.cols), self.rows, self.cols, sym)
+            return Board(rows2, cols2, live=np.sort(r2 * cols2 + c2))
         rr, cc = np.nonzero(self.hole_mask)
         r2, c2, _, _ = transform_coords(rr, cc, self.rows, self.cols, sym)
         mask = np.zeros((rows2, cols2), dtype=bool)
@@ -458,17 +549,18 @@ class Board:
         return Board(rows2, cols2, holes=mask)
 
     # ------------------------------------------------------------------ identity
-    def _key(self):
-        holes = None if self._holes is None else np.packbits(self._holes).tobytes()
-        return (self.rows, self.cols, holes)
-
     def __eq__(self, other) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return self._key() == other._key()
+        if (self.rows, self.cols, self._n_holes) != (other.rows, other.cols, other._n_holes):
+            return False
+        if self._live is None and other._live is None:
+            return self._holes is None or bool(np.array_equal(self._holes, other._holes))
+        return bool(np.array_equal(self.live_indices(), other.live_indices()))
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        # the first holes tell boards of one family apart, alike however the board is kept
+        return hash((self.rows, self.cols, self._n_holes, tuple(self.first_holes(4))))
 
     def __repr__(self) -> str:
         if self._n_holes:

@@ -69,14 +69,19 @@ def verify_tour(board: Board, tour, closed: bool | None = None) -> None:
 
 
 def board_to_dict(board: Board) -> dict:
-    """JSON-ready description of a board: sizes and the list of holes."""
+    """JSON-ready description of a board: sizes and the list of holes (of squares, on a board
+    kept as its squares, :attr:`~kt_formal.board.Board.sparse`)."""
+    if board.sparse:
+        return {"rows": board.rows, "cols": board.cols, "squares": [list(q) for q in board.squares()]}
     return {"rows": board.rows, "cols": board.cols, "holes": [list(h) for h in board.holes()]}
 
 
 def board_from_dict(d) -> Board:
     """The board a certificate names, read strictly by the kernel."""
-    shape = shape_from_dict(d)
+    shape = shape_from_dict(d, squares=True)
     try:
+        if shape.live is not None:
+            return Board(shape.rows, shape.cols, live=sorted(r * shape.cols + c for r, c in shape.live))
         return Board(shape.rows, shape.cols, holes=sorted(shape.holes))
     except InvalidInput as exc:
         raise CertificateRejected(f"bad board: {exc}") from None

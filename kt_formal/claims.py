@@ -17,8 +17,6 @@ evidence); this module words it in one line that names every field the kernel ch
 
 from __future__ import annotations
 
-import heapq
-
 from kt_formal.kernel import check as _kernel
 from kt_formal.kernel.errors import CertificateNotChecked
 from kt_formal.kernel.proofcheck import Claim
@@ -55,7 +53,7 @@ def _plural(n: int, word: str) -> str:
 
 def describe_holes(shape: Shape, at_most: int = 6) -> str:
     """The removed squares by name, shortened after ``at_most``: ``b2, c3 and 4 more``."""
-    return _name_holes(shape.rows, heapq.nsmallest(at_most, shape.holes), len(shape.holes))
+    return _name_holes(shape.rows, shape.first_holes(at_most), shape.rows * shape.cols - shape.n_squares)
 
 
 def _name_holes(rows: int, first: list, n_holes: int) -> str:
@@ -71,7 +69,7 @@ def describe_question(shape: Shape, closed: bool, start=None, end=None, forced: 
     >>> describe_question(Shape(5, 5, {(2, 2)}), True, (3, 0), (4, 4), forced=2)
     'closed tour of the 5x5 board minus 1 square (c3) from a2 to e1 using 2 forced moves'
     """
-    return question_text(shape.rows, shape.cols, len(shape.holes), heapq.nsmallest(6, shape.holes), closed,
+    return question_text(shape.rows, shape.cols, shape.rows * shape.cols - shape.n_squares, shape.first_holes(6), closed,
                          start, end, forced, forbidden)
 
 

@@ -364,8 +364,12 @@ class _Run:
     def named_engine(self, options: dict) -> Verdict:
         """The engine asked for by name, alone, with what is left of the budget."""
         t = time.perf_counter()
+        left = self.budget.left()
+        if left is not None and left <= 0:  # the proofs took it all: no engine is given 0 s
+            self.stage(self.engine, "not started: no time left", t)
+            return self.unknown(f"search:{self.engine}+limit", None, at_limit=True)
         opts = dict(options)
-        opts.update(time_limit=self.budget.left(), seed=self.seed, workers=self.workers)
+        opts.update(time_limit=left, seed=self.seed, workers=self.workers)
         if self.progress is not None:
             opts["progress"] = self.progress
         module = solve.get_engine(self.engine)

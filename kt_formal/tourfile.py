@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from kt_formal.exceptions import InvalidInput
+from kt_formal.files import output_file
 
 __all__ = ["save", "write_grid", "write_binary", "format_for_path", "header_line", "json_limit_message",
            "TOUR_FORMATS", "JSON_MAX_SQUARES", "TEXT_SLOW_SQUARES", "BINARY_MAGIC", "BINARY_SUFFIX"]
@@ -123,23 +124,20 @@ def save(tour, path, fmt: str | None = None, **meta) -> Path:
         raise InvalidInput(f"unknown format {fmt!r}; choose from {', '.join(TOUR_FORMATS)}")
     if fmt == "json" and len(tour) > JSON_MAX_SQUARES:
         raise InvalidInput(json_limit_message(len(tour)))
-    try:
-        with open(p, "wb") as fh:
-            if fmt == "bin":
-                write_binary(tour, fh)
-            elif fmt == "npy":
-                np.save(fh, tour.numbering())
-                fh.write(header_line(tour, "npy").encode("ascii"))  # after the array: numpy reads past it
-            elif fmt == "succ":
-                np.save(fh, tour.successor().reshape(tour.board.rows, tour.board.cols))
-            elif fmt == "grid":
-                fh.write(header_line(tour, "grid").encode("utf-8"))
-                if tour.board.size > 100_000:
-                    write_grid(tour, fh)
-                else:
-                    fh.write(tour.to_grid().encode("utf-8"))
+    with output_file(path, binary=True) as fh:  # whole or not at all; "-" is standard output
+        if fmt == "bin":
+            write_binary(tour, fh)
+        elif fmt == "npy":
+            np.save(fh, tour.numbering())
+            fh.write(header_line(tour, "npy").encode("ascii"))  # after the array: numpy reads past it
+        elif fmt == "succ":
+            np.save(fh, tour.successor().reshape(tour.board.rows, tour.board.cols))
+        elif fmt == "grid":
+            fh.write(header_line(tour, "grid").encode("utf-8"))
+            if tour.board.size > 100_000:
+                write_grid(tour, fh)
             else:
-                fh.write((tour.to_json(**meta) if fmt == "json" else tour.format(fmt)).encode("utf-8"))
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
+                fh.write(tour.to_grid().encode("utf-8"))
+        else:
+            fh.write((tour.to_json(**meta) if fmt == "json" else tour.format(fmt)).encode("utf-8"))
     return p

@@ -24,7 +24,7 @@ to date). One name, one meaning: `--out` is the file a command writes, `--hole` 
 `R,C,HxW` removed from the board (`census --hole-size HxW`: every position of a hole),
 `--threads` the solver threads of one search, `--workers` the processes of a census,
 `--time-limit` the seconds of one question (60 by default; a census asks many questions and
-gives each 10), `--json` one object per line in the layout of [json.md](json.md), `--squares`
+gives each 10), `--json` one JSON document in the layout of [json.md](json.md) (`count --sequence --json-lines` a stream, one object a line), `--squares`
 how squares are printed (chess names or `ROW,COL`). Old spellings (`render -o/--output`,
 `tour --workers`, `exists --workers`, `census --hole HxW`) are still accepted with a note on
 standard error until the next release; they are not listed here.

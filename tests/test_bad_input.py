@@ -59,7 +59,7 @@ CASES = [
     ("empty certificate name", ["exists", "5", "5", "--cert", ""], "--cert: an empty name"),
     ("empty scheduler address", ["count", "6", "6", "--dask", ""], "--dask: an empty name"),
     ("models from a missing directory", ["models", "check", "--dir", "{dir}/missing"], "no such directory"),
-    ("mask /dev/zero (no size ahead)", ["tour", "--mask", "/dev/zero"], "holds more than"),
+    ("mask /dev/zero (a device)", ["tour", "--mask", "/dev/zero"], "character device, not a regular file"),
     ("unknown subcommand", ["frobnicate"], "invalid choice"),
     ("unknown engine", ["tour", "8", "8", "--engine", "quantum"], "invalid choice"),
 ]
@@ -186,10 +186,9 @@ def _damaged_census(tmp_path: Path, certificate: str | None, holes: str | None =
 @pytest.mark.parametrize("certificate, holes, size, argv, match", [
     ("{not json", None, None, ["census-report", "{db}"], "the database cannot be read"),
     ("{not json", None, None, ["census-report", "{db}", "--json"], "the database cannot be read"),
-    ("[" * 100_000, None, None, ["verify", "--db", "{db}"], "nested too deeply"),
     (None, "garbage(", None, ["census-report", "{db}", "--map", "{dir}/m.svg"], "malformed JSON"),
     (None, None, 10**9, ["census-report", "{db}", "--html", "{dir}/a.html"], "more than the page draws"),
-], ids=["census-report", "census-report --json", "verify --db nested", "census-report --map bad holes",
+], ids=["census-report", "census-report --json", "census-report --map bad holes",
         "census-report --html absurd board"])
 def test_a_damaged_census_database_is_one_line_exit_2(tmp_path, certificate, holes, size, argv, match):
     """A census database edited by hand (a certificate that is not JSON, nested past the
@@ -202,6 +201,16 @@ def test_a_damaged_census_database_is_one_line_exit_2(tmp_path, certificate, hol
     assert len(lines) == 1 and lines[0].startswith("kt-formal: ") and match in lines[0], r["err"]
     if "--json" in argv:
         assert json.loads(r["out"])["exit_code"] == 2
+
+
+def test_a_row_nested_too_deep_is_one_rejected_row_of_verify_db(tmp_path):
+    """verify --db reads on past a row it cannot read: that row is rejected, exit 1."""
+    db = _damaged_census(tmp_path, "[" * 100_000, None, None)
+    r = run_case(["verify", "--db", str(db)])
+    assert r["code"] == 1 and r["err"] == "", r
+    lines = r["out"].strip().splitlines()
+    assert len(lines) == 2 and "REJECTED: nested too deeply" in lines[0], r["out"]
+    assert "1 REJECTED or NOT CHECKED" in lines[1]
 
 
 @pytest.mark.parametrize("argv", [["tour", "8", "8", "--json", "--time-limit", "0"],

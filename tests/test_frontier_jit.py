@@ -316,10 +316,10 @@ def _spill_room(monkeypatch, free: int) -> None:
     """The count command sees ``free`` bytes free in its spill directory."""
     import collections
 
-    from kt_formal.cli import count as cli_module
+    from kt_formal.counting import policy
 
     usage = collections.namedtuple("usage", "total used free")
-    monkeypatch.setattr(cli_module.shutil, "disk_usage", lambda path: usage(2 * free, free, free))
+    monkeypatch.setattr(policy.shutil, "disk_usage", lambda path: usage(2 * free, free, free))
 
 
 @pytest.mark.parametrize("size", [("8", "8"), ("8", "11"), ("12", "8")])

@@ -442,7 +442,7 @@ def test_a_search_that_would_not_fit_in_memory_is_refused_before_it_starts(monke
     assert find_tour(board, engine="backtrack", time_limit=30).status is Status.FOUND
     monkeypatch.setattr(memory, "available_memory", lambda: 100_000)  # 20 x 20 x 320 > 80 % of it
     for engine in ("backtrack", "dfs", "exhaustive"):
-        with pytest.raises(ResourceLimit, match=rf"a {engine} search of a board of 398 squares \(20x20 minus 2 squares\) needs about 124 KiB; 98 KiB") as exc:
+        with pytest.raises(ResourceLimit, match=rf"a {engine} search of a board of 398 squares \(20x20 minus 2 squares\) needs about 124 KiB; at most 78 KiB of memory may be used \(80% of the 98 KiB available") as exc:
             find_tour(board, engine=engine, time_limit=30)
         assert exit_code_of(exc.value) == 2
     pf = Portfolio(TourRequest(board), seed=0, workers=1, progress=None)

@@ -1,4 +1,4 @@
-"""The examples in README.md and docs/*.md run as shown.
+"""The examples in README.md and every page of the site (docs/**/*.md) run as shown.
 
 Every ```console block is run like a doctest: a line starting with ``$ `` is a shell
 command (``kt-formal`` is this checkout's command, run in a fresh temporary folder, one
@@ -9,11 +9,15 @@ for any text, and a line holding only ``...`` for any number of lines. A command
 exit 0 unless its comment says ``exit N``. A block right after the comment
 ``<!-- slow -->`` runs only with ``pytest -m slow``.
 
-Every ```python block runs too (in a temporary folder), and must not raise.
+Every ```python block runs too (in a temporary folder). A block in doctest form (lines
+``>>> `` and ``... ``, each followed by its output) is run by :mod:`doctest`, with
+``...`` in an output standing for any text, and each output must match; a block without
+``>>>`` must not raise and must print nothing (what it shows, it asserts).
 """
 
 from __future__ import annotations
 
+import doctest
 import os
 import re
 import subprocess
@@ -23,7 +27,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 _FENCE = re.compile(r"^```(\w*)\s*$")
 
@@ -56,7 +60,8 @@ def _examples(lang: str):
             if block_lang != lang:
                 continue
             marks = [pytest.mark.slow] if slow else []
-            params.append(pytest.param(body, id=f"{path.name}:{line}", marks=marks))
+            name = path.relative_to(ROOT).as_posix()
+            params.append(pytest.param(body, id=f"{name}:{line}", marks=marks))
     return params
 
 
@@ -138,10 +143,40 @@ def test_console_examples(body, shell):
             f"$ {command}\nexpected first lines:\n" + "\n".join(expected) + "\ngot:\n" + "\n".join(lines[:40]))
 
 
+_DOCTEST_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def _run_doctest(text: str, name: str = "<python block>") -> doctest.TestResults:
+    """Run a block in doctest form; (failures, attempted), with each failure's report printed."""
+    test = doctest.DocTestParser().get_doctest(text, {"__name__": "__docs__"}, name, None, 0)
+    runner = doctest.DocTestRunner(optionflags=_DOCTEST_FLAGS)
+    runner.run(test)
+    return runner.summarize(verbose=False)
+
+
 @pytest.mark.parametrize("body", _examples("python"))
 def test_python_examples(body, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    exec(compile("\n".join(body), "<README python block>", "exec"), {"__name__": "__readme__"})
+    text = "\n".join(body) + "\n"
+    if any(line.startswith(">>> ") for line in body):
+        failures, attempted = _run_doctest(text)
+        report = capsys.readouterr().out
+        assert attempted > 0 and failures == 0, report
+        return
+    exec(compile(text, "<python block>", "exec"), {"__name__": "__docs__"})
+    printed = capsys.readouterr().out
+    assert not printed, ("a python block without '>>>' printed output that nothing checks; "
+                         "write it in doctest form:\n" + printed)
+
+
+def test_a_wrong_output_fails():
+    """The runners compare: a changed figure in an expected output is a failure."""
+    assert _output_matches(["3x10 16", "3x11 0"], ["3x10 16", "3x11 0", "3x12 176"])
+    assert not _output_matches(["3x10 17"], ["3x10 16", "3x11 0"])
+    assert not _output_matches(["...", "3x12 177"], ["3x10 16", "3x12 176"])
+    failures, attempted = _run_doctest(">>> print(16)\n17\n")
+    assert (failures, attempted) == (1, 1)
+    assert _run_doctest(">>> print(16)\n16\n") == (0, 1)
 
 
 def test_every_console_block_is_collected():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -89,10 +90,18 @@ def test_count_json(cli, validator):
     r = cli("count", 5, 5, "--open", "--method", "search", "--json")
     (d,) = objects(r, validator, 1)
     assert d["count"] == 864 and d["directed_count"] == 1728 and d["complete"]  # OEIS A165134: 1728 directed open tours of 5x5
-    r = cli("count", "--sequence", 3, "10..12", "--json")
+    r = cli("count", "--sequence", 3, "10..12", "--json-lines")
     ds = objects(r, validator, 3)
     assert [d["board"]["cols"] for d in ds] == [10, 11, 12]
     assert [d["count"] for d in ds] == [16, 0, 176]  # OEIS A070030
+    # --json: one JSON document (an array of the same objects), which json.tool reads whole
+    r = cli("count", "--sequence", 3, "10..12", "--json")
+    array = json.loads(r.out)
+    assert isinstance(array, list) and [d["count"] for d in array] == [16, 0, 176]
+    for d in array:
+        validator.validate(d)
+    tool = subprocess.run([sys.executable, "-m", "json.tool"], input=r.out, capture_output=True, text=True)
+    assert tool.returncode == 0, tool.stderr
 
 
 def test_count_json_limit_is_unknown(cli, validator):
@@ -201,6 +210,19 @@ def test_squares_as_given(cli):
     assert "from 0,0 (304 directed);" in cli("count", 5, 5, "--open", "--start", "0,0", "--method", "search").out
     r = cli("tour", 6, 6, "--start", "0,0", "--threads", 1, "--engine", "cpsat", "--out", "/dev/null")
     assert "from 0,0 " in r.err and "(0, 0)" not in r.err
+
+
+def test_squares_of_holes_and_proofs_as_given(cli, tmp_path):
+    """A hole given as row,col makes every square of the explanation row,col (the square a
+    proof names too); --squares chooses for exists and verify alike, never a mix."""
+    cert = tmp_path / "p.json"
+    r = cli("exists", 10, 10, "--hole", "1,6,2x2", "--cert", cert, "-q")
+    assert r.code == 1 and "square 0,8 has only 1 knight move" in r.out and "i10" not in r.out
+    assert "square i10 " in cli("exists", 10, 10, "--hole", "1,6,2x2", "--squares", "chess").out
+    rc = cli("verify", cert, "--squares", "rc").out
+    assert "(1,6, 1,7, 2,6, 2,7): square 0,8 has 1 knight move" in rc, rc
+    assert not re.search(r"\b[a-j]\d+\b", rc.replace("verify", "")), rc
+    assert "(g9, h9, g8, h8): square i10 has 1 knight move" in cli("verify", cert).out
 
 
 def test_squares_beyond_26_columns_are_row_col(cli, tmp_path):

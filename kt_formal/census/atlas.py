@@ -29,11 +29,14 @@ import csv
 import gzip
 import io
 import json
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kt_formal.census.report import REJECTED
 from kt_formal.census.store import Store
 from kt_formal.exceptions import InvalidInput
+from kt_formal.files import output_file, read_user_bytes
 from kt_formal.theorems import ringboard_tour, three_row_minus_one_tour
 
 __all__ = ["TABLE_COLUMNS", "atlas_rows", "write_table", "read_table", "theorem_checks", "Check",
@@ -45,8 +48,6 @@ TABLE_COLUMNS = ("rows", "cols", "tour", "top", "left", "height", "width", "answ
 #: The most places one panel of the atlas page draws (a 1000 x 1000 board holds a hole of one square in 10^6).
 PAGE_MAX_CELLS = 1_000_000
 
-_METHOD = "COALESCE(json_extract(certificate, '$.method'), json_extract(certificate, '$.kind'))"
-
 
 def square_name(rows: int, cols: int, r: int, c: int) -> str:
     """Chess name of (r, c) (a1 bottom left) up to 26 columns, else ``r,c``.
@@ -57,24 +58,20 @@ def square_name(rows: int, cols: int, r: int, c: int) -> str:
     return f"{chr(97 + c)}{rows - r}" if cols <= 26 else f"{r},{c}"
 
 
-def _one_hole_rows(store: Store, last: str, board, what: str):
-    """``(m, n, tour, (top, left, h, w), answer, last)`` for every stored verdict of one board
-    (or all), each question having one rectangular hole and no fixed end; ``last`` is the
-    SQL of the last column. Raises InvalidInput naming ``what`` for any other question."""
-    from kt_formal.census.report import rect_of
+def _one_hole_rows(store: Store, board, what: str, certificates: bool = False):
+    """``(m, n, tour, (top, left, h, w), answer, method, certificate)`` for every stored verdict of
+    one board (or all), checked by the kernel (:func:`~kt_formal.census.report.checked_verdicts`:
+    a refused certificate makes the answer "rejected"), each question having one rectangular
+    hole and no fixed end. Raises InvalidInput naming ``what`` for any other question."""
+    from kt_formal.census.report import checked_verdicts, rect_of
 
-    sql = f"SELECT rows, cols, holes, tour, start, \"end\", answer, {last} FROM verdicts"
-    params: tuple = ()
-    if board is not None:
-        sql += " WHERE rows = ? AND cols = ?"
-        params = tuple(board)
-    for m, n, holes, tour, start, end, answer, extra in store.con.execute(sql, params):
+    for m, n, holes, tour, start, end, answer, method, d in checked_verdicts(store, board, certificates):
         rect = rect_of(json.loads(holes))
         if rect is None or start != "null" or end != "null":
             raise InvalidInput(f"{what} is for families of one rectangular hole without fixed ends "
                                f"(--atlas, --rect-holes, --hole-size, --remove-squares 1); {m}x{n} holes "
                                f"{holes} is not one{': use --csv' if what == 'the verdict table' else ''}")
-        yield m, n, tour, rect, answer, extra
+        yield m, n, tour, rect, answer, method, d
 
 
 def atlas_rows(store: Store, board=None) -> list[tuple]:
@@ -84,9 +81,8 @@ def atlas_rows(store: Store, board=None) -> list[tuple]:
     not name it).
     """
     out = []
-    for m, n, tour, rect, answer, method in _one_hole_rows(
-            store, f"CASE WHEN answer = 'no' THEN {_METHOD} END", board, "the verdict table"):
-        out.append((m, n, tour, *rect, answer, method or ""))
+    for m, n, tour, rect, answer, method, _ in _one_hole_rows(store, board, "the verdict table"):
+        out.append((m, n, tour, *rect, answer, method if answer == "no" and method else ""))
     out.sort(key=lambda r: (r[0], r[1], r[2] != "closed", r[5], r[6], r[3], r[4]))
     return out
 
@@ -99,22 +95,30 @@ def write_table(store: Store, out) -> int:
     w.writerow(TABLE_COLUMNS)
     w.writerows(rows)
     data = buf.getvalue().encode()
-    try:
-        if str(out).endswith(".gz"):
-            data = gzip.compress(data, compresslevel=9, mtime=0)
-        Path(out).write_bytes(data)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    if str(out).endswith(".gz"):
+        data = gzip.compress(data, compresslevel=9, mtime=0)
+    with output_file(out, binary=True) as fh:
+        fh.write(data)
     return len(rows)
 
 
+#: The most bytes a verdict table may hold (after decompression).
+TABLE_MAX_BYTES = 1 << 30
+
+
 def read_table(path) -> list[tuple]:
-    """The rows of a table written by :func:`write_table` (numbers as ints)."""
+    """The rows of a table written by :func:`write_table` (numbers as ints), a regular file of
+    at most :data:`TABLE_MAX_BYTES` bytes, compressed or not."""
     p = Path(path)
+    raw = read_user_bytes(p, "verdict table ", TABLE_MAX_BYTES)
     try:
-        raw = p.read_bytes()
-        text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode()
-    except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError) as exc:
+        if raw[:2] == b"\x1f\x8b":
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
+                raw = gz.read(TABLE_MAX_BYTES + 1)
+            if len(raw) > TABLE_MAX_BYTES:
+                raise InvalidInput(f"verdict table {p.name} holds more than {TABLE_MAX_BYTES >> 20} MiB uncompressed")
+        text = raw.decode()
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
         raise InvalidInput(f"{p.name}: not a readable verdict table ({exc})") from None
     reader = csv.reader(io.StringIO(text))
     head = next(reader, None)
@@ -226,14 +230,16 @@ def _margins(m, n, top, left, h, w) -> int:
 
 def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str = "") -> str:
     """What the table says, as Markdown (every figure counted from ``rows``)."""
+    from kt_formal.census.report import family_words
+
     rows = list(rows)
     out: list[str] = []
     add = out.append
     closed = [r for r in rows if r[2] == "closed"]
     opened = [r for r in rows if r[2] == "open"]
     unknown = sum(r[7] == "unknown" for r in rows)
-    sizes = sorted({(r[0], r[1]) for r in rows})
-    add("# The atlas of holed boards: findings")
+    title, family = family_words({(r[0], r[1]) for r in rows}, {(r[2], r[5], r[6]) for r in rows})
+    add(f"# {title}: findings")
     add("")
     add("Generated by `kt-formal census-report --findings` from the verdict table"
         + (f" `{source}`" if source else "") + "; every number below is counted from it.")
@@ -241,13 +247,15 @@ def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str
         add("")
         add(f"Made by `{command}`" + (f" ({seconds})" if seconds else "") + ".")
     add("")
-    add(f"* {len(rows):,} questions on {len(sizes)} board sizes "
-        f"({sizes[0][0]}x{sizes[0][1]} to {sizes[-1][0]}x{sizes[-1][1]}): {len(closed):,} closed "
-        f"(every rectangular hole at every position), {len(opened):,} open (one square removed).")
+    rejected = sum(r[7] == REJECTED for r in rows)
+    add(f"* {len(rows):,} question{'' if len(rows) == 1 else 's'}, each hole at every position: {family}: "
+        f"{len(closed):,} closed, {len(opened):,} open.")
     yes_c = sum(r[7] == "yes" for r in closed)
     yes_o = sum(r[7] == "yes" for r in opened)
     add(f"* Closed: {yes_c:,} yes, {sum(r[7] == 'no' for r in closed):,} no. Open: {yes_o:,} yes, "
-        f"{sum(r[7] == 'no' for r in opened):,} no. Unknown: {unknown}.")
+        f"{sum(r[7] == 'no' for r in opened):,} no. Unknown: {unknown}."
+        + (f" Rejected (a certificate the kernel refuses: neither yes nor no below): {rejected:,}."
+           if rejected else ""))
     counts: dict = {}
     for r in rows:
         if r[7] == "no":
@@ -430,10 +438,8 @@ def write_findings(source, out, *, board=None, command: str = "", seconds: str =
     if not rows:
         raise InvalidInput("the table is empty: nothing to report")
     text = findings_markdown(rows, command=command, seconds=seconds, source=name)
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    with output_file(out) as fh:
+        fh.write(text)
     return theorem_checks(rows)
 
 
@@ -443,17 +449,18 @@ def write_html(store: Store, out, *, board=None) -> int:
 
     data = page_data(store, board)
     text = atlas_html(data)
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    with output_file(out) as fh:
+        fh.write(text)
     return len(text.encode())
 
 
 # ---------------------------------------------------------------------- the page's data
 #: One character per question on the page: its answer and, for a no, the proof method.
 CELL_CODES = {"yes": "y", "colour": "c", "degree": "d", "separator": "s", "alternation": "a", "hall": "h", "ends": "e",
-              "drup": "D", "exhaustive": "X", "unknown": "u"}
+              "drup": "D", "exhaustive": "X", "unknown": "u", "rejected": "r"}
+
+_NOT_CHECKED = (" (A search record: the kernel runs no search, so it is not checked here; "
+                "kt-formal verify --db --replay re-runs it.)")
 
 _MOVES = [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)]
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -487,38 +494,40 @@ def _drup_reason(d: dict) -> str:
 def page_data(store: Store, board=None) -> dict:
     """Everything the atlas page shows, as plain data (see :mod:`kt_formal.io.atlas_page`)."""
     from kt_formal.census import report
+    from kt_formal.census.runners import EXPENSIVE_CHECKS
     from kt_formal.proofs.explain import explain
 
     reasons: list[str] = []
     reason_ix: dict = {}
+    answers: dict = {}
     cache: dict = {}
     boards: dict = {}
-    for m, n, tour, rect, answer, cert in _one_hole_rows(store, "certificate", board, "the page"):
+    for m, n, tour, rect, answer, method, d in _one_hole_rows(store, board, "the page", certificates=True):
         top, left, h, w = rect
         card = boards.setdefault((m, n, tour), {})
         panel = card.setdefault((h, w), {})
         extra = None
-        if answer == "yes":
+        if answer == "yes":  # the kernel checked its squares: a tour of knight moves
             code = "y"
-            d = json.loads(cert)
             extra = pack_tour(n, d["squares"])
-        elif answer == "no":
-            d = json.loads(cert)
-            method = d.get("method") or d.get("kind")
-            code = CELL_CODES.get(method, "X")
-            if d.get("kind") == "drup":
+        elif answer in ("no", REJECTED):
+            code = CELL_CODES.get(method, "X") if answer == "no" else CELL_CODES[REJECTED]
+            text = f"The stored certificate was rejected by the kernel: {method}" if answer == REJECTED else None
+            if text is None and d.get("kind") == "drup":
                 text = _drup_reason(d)
-            else:
+            elif text is None:
                 key = (m, n, json.dumps({k: v for k, v in d.items() if k != "board"}, sort_keys=True))
                 text = cache.get(key)
                 if text is None:
-                    text = cache[key] = explain(d)
+                    text = cache[key] = explain(d) + (_NOT_CHECKED if method in EXPENSIVE_CHECKS else "")
             if text not in reason_ix:
                 reason_ix[text] = len(reasons)
                 reasons.append(text)
             extra = reason_ix[text]
         else:
             code = "u"
+        label = f"no: {method}" if answer == "no" else answer
+        answers.setdefault(label, {})[tour] = answers.get(label, {}).get(tour, 0) + 1
         panel[(top, left)] = (code, extra)
     if not boards:
         raise InvalidInput("the census database is empty: nothing to show" if board is None else
@@ -540,16 +549,20 @@ def page_data(store: Store, board=None) -> dict:
                     extras.append(extra)
             panels.append({"h": h, "w": w, "cells": "".join(codes), "extra": extras})
         out_boards.append({"m": m, "n": n, "kind": tour, "panels": panels})
-    summary = report.summary_dict(store)
+    summary = dict(report.summary_dict(store), answers=answers,  # the answers shown, as checked
+                   questions=sum(sum(v.values()) for v in answers.values()))
     own = {"alternation": "#8c5a2b", "hall": "#1f6f8b"}  # the page tells them from separators
     legend = {code: [words, own[method] if method in own else
-                     "#%02x%02x%02x" % report.COLOURS[report.METHOD_KEYS.get(method, "yes" if code == "y" else
-                                                                            "unknown")]]
+                     "#%02x%02x%02x" % report.COLOURS[report.METHOD_KEYS.get(method) or
+                                                      {"y": "yes", "r": REJECTED}.get(code, "unknown")]]
               for method, code, words in (("yes", "y", "yes: a tour"), ("colour", "c", "no: colour count"),
                                           ("degree", "d", "no: a square of degree < 2"),
                                           ("separator", "s", "no: separator"),
                                           ("alternation", "a", "no: 4-row alternation"),
                                           ("hall", "h", "no: Hall's condition (no 2-factor)"),
-                                          ("drup", "D", "no: DRUP proof (SAT)"), ("unknown", "u", "unknown"))}
-    return {"title": "Knight's tours on holed boards: the atlas", "summary": summary, "boards": out_boards,
+                                          ("drup", "D", "no: DRUP proof (SAT)"), ("unknown", "u", "unknown"),
+                                          (REJECTED, "r", "certificate rejected by the kernel"))}
+    title, family = report.family_words({(m, n) for m, n, _ in boards},
+                                        {(t, h, w) for (_, _, t), card in boards.items() for h, w in card})
+    return {"title": f"{title}: {family}", "summary": summary, "boards": out_boards,
             "reasons": reasons, "legend": legend, "moves": _MOVES, "alphabet": _ALPHABET}

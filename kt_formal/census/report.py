@@ -37,10 +37,12 @@ from pathlib import Path
 
 
 from kt_formal.census.store import COLUMNS, Store, row_question
-from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError
+from kt_formal.files import output_file
+from kt_formal.kernel.reader import certificate_from_text
 
 __all__ = ["census_table", "rect_of", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
-           "cell_key", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
+           "cell_key", "family_words", "proof_method", "checked_verdicts", "REJECTED", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
 
 #: Map colours (RGB) by summary of the answers in one cell.
 COLOURS = {
@@ -52,12 +54,99 @@ COLOURS = {
     "no": (200, 60, 50),
     "mixed": (235, 170, 40),
     "unknown": (150, 150, 150),
+    "rejected": (30, 30, 30),
     "none": (232, 232, 232),
 }
 
 #: The proof method of a "no": a proof's ``method``, else the certificate's ``kind`` (a SAT
 #: solver's DRUP proof and an exhaustive search record carry no method, only a kind).
 _METHOD = "COALESCE(json_extract(certificate, '$.method'), json_extract(certificate, '$.kind'))"
+
+
+#: The answer reports give a stored row whose certificate the kernel refuses.
+REJECTED = "rejected"
+
+#: What a report may not take on trust from a row's certificate: anything a hostile file can raise.
+_HOSTILE = (KtFormalError, ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError,
+            OverflowError)
+
+
+def _kernel_answer(row: tuple) -> tuple:
+    """``(answer, method, certificate)`` of a stored row ``(rows, cols, holes, tour, start, end,
+    answer, certificate text)`` after the kernel's check: the answer "rejected" with the reason as
+    method when the kernel refuses the certificate (or it is not about the row's question)."""
+    from kt_formal.census.runners import check_row_certificate
+
+    *where, answer, cert = row
+    if answer == "unknown":
+        return answer, None, None
+    try:
+        if answer not in ("yes", "no"):
+            raise CertificateRejected(f"the answer {str(answer)[:20]!r} is not yes, no or unknown")
+        if cert is None:
+            raise CertificateRejected(f"answer {answer!r} without a certificate")
+        d = certificate_from_text(cert)  # as verify --db reads it: a duplicate key refused
+        check_row_certificate(row_question(*where), answer, d, full=False)
+    except _HOSTILE as exc:
+        return REJECTED, " ".join(str(exc).split())[:300], None
+    method = (d.get("method") or d.get("kind")) if answer == "no" else None
+    return answer, method if isinstance(method, str) else None, d
+
+
+def checked_verdicts(store: Store, board=None, certificates: bool = False):
+    """Every stored row of one board (or all) as ``(rows, cols, holes, tour, start, end, answer,
+    method, certificate)``, its certificate checked by the kernel first.
+
+    ``answer`` is "rejected" (:data:`REJECTED`) and ``method`` the reason when the kernel
+    refuses the certificate; ``method`` is the proof method of a "no", else None; the
+    certificate (a dict) is given for an accepted row when ``certificates``, else None.
+    Search records (``exhaustive``) pass unchecked (the kernel runs no search; ``verify
+    --db --replay`` re-runs them). A row is checked once per opened store.
+    """
+    sql = 'SELECT id, rows, cols, holes, tour, start, "end", answer, certificate FROM verdicts'
+    params: tuple = ()
+    if board is not None:
+        sql += " WHERE rows = ? AND cols = ?"
+        params = tuple(board)
+    for id_, *row in store.con.execute(sql, params):
+        known = store.checked.get(id_)
+        if known is None:
+            answer, method, d = _kernel_answer(tuple(row))
+            store.checked[id_] = (answer, method)
+        else:
+            answer, method = known
+            d = certificate_from_text(row[-1]) if certificates and answer in ("yes", "no") else None
+        yield (*row[:6], answer, method, d if certificates else None)
+
+
+def family_words(sizes, holes) -> tuple[str, str]:
+    """``(title, description)`` of a census of one-hole questions, in words that fit it: the
+    title "The atlas of holed boards" for an atlas (closed tours with holes of several sizes,
+    open tours with one square removed), else "Knight's tours on holed boards"; the
+    description names the kinds of tour, the holes and the boards (one or several).
+
+    ``sizes`` are the ``(rows, cols)`` of the boards, ``holes`` the ``(tour, height, width)``
+    asked.
+
+    >>> family_words({(8, 8)}, {("closed", 2, 2)})
+    ("Knight's tours on holed boards", 'closed tours with a 2x2 hole, on the 8x8 board')
+    >>> family_words({(5, 5), (5, 6)}, {("closed", 1, 1), ("closed", 2, 1), ("open", 1, 1)})[0]
+    'The atlas of holed boards'
+    """
+    sizes = sorted(sizes)
+    parts = []
+    for kind in ("closed", "open"):
+        hw = sorted({(h, w) for t, h, w in holes if t == kind})
+        if hw:
+            what = ("one square removed" if hw == [(1, 1)] else f"a {hw[0][0]}x{hw[0][1]} hole" if len(hw) == 1
+                    else f"a rectangular hole of {len(hw)} sizes ({hw[0][0]}x{hw[0][1]} to {hw[-1][0]}x{hw[-1][1]})")
+            parts.append(f"{kind} tours with {what}")
+    on = (f"the {sizes[0][0]}x{sizes[0][1]} board" if len(sizes) == 1 else
+          f"{len(sizes)} board sizes ({sizes[0][0]}x{sizes[0][1]} to {sizes[-1][0]}x{sizes[-1][1]})")
+    atlas = (len({(h, w) for t, h, w in holes if t == "closed"}) > 1
+             and {(h, w) for t, h, w in holes if t == "open"} == {(1, 1)})
+    return ("The atlas of holed boards" if atlas else "Knight's tours on holed boards",
+            " and ".join(parts) + ", on " + on)
 
 
 def census_table(store: Store) -> list[tuple]:
@@ -113,24 +202,35 @@ def summary_dict(store: Store) -> dict:
     return {"questions": total, "seconds": round(seconds, 6), "answers": answers}
 
 
+def proof_method(cert) -> str | None:
+    """The proof method a stored certificate (JSON text) names: its ``method``, else its
+    ``kind``; None when it names none or is not a JSON object.
+
+    >>> proof_method('{"kind": "proof", "method": "colour"}'), proof_method('[1]'), proof_method('{')
+    ('colour', None, None)
+    """
+    try:
+        d = certificate_from_text(cert)
+    except CertificateRejected:
+        return None
+    m = (d.get("method") or d.get("kind")) if isinstance(d, dict) else None
+    return m if isinstance(m, str) else None
+
+
 def write_csv(store: Store, out, certificates: bool = False) -> int:
     """Write the store as CSV (one line per question); return the number of rows."""
     cols = [c for c in COLUMNS if certificates or c != "certificate"]
     n = 0
-    try:
-        with open(out, "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh)
-            w.writerow([*cols, "method"] if not certificates else cols)
-            for r in store.rows(with_certificate=True):
-                method = None
-                if r["answer"] == "no" and r["certificate"]:
-                    d = json.loads(r["certificate"])
-                    method = d.get("method") or d.get("kind")
-                values = [r[c] for c in cols]
-                w.writerow(values + ([method or ""] if not certificates else []))
-                n += 1
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    with output_file(out, newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow([*cols, "method"] if not certificates else cols)
+        for r in store.rows(with_certificate=True):
+            method = None
+            if r["answer"] == "no" and r["certificate"]:
+                method = proof_method(r["certificate"])
+            values = [r[c] for c in cols]
+            w.writerow(values + ([method or ""] if not certificates else []))
+            n += 1
     return n
 
 
@@ -150,6 +250,7 @@ LEGEND = {
     "no": "no (several reasons)",
     "mixed": "yes and no",
     "unknown": "unknown",
+    "rejected": "certificate rejected by the kernel",
     "none": "not asked",
 }
 
@@ -164,6 +265,8 @@ def cell_key(answers) -> str:
     if not answers:
         return "none"
     kinds = {a for a, _ in answers}
+    if REJECTED in kinds:
+        return REJECTED
     if "unknown" in kinds:
         return "unknown"
     if kinds == {"yes"}:
@@ -234,13 +337,8 @@ def map_figures(store: Store, board=None, squares: str = "chess"):
     """
     from kt_formal.io.maps import Figure, Panel
 
-    sql = (f"SELECT rows, cols, holes, tour, answer, CASE WHEN answer = 'no' THEN {_METHOD} END "
-           "FROM verdicts")
-    params: tuple = ()
-    if board is not None:
-        sql += " WHERE rows = ? AND cols = ?"
-        params = tuple(board)
-    rows_ = list(store.con.execute(sql, params))
+    rows_ = [(m, n, holes, tour, answer, method) for m, n, holes, tour, _, _, answer, method, _
+             in checked_verdicts(store, board)]
     if not rows_:
         if board is not None:
             raise InvalidInput(f"the census database has no {board[0]}x{board[1]} board")
@@ -305,68 +403,91 @@ def write_map(store: Store, out, board=None, squares: str = "chess") -> list[Pat
             raise InvalidInput(f"a census map of {side} cells a side is too large to draw "
                                f"(at most {MAX_SVG_SIDE // 4})")
         p = Path(out.replace("{board}", name))
-        try:
-            if fmt == "svg":
-                p.write_text(map_svg(fig, COLOURS), encoding="utf-8")
-            else:
-                p.write_bytes(map_png(fig, COLOURS))
-        except OSError as exc:
-            raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
+        with output_file(p, binary=True) as fh:
+            fh.write(map_svg(fig, COLOURS).encode("utf-8") if fmt == "svg" else map_png(fig, COLOURS))
         written.append(p)
     return written
 
 
 # ---------------------------------------------------------------------- re-checking
-def verify_store(path, progress=None, replay: bool = False) -> tuple[int, int, int, list[str]]:
+def verify_store(path, progress=None, replay: bool = False, time_limit: float = 60.0
+                 ) -> tuple[int, int, int, list[str]]:
     """Re-check every stored certificate with the kernel's checker.
 
-    Each certificate must be about its row's question, of the kind its answer needs,
-    and pass the kernel's :func:`~kt_formal.kernel.check_certificate`. An exhaustive
-    record is a failure ("NOT CHECKED": the kernel runs no search) unless ``replay``,
-    which re-runs it with :func:`kt_formal.proofs.replay.replay_exhaustive`. Unknown
-    rows carry no certificate and are counted apart; a yes or no without one is a
-    failure.
+    Each row's values must lie in their domains (:func:`row_question`), its question be
+    asked once (holes compared as squares, not as text), its certificate be read by the
+    kernel's strict reader (a duplicate key refused), be about its row's question, of the
+    kind its answer needs, and pass the kernel's
+    :func:`~kt_formal.kernel.check_certificate`. A bad row is one failure; the run goes
+    on. An exhaustive record is a failure ("NOT CHECKED": the kernel runs no search)
+    unless ``replay``, which re-runs it with
+    :func:`kt_formal.proofs.replay.replay_exhaustive`, all the replays within
+    ``time_limit`` seconds together (past it, NOT CHECKED). Unknown rows carry no
+    certificate and are counted apart; a yes or no without one is a failure.
 
     Returns
     -------
     (checked, failed, unknown, failure lines)
     """
-    from kt_formal.census.runners import check_row_certificate
-    from kt_formal.exceptions import CertificateNotChecked
+    import time
 
     checked = failed = unknown = 0
     failures: list[str] = []
+    asked: dict = {}  # question -> the id of the row that asks it first
+    deadline = time.monotonic() + time_limit
     with Store.open(path, readonly=True) as store:
         total = store.count()
-        sql = 'SELECT rows, cols, holes, tour, start, "end", answer, certificate FROM verdicts ORDER BY id'
+        sql = 'SELECT id, rows, cols, holes, tour, start, "end", answer, certificate FROM verdicts ORDER BY id'
         try:
-            for i, (m, n, holes, tour, start, end, answer, cert) in enumerate(store.con.execute(sql)):
+            for i, (rid, *row, answer, cert) in enumerate(store.con.execute(sql)):
                 if progress is not None:
                     progress(i, total, "certificates")
-                if answer == "unknown" and cert is None:
-                    unknown += 1
-                    continue
-                checked += 1
+                m, n, holes, tour, start, end = (str(v)[:60] for v in row)
                 where = f"{m}x{n} holes {holes} {tour} start {start} end {end}"
+                q = None
                 try:
-                    q = row_question(m, n, holes, tour, start, end)
-                    if cert is None:
-                        raise CertificateRejected(f"answer {answer!r} without a certificate")
-                    d = json.loads(cert)
-                    try:
-                        check_row_certificate(q, answer, d)
-                    except CertificateNotChecked:
-                        if not replay:
-                            raise
-                        from kt_formal.proofs.replay import replay_exhaustive
-
-                        replay_exhaustive(d)
+                    q = row_question(*row)
+                    first = asked.setdefault(q, rid)
+                    if answer == "unknown" and cert is None and first == rid:
+                        unknown += 1
+                        continue
+                    checked += 1
+                    if first != rid:
+                        raise CertificateRejected(f"the question of row {first} stored again (row {rid})")
+                    _check_row(q, answer, cert, replay, deadline - time.monotonic(), time_limit)
                 except CertificateNotChecked as exc:
                     failed += 1
                     failures.append(f"{where}: NOT CHECKED: {exc}")
-                except (CertificateRejected, InvalidInput, ValueError, TypeError, KeyError) as exc:
+                except _HOSTILE as exc:
+                    checked += q is None
                     failed += 1
-                    failures.append(f"{where}: REJECTED: {exc}")
+                    failures.append(f"{where}: REJECTED: {exc if not isinstance(exc, RecursionError) else 'nested too deeply'}")
         except sqlite3.Error as exc:
             raise InvalidInput(f"census database {Path(path).name}: unreadable ({exc})") from None
     return checked, failed, unknown, failures
+
+
+def _check_row(q, answer, cert, replay: bool, left: float, time_limit: float) -> None:
+    """Check one row's certificate (see :func:`verify_store`); raise on anything amiss."""
+    from kt_formal.census.runners import check_row_certificate
+    from kt_formal.exceptions import LimitReached
+
+    if answer not in ("yes", "no", "unknown"):
+        raise CertificateRejected(f"answer {str(answer)[:40]!r} is not 'yes', 'no' or 'unknown'")
+    if cert is None:
+        raise CertificateRejected(f"answer {answer!r} without a certificate")
+    d = certificate_from_text(cert)
+    try:
+        check_row_certificate(q, answer, d)
+    except CertificateNotChecked:
+        if not replay:
+            raise
+        from kt_formal.proofs.replay import replay_exhaustive
+
+        try:
+            if left <= 0:
+                raise LimitReached("no time left")
+            replay_exhaustive(d, left)
+        except LimitReached:
+            raise CertificateNotChecked(f"unknown: the replays' {time_limit:g} s time limit ran out "
+                                        "before this record's replay finished") from None

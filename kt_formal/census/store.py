@@ -37,7 +37,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.files import regular_file
 
 __all__ = ["Store", "APPLICATION_ID", "SCHEMA_VERSION", "COMMIT_SECONDS", "question_key",
            "row_question", "COLUMNS", "check_store_file"]
@@ -50,6 +51,9 @@ SCHEMA_VERSION = 1
 
 #: Longest time between commits while answers arrive (seconds).
 COMMIT_SECONDS = 0.2
+
+#: Largest board side a stored row may name.
+_MAX_SIDE = 10**9
 
 #: The columns of ``verdicts`` in order.
 COLUMNS = ("rows", "cols", "holes", "tour", "start", "end", "answer", "certificate", "seconds", "route")
@@ -97,12 +101,53 @@ def question_key(q) -> tuple:
 
 
 def row_question(rows, cols, holes, tour, start, end):
-    """Inverse of :func:`question_key`: the question tuple of a stored row."""
-    def sq(text):
-        v = json.loads(text)
-        return None if v is None else (int(v[0]), int(v[1]))
-    hs = tuple(sorted((int(r), int(c)) for r, c in json.loads(holes)))
-    return (int(rows), int(cols), hs, tour == "closed", sq(start), sq(end))
+    """Inverse of :func:`question_key`: the question tuple of a stored row.
+
+    Every value must lie in its domain (sides positive integers, ``tour`` 'closed' or
+    'open', holes and ends squares of the board, read as strict JSON); anything else
+    raises :class:`~kt_formal.exceptions.InvalidInput`. Equal questions give equal tuples
+    however their text was spaced or ordered.
+
+    >>> row_question(3, 4, "[[0, 1],[0,0]]", "closed", "null", "[2,3]")
+    (3, 4, ((0, 0), (0, 1)), True, None, (2, 3))
+    >>> row_question(3, 4, "[]", "banana", "null", "null")
+    Traceback (most recent call last):
+    ...
+    kt_formal.kernel.errors.InvalidInput: stored tour 'banana' is neither 'closed' nor 'open'
+    """
+    from kt_formal.kernel.reader import loads_strict
+
+    for side in (rows, cols):
+        if type(side) is not int or not 1 <= side <= _MAX_SIDE:
+            raise InvalidInput(f"stored board side {side!r:.40} is not an integer in 1..{_MAX_SIDE:,}")
+    if tour not in ("closed", "open"):
+        raise InvalidInput(f"stored tour {tour!r:.40} is neither 'closed' nor 'open'")
+
+    def square(v, what):
+        if not (isinstance(v, list) and len(v) == 2 and all(type(x) is int for x in v)
+                and 0 <= v[0] < rows and 0 <= v[1] < cols):
+            raise InvalidInput(f"stored {what} {v!r:.40} is not a square of the {rows}x{cols} board")
+        return (v[0], v[1])
+
+    def value(text, what):
+        if not isinstance(text, str):
+            raise InvalidInput(f"stored {what} is not JSON text")
+        try:
+            return loads_strict(text)
+        except CertificateRejected as exc:
+            raise InvalidInput(f"stored {what}: {exc}") from None
+
+    hole_list = value(holes, "holes")
+    if not isinstance(hole_list, list):
+        raise InvalidInput("stored holes are not a list")
+    hs = tuple(sorted({square(h, "hole") for h in hole_list}))
+    if len(hs) != len(hole_list):
+        raise InvalidInput("stored holes name a square twice")
+    ends = []
+    for text, what in ((start, "start"), (end, "end")):
+        v = value(text, what)
+        ends.append(None if v is None else square(v, what))
+    return (rows, cols, hs, tour == "closed", ends[0], ends[1])
 
 
 def _uri(path: Path, mode: str) -> str:
@@ -118,7 +163,9 @@ def check_store_file(path) -> bool:
     p = Path(path)
     if p.is_dir():
         raise InvalidInput(f"census database {p.name}: is a folder, not a database file")
-    if not p.exists() or p.stat().st_size == 0:
+    if not p.exists():
+        return False
+    if regular_file(p, "census database ").stat().st_size == 0:  # a FIFO or a device (/dev/zero) is refused
         return False
     try:
         with open(p, "rb") as fh:
@@ -154,6 +201,7 @@ class Store:
         self._pending: list[tuple] = []
         self._last = time.monotonic()
         self.written = 0
+        self.checked: dict = {}  # row id -> (answer, method) after the kernel's check (the reports')
 
     @classmethod
     def open(cls, path, readonly: bool = False) -> "Store":

@@ -30,6 +30,7 @@ from kt_formal.cli.warm import _add_warm
 from kt_formal.cli.completion import _add_completion
 from kt_formal.cli.scripting import _json_error, _next_step
 from kt_formal.exceptions import InvalidInput, KtFormalError, exit_code_of
+from kt_formal.files import reading, refuse_overwrites
 
 __all__ = ["main", "build_parser", "run", "quiet_blas", "BLAS_THREAD_VARIABLES"]
 
@@ -108,12 +109,37 @@ def quiet_blas(environ=os.environ) -> bool:
     return True
 
 
+def _command_actions(parser, args) -> list:
+    """The argument actions of the command ``args`` runs (none without a command)."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    command = sub.choices.get(getattr(args, "command", None) or "") if sub is not None else None
+    return command._actions if command is not None else []
+
+
+#: The options that name a file a command writes (``-``: standard output).
+OUTPUT_OPTIONS = ("--out", "--output", "--cert", "--svg", "--png", "--csv", "--map", "--table", "--findings", "--html")
+
+
+def _files_of(parser, args) -> tuple[list, list]:
+    """``(inputs, outputs)``: the files the command reads and writes, as ``(option, path)``."""
+    inputs, outputs, seen = [], [], set()
+    for action in _command_actions(parser, args):
+        value = getattr(args, action.dest, None)
+        if not isinstance(value, (str, list)) or not value or action.dest in seen:
+            continue  # (an option and its old name share one destination)
+        seen.add(action.dest)
+        named = action.option_strings[-1] if action.option_strings else action.dest
+        if set(action.option_strings) & set(OUTPUT_OPTIONS):
+            outputs.append((named, value))
+        elif action.metavar == "FILE" or action.dest in ("file", "files"):
+            inputs += [(named, v) for v in ([value] if isinstance(value, str) else value)]
+    return inputs, outputs
+
+
 def _refuse_empty_names(parser, args) -> None:
     """A file, directory or address option given as '' would quietly mean "none" (standard
     output, the installed models, a local cluster): refused instead."""
-    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
-    command = sub.choices.get(getattr(args, "command", None) or "") if sub is not None else None
-    for action in (command._actions if command is not None else []):
+    for action in _command_actions(parser, args):
         names = action.metavar if isinstance(action.metavar, str) else ""
         if (names.startswith(("FILE", "DIR", "OUT", "ADDRESS")) and action.option_strings
                 and getattr(args, action.dest, None) == ""):
@@ -180,7 +206,10 @@ def main(argv=None) -> int:
             parser.print_help()
             return 2
         args._t0 = time.perf_counter()
-        code = args.run(args)
+        inputs, outputs = _files_of(parser, args)
+        refuse_overwrites(outputs, inputs)  # before anything is read or written
+        with reading(path for _, path in inputs):
+            code = args.run(args)
         sys.stdout.flush()
         return code
     except KtFormalError as exc:

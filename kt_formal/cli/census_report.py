@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from kt_formal.exceptions import InvalidInput
+from kt_formal.files import STDOUT, output_name
 from kt_formal.cli.common import command, _note
 from kt_formal.cli.scripting import _json_census, add_script_arguments
 
@@ -25,8 +26,10 @@ examples:
 
 Map colours: green yes; for a no, by its proof: pink colour count, orange a square of
 degree < 2, dark red separator, alternation or Hall's condition, purple DRUP proof; amber a mix of yes and
-no, grey unknown. --findings checks the table against published theorems and exits 1
-(naming each case on stderr) when a row disagrees.
+no, grey unknown, black a certificate the kernel rejects. --findings checks the table against
+published theorems and exits 1 (naming each case on stderr) when a row disagrees. The maps,
+table, findings and page take a row's answer only from a certificate the kernel accepts; any
+other row is shown as rejected and the command exits 1. Every OUT may be '-' (standard output).
 """
 
 
@@ -64,6 +67,9 @@ def _run_census_report(args) -> int:
 
         check_picture_path(args.map)
     status = 0
+    to_stdout = [o for o in (args.csv, args.table, args.findings, args.html) if o == STDOUT]
+    if to_stdout and getattr(args, "json", False):
+        raise InvalidInput("--json prints its object on standard output: name the files written (not -)")
     if str(args.db).endswith((".csv", ".csv.gz")):  # a verdict table: only its findings
         from kt_formal.census import atlas
 
@@ -72,11 +78,11 @@ def _run_census_report(args) -> int:
                                "census database)")
         return 1 if _write_findings(args, args.db, _board_option(args.board)) else 0
     with Store.open(args.db, readonly=True) as store:
-        if not getattr(args, "json", False):
+        if not getattr(args, "json", False) and not to_stdout:  # "-": the file alone on standard output
             print("\n".join(report.summary_lines(store)))
         if args.csv:
             n = report.write_csv(store, args.csv, certificates=args.certificates)
-            _note(args, f"{n} rows written to {args.csv}")
+            _note(args, f"{n} rows written to {output_name(args.csv)}")
         board = _board_option(args.board)
         if args.map:
             files = report.write_map(store, args.map, board=board, squares=args.axes)
@@ -86,17 +92,24 @@ def _run_census_report(args) -> int:
             from kt_formal.census import atlas
 
             n = atlas.write_table(store, args.table)
-            _note(args, f"{n} rows written to {args.table}")
+            _note(args, f"{n} rows written to {output_name(args.table)}")
         if args.findings:
             status = 1 if _write_findings(args, store, board) else status
         if args.html:
             from kt_formal.census import atlas
 
             size = atlas.write_html(store, args.html, board=board)
-            _note(args, f"page written to {args.html} ({size / 1e6:.1f} MB)" if size >= 1e6 else
-                  f"page written to {args.html} ({size / 1e3:.0f} kB)")
+            where = output_name(args.html)
+            _note(args, f"page written to {where} ({size / 1e6:.1f} MB)" if size >= 1e6 else
+                  f"page written to {where} ({size / 1e3:.0f} kB)")
+        rejected = sum(answer == report.REJECTED for answer, _ in store.checked.values())
+        if rejected:  # the maps, table, findings and page show them as rejected, never as answers
+            print(f"{rejected} stored certificate{'s' if rejected > 1 else ''} rejected by the kernel, shown as "
+                  f"rejected (kt-formal verify --db {args.db} names {'them' if rejected > 1 else 'it'})",
+                  file=sys.stderr)
+            status = max(status, 1)
     if getattr(args, "json", False):
-        return max(status, _json_census(args, "census-report", None, None))
+        return _json_census(args, "census-report", None, None, status)
     return status
 
 
@@ -107,7 +120,7 @@ def _write_findings(args, source, board) -> int:
 
     checks = atlas.write_findings(source, args.findings, board=board)
     disagree = sum(len(c.disagreements) for c in checks)
-    _note(args, f"findings written to {args.findings}; theorem checks: {len(checks)} theorems, "
+    _note(args, f"findings written to {output_name(args.findings)}; theorem checks: {len(checks)} theorems, "
                 f"{sum(c.checked for c in checks)} rows they speak of, {disagree} disagreements")
     for c in checks:
         for d in c.disagreements:

@@ -119,14 +119,12 @@ def add_search_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _write_output(text: str, out: str | None) -> None:
-    if out:
-        try:
-            with open(out, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as exc:
-            raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
-    else:
-        sys.stdout.write(text)
+    """``text`` to the file ``out`` (whole or not at all, :func:`~kt_formal.files.output_file`),
+    or to standard output when ``out`` is None or ``-``."""
+    from kt_formal.files import output_file
+
+    with output_file(out or "-") as fh:
+        fh.write(text)
 
 
 def _note(args, text: str) -> None:
@@ -183,11 +181,10 @@ def _write_pictures(args, tour) -> list[str]:
                 p(0, None, f"drawing {path}")
                 data = (render.tour_svg(tour, numbers=args.numbers).encode() if fmt == "svg"
                         else render.tour_png(tour, numbers=args.numbers, cell=args.cell))
-            try:
-                with open(path, "wb") as fh:
-                    fh.write(data)
-            except OSError as exc:
-                raise InvalidInput(f"cannot write {path}: {exc.strerror}") from None
+            from kt_formal.files import output_file
+
+            with output_file(path, binary=True) as fh:
+                fh.write(data)
             written.append(path)
     return written
 
@@ -195,7 +192,7 @@ def _write_pictures(args, tour) -> list[str]:
 def _write_tour(tour, fmt: str, out, engine: str) -> None:
     from kt_formal.io.formats import save_tour, tour_text
 
-    if out:
+    if out:  # "-": standard output, as the file would be
         save_tour(tour, out, fmt, engine=engine)
         return
     if fmt == "grid" and tour.board.size > 100_000:

@@ -11,6 +11,8 @@
 ('chess', 'rc', 'rc')
 >>> restyle("from a1 to (0, 7)", 8, [(7, 0), (0, 7)], "rc")
 'from 7,0 to 0,7'
+>>> restyle("square i10 has 1 move (g9, h9)", 10, [], "rc", cols=10)
+'square 0,8 has 1 move (1,6, 1,7)'
 """
 
 from __future__ import annotations
@@ -115,15 +117,36 @@ def square_style(asked: str | None, given, cols: int) -> str:
     return "chess" if cols <= CHESS_MAX_COLS else "rc"
 
 
+def _rc_of_name(m, rows: int, cols: int) -> str:
+    """``row,col`` of the chess name matched by :data:`_CHESS_NAME`, or the match itself when
+    it names no square of the board."""
+    col = 0
+    for ch in m.group(1):
+        col = col * 26 + (ord(ch) - ord("a") + 1)
+    row, col = rows - int(m.group(2)), col - 1
+    if not (0 <= row < rows and 0 <= col < cols) or _chess(rows, (row, col)) != m.group(0):
+        return m.group(0)
+    return f"{row},{col}"
+
+
 def _chess(rows: int, q) -> str:
     from kt_formal.claims import square_name
 
     return square_name(rows, q)
 
 
-def restyle(text: str, rows: int, squares, style: str) -> str:
+_CHESS_NAME = re.compile(r"(?<![\w,./-])([a-z]{1,3})(\d+)(?![\w.])")
+
+
+def restyle(text: str, rows: int, squares, style: str, cols: int | None = None) -> str:
     """Write each of ``squares`` in ``text`` as ``style`` says: chess names (``a1``) or
-    ``row,col`` (the input form, ``7,0``), whichever way the text named them."""
+    ``row,col`` (the input form, ``7,0``), whichever way the text named them.
+
+    With ``cols`` and ``style`` ``rc``, every chess name of a square of the ``rows`` x ``cols``
+    board is written ``row,col`` too (the holes, the squares a proof lists), so that no text
+    mixes the two forms."""
+    if style == "rc" and cols is not None:
+        text = _CHESS_NAME.sub(lambda m: _rc_of_name(m, rows, cols), text)
     squares = {(int(r), int(c)) for r, c in squares if r is not None}
     if not squares:
         return text

@@ -11,9 +11,12 @@ from kt_formal.cli.common import _write_pictures, _write_tour
 
 def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool = True) -> None:
     """``--json`` (one object per line, schema kt-formal/1, docs/json.md) and ``--squares``."""
+    many = {"count": "; with --sequence, one JSON array of them at the end (--json-lines: a stream, "
+                      "one object a line)",
+            "verify": "; several files: one object a line (JSON Lines), as each is checked"}.get(command, "")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (schema kt-formal/1, see docs/json.md) on standard "
-                        "output instead of the text; exit codes unchanged")
+                        f"output instead of the text{many}; exit codes unchanged")
     if squares:
         p.add_argument("--squares", choices=("chess", "rc"), default=None,
                        help="print squares as chess names (a1) or ROW,COL (7,0); default: as the "
@@ -24,7 +27,9 @@ def _styled(args, board, text: str) -> str:
     """``text`` with the start, end and removed squares written as ``--squares`` says."""
     from kt_formal.cli.parsing import restyle, square_style
 
-    given = [getattr(args, "start", None), getattr(args, "end", None), *getattr(args, "remove", [])]
+    hole_specs = getattr(args, "hole", None)
+    holes = [h.rsplit(",", 1)[0] for h in hole_specs] if isinstance(hole_specs, list) else []
+    given = [getattr(args, "start", None), getattr(args, "end", None), *getattr(args, "remove", []), *holes]
     style = square_style(getattr(args, "squares", None), given, board.cols)
     squares = []
     for textsq in given:
@@ -36,7 +41,7 @@ def _styled(args, board, text: str) -> str:
     tour = getattr(args, "_tour", None)
     if tour is not None:
         squares += [tour.start, tour.end]
-    return restyle(text, board.rows, squares, style)
+    return restyle(text, board.rows, squares, style, board.cols)
 
 
 def _check_json_tour(args, board) -> None:
@@ -77,42 +82,32 @@ def _exists_exit(args, verdict) -> int:
     return verdict.exit_code
 
 
-def _json_count(args, request, method: str, count: int, complete: bool, seconds: float, reason: str = "",
-                **extra) -> int:
-    """``count --json``: one object for one board (``reason``: why there is no tour, when the
-    colours of its squares say so; in the message)."""
-    from kt_formal.io import jsonout
-
-    what = request.describe() if count == 1 else request.describe().replace("tour", "tours", 1)
-    message = f"{count} {what}" if complete else f"at least {count} {what} (a limit ran out)"
-    if reason:
-        message += f": {reason}"
-    jsonout.emit(jsonout.count_json(request.board, request.closed, request.start, request.end, count=count,
-                                    complete=complete, method=method, seconds=seconds,
-                                    out=getattr(args, "out", None), message=message, **extra))
-    return 0 if complete else 3
-
-
-def _json_count_line(args, k: int, key, count: int) -> None:
-    """``count --sequence --json``: one object a line, as each count is known."""
+def _json_count_line(args, k: int, key, count: int, rows: list | None = None) -> None:
+    """``count --sequence --json-lines``: one object a line, as each count is known; with
+    ``rows`` (``--json``), the object is kept there for one array at the end."""
     from kt_formal.board import Board
     from kt_formal.io import jsonout
 
     n, j = key if args.partial else (key, k)
     board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
     t0 = getattr(args, "_t0", time.perf_counter())
-    jsonout.emit(jsonout.count_json(board, not args.open, count=count, complete=True, method="frontier",
-                                    seconds=time.perf_counter() - t0, message=f"{k}x{n} {count}",
-                                    partial={"kept": j, "of": k} if args.partial else None))
+    d = jsonout.count_json(board, not args.open, count=count, complete=True, method="frontier",
+                           seconds=time.perf_counter() - t0, message=f"{k}x{n} {count}",
+                           partial={"kept": j, "of": k} if args.partial else None)
+    if rows is None:
+        jsonout.emit(d)
+    else:
+        rows.append(d)
 
 
 
 
 
 
-def _json_census(args, command: str, unknown, run) -> int:
+def _json_census(args, command: str, unknown, run, status: int = 0) -> int:
     """``census --json`` and ``census-report --json``: the database's summary as one object
-    (census: only the family asked decides the exit code, as in the text form)."""
+    (census: only the family asked decides the exit code, as in the text form; census-report:
+    ``status``, 1 when a theorem disagrees or a certificate is rejected)."""
     from kt_formal.census import report
     from kt_formal.census.store import Store
     from kt_formal.io import jsonout
@@ -120,7 +115,7 @@ def _json_census(args, command: str, unknown, run) -> int:
     with Store.open(args.db, readonly=True) as store:
         summary = report.summary_dict(store)
         text = "\n".join(report.summary_lines(store))
-    code = 3 if unknown else 0
+    code = 3 if unknown else status
     if unknown is not None:
         summary["unknown"] = int(unknown)
     answer = "unknown" if unknown else "done"

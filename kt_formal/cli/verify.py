@@ -12,7 +12,7 @@ import sys
 from kt_formal.cli.parsing import PROG
 from kt_formal.exceptions import InvalidInput, KtFormalError, exit_code_of
 from kt_formal.cli.scripting import add_script_arguments
-from kt_formal.cli.common import command
+from kt_formal.cli.common import _bounded, command, MAX_SECONDS
 
 
 VERIFY_EXAMPLES = """\
@@ -44,6 +44,9 @@ def _add_verify(sub) -> None:
     p.add_argument("--replay", action="store_true",
                    help="re-run the search an 'exhaustive' record names (the kernel runs no search, "
                         "so without --replay such a record is NOT CHECKED)")
+    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"), default=60.0,
+                   metavar="S", help="with --replay: stop a replay after S seconds and report unknown, exit 3 "
+                                     "(default 60; with --db, S for all the replays together)")
     p.add_argument("--db", metavar="FILE", help="re-check every certificate stored in a census database")
     add_script_arguments(p, "verify")
     p.set_defaults(run=_run_verify)
@@ -69,7 +72,7 @@ def _is_json_file(path: str) -> bool:
     return head.lstrip().startswith(b"{")
 
 
-def _verify_stdin(closed: bool, replay: bool) -> str:
+def _verify_stdin(closed: bool, replay: bool, time_limit: float) -> str:
     """``verify -``: standard input, read once up to the certificate reader's bound, then
     checked as the file it is (a certificate, a grid, a list, a ``.npy`` or ``.ktour`` file)."""
     import tempfile
@@ -87,21 +90,22 @@ def _verify_stdin(closed: bool, replay: bool) -> str:
         with open(path, "wb") as fh:
             fh.write(data)
         try:
-            claim = _verify_one(path, closed, replay)
+            claim = _verify_one(path, closed, replay, time_limit)
         except KtFormalError as exc:  # its messages name the file: here, standard input
             raise type(exc)(str(exc).replace(path, "standard input").replace(os.path.basename(path),
                                                                               "standard input")) from None
     return claim[:-1] + ", from standard input)" if claim.endswith(")") and suffix != ".json" else claim
 
 
-def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
-    """The claim of one checked file; raises CertificateRejected or InvalidInput."""
+def _verify_one(path: str, closed: bool, replay: bool = False, time_limit: float = 60.0) -> str:
+    """The claim of one checked file; raises CertificateRejected or InvalidInput (LimitReached
+    when a replay ran out of ``time_limit`` seconds)."""
     from kt_formal import kernel
     from kt_formal.claims import check_certificate
     from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
 
     if path == "-":
-        return _verify_stdin(closed, replay)
+        return _verify_stdin(closed, replay, time_limit)
     if _is_json_file(path):
         d = kernel.read_certificate(path)
         try:
@@ -111,7 +115,7 @@ def _verify_one(path: str, closed: bool, replay: bool = False) -> str:
                 raise
             from kt_formal.proofs.replay import replay_exhaustive
 
-            return "REPLAYED: " + replay_exhaustive(d)
+            return "REPLAYED: " + replay_exhaustive(d, time_limit)
         if closed and d.get("kind") == "tour" and d.get("closed") is False:
             raise CertificateRejected("the certificate is of an open tour; --closed was asked")
         return "OK: " + claim
@@ -149,7 +153,8 @@ def _run_verify_db(args) -> int:
     from kt_formal.progress import progress_for
 
     with progress_for(enabled=not getattr(args, "quiet", False), label="verify") as progress:
-        checked, failed, unknown, failures = verify_store(args.db, progress=progress, replay=args.replay)
+        checked, failed, unknown, failures = verify_store(args.db, progress=progress, replay=args.replay,
+                                                             time_limit=args.time_limit)
     if getattr(args, "json", False):
         from kt_formal.io import jsonout
 
@@ -170,14 +175,14 @@ def _run_verify_db(args) -> int:
 
 def _verify_scripted(args) -> int:
     """``verify --json`` (one object per file, a line each) and ``verify --squares``."""
-    from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
+    from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, LimitReached
     from kt_formal.io import jsonout
 
     codes = []
     many = len(args.files) > 1
     for path in args.files:
         try:
-            claim = _verify_one(path, args.closed, args.replay)
+            claim = _verify_one(path, args.closed, args.replay, args.time_limit)
             answer, code = ("replayed" if claim.startswith("REPLAYED") else "verified"), 0
             claim = claim.split(": ", 1)[1]
             claim = _styled_claim(args, path, claim)
@@ -186,6 +191,10 @@ def _verify_scripted(args) -> int:
             answer, code, claim, text = "not-checked", 1, str(exc), str(exc)
         except CertificateRejected as exc:
             answer, code, claim, text = "rejected", 1, str(exc), f"REJECTED: {exc}"
+        except LimitReached as exc:
+            if not many and not args.json:
+                raise
+            answer, code, claim, text = "unknown", 3, str(exc), f"UNKNOWN: {exc}"
         except KtFormalError as exc:
             if not many and not args.json:
                 raise
@@ -206,29 +215,10 @@ def _styled_claim(args, path: str, claim: str) -> str:
     """The claim with its squares written as --squares says (chess names up to 26 columns)."""
     import re
 
-    from kt_formal.cli.parsing import square_style
+    from kt_formal.cli.parsing import restyle, square_style
 
     m = re.search(r"of the (\d+)x(\d+) board", claim)
     if not m:
         return claim
     rows, cols = int(m.group(1)), int(m.group(2))
-    style = square_style(getattr(args, "squares", None), [], cols)
-    if style == "chess":
-        return claim
-    from kt_formal.claims import file_name
-
-    # the claim names squares by chess names only: write each as row,col
-    def rc(mt):
-        letters, rank = mt.group(1), int(mt.group(2))
-        col = 0
-        for ch in letters:
-            col = col * 26 + (ord(ch) - ord("a") + 1)
-        col -= 1
-        row = rows - rank
-        if file_name(col) != letters or not (0 <= row < rows and col < cols):
-            return mt.group(0)
-        return f"{row},{col}"
-
-    head, sep, tail = claim.partition(":")
-    return re.sub(r"(?<![\w,])([a-z]+)(\d+)(?![\w,])", rc, head) + sep + tail if sep else \
-        re.sub(r"(?<![\w,])([a-z]+)(\d+)(?![\w,])", rc, claim)
+    return restyle(claim, rows, [], square_style(getattr(args, "squares", None), [], cols), cols)

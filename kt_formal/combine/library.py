@@ -33,6 +33,7 @@ from pathlib import Path
 from kt_formal.board import Board
 from kt_formal.certificate import FORMAT, tour_from_dict, tour_to_dict
 from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.files import output_file
 from kt_formal.tour import Tour
 
 __all__ = [
@@ -269,7 +270,8 @@ def write_piece(piece: Piece, directory: Path | None = None) -> Path:
     directory = Path(directory) if directory is not None else models_dir()
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{piece.name}.json"
-    path.write_text(json.dumps(piece.to_dict(), separators=(",", ":")) + "\n", encoding="utf-8")
+    with output_file(path) as fh:
+        fh.write(json.dumps(piece.to_dict(), separators=(",", ":")) + "\n")
     return path
 
 
@@ -295,10 +297,8 @@ def write_manifest(directory: Path | None = None) -> list[Piece]:
          "kind": p.spec.kind, "closed": p.spec.closed, "sha256": p.to_dict()["sha256"]}
         for p in pieces
     ]
-    (directory / MANIFEST).write_text(
-        json.dumps({"format": FORMAT, "kind": "manifest", "pieces": entries}, indent=1) + "\n",
-        encoding="utf-8",
-    )
+    with output_file(directory / MANIFEST) as fh:
+        fh.write(json.dumps({"format": FORMAT, "kind": "manifest", "pieces": entries}, indent=1) + "\n")
     return pieces
 
 

@@ -7,7 +7,10 @@
 * :mod:`kt_formal.counting._frontier_dask`: the compiled sweep's steps spread over a Dask
   cluster;
 * :mod:`kt_formal.counting.exhaustive`: the exhaustive counter (depth-first search of every
-  tour), for small boards and for listing the tours.
+  tour), for small boards and for listing the tours;
+* :mod:`kt_formal.counting.policy`: the one policy of a count (method, memory and disk,
+  threads, kernels) that the command and the Python API both call, and ``--check``'s
+  second count.
 
 >>> from kt_formal.board import Board
 >>> from kt_formal.question import TourRequest

@@ -88,7 +88,7 @@ from kt_formal.counting._frontier_packed17 import fill_closed17, fill_kernel, ke
 from kt_formal.counting._frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
 from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, _physical_memory
 from kt_formal.memory import available_memory
-from kt_formal.counting._frontier_checkpoint import board_checkpointer
+from kt_formal.counting._frontier_checkpoint import board_checkpointer, row_checkpointer
 from kt_formal.counting._frontier_pace import pace
 
 __all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
@@ -448,8 +448,8 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
-    ckpt = (board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, _LIMB, key_encoding(lay.W, closed))
-            if checkpoint else None)
+    ckpt = (board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, _LIMB, key_encoding(lay.W, closed),
+                               ends=(start, end), resume=resume) if checkpoint else None)
     if resume and ckpt is None:
         raise InvalidInput("resuming a count needs its checkpoint directory")
     if resume and (old := ckpt.result()) is not None:  # counted to the end already
@@ -521,13 +521,8 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         return out
     ckpt = None
     if checkpoint:
-        from kt_formal.counting._frontier_checkpoint import Checkpointer, question_key
-
-        ckpt = Checkpointer(checkpoint, question_key(kind="row", k=k, closed=bool(closed), partial=bool(partial),
-                                                     limb=_LIMB, **({} if symmetry else {"mirror": False}),
-                                                     **({"keys": enc} if (enc := key_encoding(2 * k + 1, closed)) else {})),
-                            f"the {'closed' if closed else 'open'} tours of {k} x n boards"
-                            + (" with partly filled last columns" if partial else ""), checkpoint_every)
+        ckpt = row_checkpointer(k, closed, partial, checkpoint, checkpoint_every, symmetry, _LIMB,
+                                key_encoding(2 * k + 1, closed), resume=resume)
     elif resume:
         raise InvalidInput("resuming a count needs its checkpoint directory")
     t0 += prepare_kernels(k=k, closed=closed)

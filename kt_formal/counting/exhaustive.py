@@ -13,12 +13,13 @@ Open tours with both ends free are counted both ways too (``directed_count``).
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from kt_formal.engines._search import Limits, search_request, search_tables
 from kt_formal.engines.exhaustive import NAME, check_size
-from kt_formal.exceptions import InvalidInput
+from kt_formal.files import output_file
 from kt_formal.question import Budget, TourRequest
 
 __all__ = ["count", "enumerate_tours", "CountResult"]
@@ -61,31 +62,27 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
         ``progress(nodes_done, None, text)``, at most about ten times a second.
     out : str or Path, optional
         Write every tour, one per line, as a JSON list of ``[row, col]`` squares
-        (each undirected tour once; see :func:`enumerate_tours`).
+        (each undirected tour once; see :func:`enumerate_tours`); ``-`` is standard output.
+        The file is replaced only when the count is complete: a count stopped by a limit
+        leaves an existing file as it was.
     """
     clock = Budget()
     check_size(request)
     nt, table = search_tables(request, NAME)
     limits = Limits(node_limit, time_limit, progress, "count")
     cols = request.board.cols
-    fh = None
-    on_solution = None
-    if out is not None:
-        try:
-            fh = open(out, "w", encoding="utf-8")
-        except OSError as exc:
-            raise InvalidInput(f"cannot write {out}: {exc.strerror}") from None
+    sink = output_file(out) if out is not None else nullcontext()
+    with sink as fh:  # the tours listed are kept only when the count is complete
+        on_solution = None
+        if fh is not None:
+            def on_solution(squares):
+                fh.write(json.dumps([[int(i) // cols, int(i) % cols] for i in squares],
+                                    separators=(",", ":")) + "\n")
 
-        def on_solution(squares):
-            fh.write(json.dumps([[int(i) // cols, int(i) % cols] for i in squares],
-                                separators=(",", ":")) + "\n")
-
-    try:
         res = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
                              parity=True, count=True, limits=limits, on_solution=on_solution)
-    finally:
-        if fh is not None:
-            fh.close()
+        if res.status == "limit" and fh is not None:
+            sink.discard()
     free_ends = not request.closed and request.start is None and request.end is None
     directed = res.directed
     if res.status == "refuted":

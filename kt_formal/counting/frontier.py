@@ -28,8 +28,8 @@ such: closed 6 x 6's fullest step holds 34,937 states instead of 147,050, open 6
 compiled counter).
 
 Each undirected tour (a cycle, or a path without a direction) is counted once, as the
-exhaustive engine counts. Holes, fixed start and end squares, forced and forbidden
-moves are all honoured.
+exhaustive engine counts. Holes, fixed start and end squares (of a closed tour: the
+cycles through the move between them), forced and forbidden moves are all honoured.
 
 >>> count_tours(5, 6)          # Schwenk: the smallest even board with closed tours (8)
 8
@@ -56,7 +56,7 @@ from kt_formal.counting._frontier_squares import (FutureBalance, LaterMoves, Liv
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.kernel.proofcheck import colour_refutes
 
-__all__ = ["count_tours", "count_request", "sweep_layout", "colours_rule_out", "SweepLayout", "FrontierCount", "estimate_states", "estimate_figure", "MEASURED_PEAK_STATES", "MEASURED_OPEN_PEAK_STATES", "OPEN_OVER_CLOSED", "estimate_measured", "MAX_SHORT_SIDE",
+__all__ = ["count_tours", "count_request", "sweep_layout", "colours_rule_out", "closing_move_refutes", "SweepLayout", "FrontierCount", "estimate_states", "estimate_figure", "MEASURED_PEAK_STATES", "MEASURED_OPEN_PEAK_STATES", "OPEN_OVER_CLOSED", "estimate_measured", "MAX_SHORT_SIDE",
            "EIGHT_BY_EIGHT_MINUTES"]
 
 #: Largest short side the frontier method takes (the frontier has 2k + 1 squares).
@@ -224,10 +224,32 @@ def colours_rule_out(board: Board, closed: bool, start=None, end=None) -> str:
             f"commoner colour: {shade}")
 
 
+def closing_move_refutes(start, end, forbidden=()) -> str:
+    """Why no closed tour runs from ``start`` to ``end``, or "" when one may (or an end is free).
+
+    A closed tour from ``start`` to ``end`` visits ``end`` last and closes with the move
+    ``end -> start``: the counted tours are the cycles through that move, each once (as
+    the exhaustive search counts them). One fixed square alone changes nothing (every
+    cycle passes every square).
+
+    >>> closing_move_refutes((0, 0), (1, 0))
+    'the closing move (1, 0) -> (0, 0) is not a knight move'
+    """
+    if start is None or end is None:
+        return ""
+    move = f"the closing move {tuple(end)} -> {tuple(start)}"
+    if (start[0] - end[0]) ** 2 + (start[1] - end[1]) ** 2 != 5:
+        return f"{move} is not a knight move"
+    if any({tuple(a), tuple(b)} == {tuple(start), tuple(end)} for a, b in forbidden):
+        return f"{move} is forbidden"
+    return ""
+
+
 def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: float):
     """The sweep's view of a question, or its :class:`FrontierCount` when the answer is immediate
     (one live square, too few for a cycle, equal fixed ends, colours that rule every tour out:
-    :func:`colours_rule_out`); shared by both counters."""
+    :func:`colours_rule_out`, a closed tour's ends no move apart: :func:`closing_move_refutes`);
+    shared by both counters. A closed tour's two fixed ends become a forced move."""
     rows, cols = board.rows, board.cols
     transpose = rows > cols
     k, n = (cols, rows) if transpose else (rows, cols)
@@ -235,10 +257,12 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
         raise InvalidInput(f"the frontier method counts boards with a side of at most "
                            f"{MAX_SHORT_SIDE}; this board is {rows}x{cols}")
     # before the squares are laid out (a pass over all of them): the colours need only their counts
-    why = colours_rule_out(board, closed, start, end)
+    why = colours_rule_out(board, closed, start, end) or (closing_move_refutes(start, end, forbidden) if closed else "")
     if why:
         return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0,
                              start=None if closed else start, end=None if closed else end, reason=why)
+    if closed and start is not None and end is not None:  # the cycles through the move end -> start
+        forced = (*forced, (start, end))
 
     def idx(q):  # (row, col) of the board -> sweep index (column-major over the short side)
         r, c = q
@@ -499,8 +523,8 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
         Any holed board whose short side is at most :data:`MAX_SHORT_SIDE`.
     closed : bool
     start, end : (row, col), optional
-        Fixed ends of an open tour (for a closed tour a fixed square changes nothing and
-        is ignored, as every cycle passes every square).
+        Fixed ends of an open tour; of a closed tour, both or neither count: the cycles
+        through the move ``end -> start`` (:func:`closing_move_refutes`), each once.
     forced, forbidden : iterables of ((r, c), (r, c))
         Moves every counted tour uses / never uses.
     progress : callable, optional

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-__all__ = ["atlas_html"]
+__all__ = ["atlas_html", "script_json"]
 
 _CSS = """
 body { font-family: sans-serif; margin: 0; color: #222; }
@@ -52,7 +52,7 @@ const COL = {}; for (const k in D.legend) COL[k] = D.legend[k][1];
 COL['.'] = '#e8e8e8'; COL['e'] = COL['s']; COL['X'] = COL['D'];
 const NAMES = {y: 'yes', c: 'no (colour count)', d: 'no (a square of degree < 2)', s: 'no (separator)',
                a: 'no (4-row alternation)', h: "no (Hall's condition)", e: 'no (ends)', D: 'no (DRUP proof)', X: 'no (search record)',
-               u: 'unknown', '.': 'not asked'};
+               u: 'unknown', r: 'none: the stored certificate was rejected by the kernel', '.': 'not asked'};
 const $ = id => document.getElementById(id);
 function sq(m, n, r, c) { return n <= 26 ? String.fromCharCode(97 + c) + (m - r) : r + ',' + c; }
 function fill() {
@@ -66,7 +66,7 @@ function fill() {
   for (const k in (s.answers || {})) { const v = s.answers[k]; parts.push(k + ': ' + Object.entries(v).map(([t, n]) => t + ' ' + n.toLocaleString()).join(', ')); }
   $('summary').textContent = parts.join(' · ');
   const lg = $('legend');
-  for (const k of ['y', 'c', 'd', 's', 'a', 'h', 'D', 'u']) if (D.legend[k]) {
+  for (const k of ['y', 'c', 'd', 's', 'a', 'h', 'D', 'u', 'r']) if (D.legend[k]) {
     const e = document.createElement('span'); e.className = 'key'; e.style.background = COL[k]; lg.appendChild(e);
     lg.appendChild(document.createTextNode(D.legend[k][0]));
   }
@@ -76,7 +76,7 @@ function fill() {
 function want(code) {
   const a = $('f-answer').value;
   if (a === 'all') return true;
-  if (a === 'no') return code !== 'y' && code !== 'u' && code !== '.';
+  if (a === 'no') return code !== 'y' && code !== 'u' && code !== 'r' && code !== '.';
   return code === a;
 }
 // geometry of a card: where each panel sits, the cell size
@@ -192,7 +192,7 @@ function show(card, hit) {
     cv.style.display = 'none';
     $('reason').textContent = typeof extra === 'number' ? D.reasons[extra] :
       (code === 'u' ? 'No answer within the time limit (not a proof of anything).' : 'This position was not asked.');
-    $('detail').dataset.shown = code === 'u' || code === '.' ? 'none' : 'proof';
+    $('detail').dataset.shown = code === 'u' || code === '.' ? 'none' : code === 'r' ? 'rejected' : 'proof';
   }
 }
 const CARDS = [];
@@ -233,14 +233,34 @@ document.body.dataset.ready = '1';
 """
 
 
+#: The characters a script block's text must not hold, as JSON writes them inside strings.
+_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
+
+
+def script_json(data) -> str:
+    """``data`` as JSON text that can sit inside a ``<script>`` block: ``<``, ``>`` and ``&``
+    (only ever inside strings) written as ``\\u003c``, ``\\u003e``, ``\\u0026``, so no text
+    a census stored (``</script>``, ``<!--``) can end or change the block; it parses to
+    the same value.
+
+    >>> text = script_json({"method": "<!--<script>&</script>"})
+    >>> any(c in text for c in "<>&"), json.loads(text)["method"]
+    (False, '<!--<script>&</script>')
+    """
+    text = json.dumps(data, separators=(",", ":"))
+    for char, code in _SCRIPT_ESCAPES.items():
+        text = text.replace(char, code)
+    return text
+
+
 def atlas_html(data: dict) -> str:
     """The page for ``data`` (see :func:`kt_formal.census.atlas.page_data`), as one HTML string."""
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = script_json(data)
     title = escape(data.get("title", "census"))
     answers = [("all", "every answer"), ("y", "yes"), ("no", "no (any proof)"), ("c", "no: colour count"),
                ("d", "no: degree"), ("s", "no: separator"), ("a", "no: alternation"), ("h", "no: Hall"),
                ("D", "no: DRUP"),
-               ("u", "unknown")]
+               ("u", "unknown"), ("r", "rejected certificate")]
     options = "".join(f'<option value="{v}">{escape(t)}</option>' for v, t in answers)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>

@@ -79,7 +79,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import CertificateRejected, InvalidInput
-from kt_formal.files import read_user_text, user_file_errors
+from kt_formal.files import read_user_text, regular_file, user_file_errors
 from kt_formal.tourfile import (BINARY_MAGIC, BINARY_SUFFIX, JSON_MAX_SQUARES, TOUR_FORMATS, format_for_path,
                                 write_binary)
 from kt_formal.tourfile import save as save_tour
@@ -327,7 +327,7 @@ def read_grid_text(text: str, closed: bool | None = False, source: str = "grid")
 # ---------------------------------------------------------------------- coords and chess
 _HEAD = re.compile(r"#\s*kt-formal\s+(coords|chess):\s*(open|closed)\s+tour,\s*board\s+(\d+)x(\d+)\s*$")
 _PAIR = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
-_CHESS = re.compile(r"^([a-z]+)(\d+)$")
+_CHESS = re.compile(r"^([a-z]{1,7})(\d{1,10})$")  # longer names lie off any board
 
 
 def read_order_text(text: str, closed: bool | None = None, source: str = "tour file"):
@@ -360,7 +360,7 @@ def read_order_text(text: str, closed: bool | None = None, source: str = "tour f
         if leftover:
             raise InvalidInput(f"{source}: {leftover[0][:20]!r} is not a square '(r, c)'")
         squares = [(int(r), int(c)) for r, c in pairs]
-        holes = [tuple(int(x) for x in h.split(",")) for h in hole_text.split()] if hole_text else []
+        holes = [_hole_pair(tok, source) for tok in hole_text.split()]
     else:
         squares = [_chess_square(tok, rows, source) for tok in body.split()]
         holes = [_chess_square(tok, rows, source) for tok in hole_text.split()]
@@ -389,6 +389,13 @@ def read_order_text(text: str, closed: bool | None = None, source: str = "tour f
     return Tour.from_squares(board, squares, is_closed)
 
 
+def _hole_pair(tok: str, source: str) -> tuple[int, int]:
+    m = re.fullmatch(r"(\d{1,10}),(\d{1,10})", tok)
+    if m is None:
+        raise InvalidInput(f"{source}: hole {tok[:20]!r} is not a square 'r,c'")
+    return int(m.group(1)), int(m.group(2))
+
+
 def _chess_square(tok: str, rows: int, source: str):
     m = _CHESS.match(tok)
     if not m:
@@ -403,20 +410,10 @@ _NPY_TRAILER = re.compile(rb"# kt-formal npy: (closed|open) tour, board (\d{1,10
 _NPY_TRAILER_MAX = 64
 
 def _npy_header(p: Path):
-    try:
-        with user_file_errors(p), open(p, "rb") as fh:
-            version = np.lib.format.read_magic(fh)
-            if version == (1, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-            else:
-                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
-            offset = fh.tell()
-            size = os.fstat(fh.fileno()).st_size
-    except ValueError as exc:
-        raise InvalidInput(f"{p.name} is not a valid .npy file ({exc})") from None
-    if not dtype.hasobject and size - offset < int(np.prod(shape)) * dtype.itemsize:
-        raise InvalidInput(f"{p.name} is shorter than its .npy header says; truncated?")
-    return shape, fortran, dtype, offset
+    from kt_formal.io.npyfile import npy_header
+
+    with user_file_errors(p):
+        return npy_header(p)
 
 
 def _is_successor_array(a) -> bool:
@@ -458,28 +455,29 @@ def _read_npy(p: Path, closed):
                            "(rows, cols), as 'kt-formal tour --format succ' writes it")
     if len(shape) != 2 or dtype.kind not in "iu" or dtype.hasobject:
         raise InvalidInput(f"{p.name} must hold a 2-D integer array, not {dtype} of shape {shape}")
-    if fortran:
-        try:
-            a = np.ascontiguousarray(np.load(p, mmap_mode="r", allow_pickle=False))
-        except (ValueError, OSError, EOFError) as exc:
-            raise InvalidInput(f"{p.name} is not a valid .npy file ({exc}); truncated?") from None
-    else:
-        a = _FlatFile(p, offset, dtype, shape)
+    a = _FlatFile(p, offset, dtype, shape[::-1] if fortran else shape)  # Fortran order: the transpose
     if _is_successor_array(a):
-        if isinstance(a, _FlatFile):
-            ensure_memory(a.size * 8 * 3, f"reading the successor array {p.name}")
-            a = np.load(p, mmap_mode="r", allow_pickle=False)
+        ensure_memory(a.size * 8 * 3, f"reading the successor array {p.name}")
+        a = np.memmap(p, dtype, "r", offset, shape, "F" if fortran else "C")  # the header read above
         tour = successor_to_tour(a, source=p.name)
         if closed and not tour.closed:
             raise CertificateRejected("the successor array is of an open tour; a closed one was asked")
         return tour, "numpy successor array"
-    file_closed = _npy_trailer(p, offset + int(np.prod(shape)) * dtype.itemsize, shape)
-    if file_closed is None:
-        tour = grid_to_tour(a, closed=bool(closed), source=p.name)
-        return tour, f"numpy numbered grid, checked as {'a closed' if closed else 'an open'} tour"
-    if closed and not file_closed:
+    file_closed = _npy_trailer(p, offset + a.size * dtype.itemsize, shape)
+    if closed and file_closed is False:
         raise CertificateRejected("the file is of an open tour, a closed one was asked")
-    tour = grid_to_tour(a, closed=file_closed, source=p.name)
+    try:
+        tour = grid_to_tour(a, closed=bool(closed) if file_closed is None else file_closed, source=p.name)
+    except (InvalidInput, CertificateRejected) as exc:
+        if fortran:  # its squares are named on the transpose
+            raise type(exc)(f"{exc} (read as the transpose: the array is in Fortran order)") from None
+        raise
+    if fortran:
+        from kt_formal.io.npyfile import untransposed
+
+        tour = untransposed(tour, p.name)
+    if file_closed is None:
+        return tour, f"numpy numbered grid, checked as {'a closed' if closed else 'an open'} tour"
     return tour, f"numpy numbered grid of {'a closed' if file_closed else 'an open'} tour"
 
 
@@ -565,7 +563,7 @@ def read_tour_file(path, closed: bool | None = None):
     """
     from kt_formal.certificate import tour_from_dict
 
-    with user_file_errors(path) as p, open(p, "rb") as fh:
+    with user_file_errors(path) as p, open(regular_file(p), "rb") as fh:  # a FIFO or device refused
         head = fh.read(64)
     if head.startswith(b"\x93NUMPY") or (p.suffix.lower() == ".npy" and not head.startswith(BINARY_MAGIC)):
         tour, how = _read_npy(p, closed)

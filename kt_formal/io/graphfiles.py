@@ -45,18 +45,17 @@ def write_graph(G, path, fmt: str) -> Path:
     if fmt not in GRAPH_FORMATS:
         raise InvalidInput(f"unknown graph format {fmt!r}; choose from {', '.join(GRAPH_FORMATS)}")
     H = portable_graph(G)
-    p = Path(path)
-    try:
+    from kt_formal.files import output_file
+
+    with output_file(path, binary=True) as fh:
         if fmt == "graphml":
-            nx.write_graphml(H, p)
+            nx.write_graphml(H, fh)
         elif fmt == "edgelist":
-            nx.write_edgelist(H, p, data=False)
+            nx.write_edgelist(H, fh, data=False)
         else:
             try:
                 data = nx.node_link_data(H, edges="links")
             except TypeError:  # networkx < 3.4 has no edges= and writes "links"
                 data = nx.node_link_data(H)
-            p.write_text(json.dumps(data) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
-    return p
+            fh.write((json.dumps(data) + "\n").encode("utf-8"))
+    return Path(path)

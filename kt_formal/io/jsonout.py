@@ -42,9 +42,12 @@ def square_json(q):
 
 
 def board_json(board) -> dict:
-    """``{"rows", "cols", "squares", "holes"}``: the holes as ``[row, col]`` pairs, row-major."""
-    return {"rows": int(board.rows), "cols": int(board.cols), "squares": int(board.n_squares),
-            "holes": [[r, c] for r, c in board.holes()]}
+    """``{"rows", "cols", "squares", "holes"}``: the holes as ``[row, col]`` pairs, row-major;
+    a board that is mostly hole (kept as its squares) has ``live``, its squares, instead."""
+    d = {"rows": int(board.rows), "cols": int(board.cols), "squares": int(board.n_squares)}
+    if getattr(board, "sparse", False):
+        return {**d, "live": [[r, c] for r, c in board.squares()]}
+    return {**d, "holes": [[r, c] for r, c in board.holes()]}
 
 
 def _base(command: str, answer: str, exit_code: int, message: str) -> dict:
@@ -79,12 +82,14 @@ def verdict_json(command: str, verdict, board, closed: bool, start=None, end=Non
 
 def count_json(board, closed: bool, start=None, end=None, *, count: int, complete: bool, method: str,
                seconds: float, directed_count=None, nodes=None, max_states=None, out=None,
-               message: str = "", partial=None) -> dict:
-    """The object of ``count``: one board's count (``complete`` false: a lower bound)."""
+               message: str = "", partial=None, lower_bound=None) -> dict:
+    """The object of ``count``: one board's count (``complete`` false: ``count`` is null and
+    ``lower_bound`` the tours found before the limit, or null)."""
     d = _base("count", "counted" if complete else "unknown", 0 if complete else 3, message)
     d.update({"board": board_json(board), "closed": bool(closed), "start": square_json(start),
               "end": square_json(end), "method": method, "seconds": round(float(seconds), 6),
-              "count": int(count), "complete": bool(complete),
+              "count": int(count) if complete else None, "complete": bool(complete),
+              "lower_bound": None if complete or lower_bound is None else int(lower_bound),
               "directed_count": None if directed_count is None else int(directed_count),
               "nodes": None if nodes is None else int(nodes),
               "max_states": None if max_states is None else int(max_states), "certificate": out})

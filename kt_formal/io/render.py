@@ -542,12 +542,11 @@ def save_picture(obj, path, *, numbers: bool = False, cell: int | None = None) -
         data = board_svg(obj).encode() if fmt == "svg" else board_png(obj, cell=cell)
     else:
         raise InvalidInput(f"cannot draw a {type(obj).__name__}")
-    p = Path(path)
-    try:
-        p.write_bytes(data)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {p}: {exc.strerror}") from None
-    return p
+    from kt_formal.files import output_file
+
+    with output_file(path, binary=True) as fh:
+        fh.write(data)
+    return Path(path)
 
 
 def board_repr_svg(board) -> str | None:

@@ -41,7 +41,7 @@ from kt_formal.kernel.geometry import KNIGHT_MOVES
 from kt_formal.kernel.shape import FORMAT, Shape, read_header, reject, square_from, strict_int
 
 __all__ = ["Claim", "check_proof", "hall_ends", "hall_counts", "FORMAT", "FIELDS", "MAX_COMPONENT_SQUARES",
-           "MAX_REDUCED_SQUARES", "colour_refutes", "separator_bound"]
+           "MAX_REDUCED_SQUARES", "colour_refutes", "separator_bound", "components", "reduce_forced"]
 
 FIELDS = {
     "ends": (),
@@ -126,7 +126,7 @@ def check_proof(d) -> Claim:
         reject(f"unknown proof method {method!r:.40}")
     optional = ("reduced", "virtual") if method == "separator" else ()
     fields = [f for f in ("method", "start", "end", *FIELDS[method]) if f not in optional]
-    shape, closed, start, end = read_header(d, "proof", fields, optional)
+    shape, closed, start, end = read_header(d, "proof", fields, optional, squares=True)
     if method == "exhaustive":
         exc = CertificateNotChecked(f"NOT CHECKED: the claim rests on a search by the {d.get('engine')!r:.40} "
                                     "engine; the kernel runs no search (kt-formal verify --replay FILE re-runs it)")
@@ -258,7 +258,7 @@ def _check_hall(d, shape, closed, start, end) -> tuple:
     return ("hall", len(s), shape.dark(s[0]), need, neighbours, room)
 
 
-def _components(n: int, neighbours, gone) -> int:
+def components(n: int, neighbours, gone) -> int:
     """Components of a graph on the nodes ``0 .. n-1`` without those in ``gone``
     (``neighbours(v)``: the nodes joined to ``v``; one byte a node)."""
     seen = bytearray(n)
@@ -282,13 +282,18 @@ def _components(n: int, neighbours, gone) -> int:
 def _count_components(shape: Shape, removed: set) -> int:
     """Components of the knight graph of the board minus ``removed``."""
     rows, cols = shape.rows, shape.cols
+    if shape.live is not None:  # a board named by its squares: walk those alone
+        squares = sorted(shape.live)
+        index = {q: i for i, q in enumerate(squares)}
+        return components(len(squares), lambda i: [index[n] for n in shape.moves(squares[i])],
+                           [index[q] for q in removed if q in index])
 
     def neighbours(i):
         r, c = divmod(i, cols)
         return [(r + dr) * cols + c + dc for dr, dc in KNIGHT_MOVES if 0 <= r + dr < rows and 0 <= c + dc < cols]
 
     gone = [r * cols + c for r, c in shape.holes | {q for q in removed if isinstance(q, tuple)}]
-    return _components(rows * cols, neighbours, gone)
+    return components(rows * cols, neighbours, gone)
 
 
 def _reduced_components(shape: Shape, removed: set, open_ends):
@@ -310,12 +315,12 @@ def _reduced_components(shape: Shape, removed: set, open_ends):
         squares = list(nbrs)  # the squares, then z, then w
     index = {q: i for i, q in enumerate(squares)}
     sets = [{index[n] for n in nbrs[q]} for q in squares]
-    if not _reduce(sets):
+    if not reduce_forced(sets):
         return None
-    return _components(len(squares), sets.__getitem__, [index[q] for q in removed if q in index])
+    return components(len(squares), sets.__getitem__, [index[q] for q in removed if q in index])
 
 
-def _reduce(nbrs: list) -> bool:
+def reduce_forced(nbrs: list) -> bool:
     """Fix the moves forced by squares with two moves; False if a square is left with too few."""
     forced = [set() for _ in nbrs]
     todo = deque(range(len(nbrs)))
@@ -355,8 +360,8 @@ def _check_separator(d, shape, closed, start, end) -> tuple:
             or len(set(virtual)) != len(virtual):
         reject("'virtual' must list distinct virtual squares 'z' and 'w'")
     limit = MAX_REDUCED_SQUARES if reduce else MAX_COMPONENT_SQUARES
-    if shape.rows * shape.cols > limit:
-        reject(f"the board has {shape.rows * shape.cols:,} squares; {'reduced ' if reduce else ''}"
+    if shape.extent > limit:
+        reject(f"the board has {shape.extent:,} squares; {'reduced ' if reduce else ''}"
                f"separator proofs are checked up to {limit:,}")
     open_ends = None
     if not closed and reduce:

@@ -26,7 +26,7 @@ import time
 
 from kt_formal.kernel.errors import CertificateRejected, InvalidInput
 
-__all__ = ["MAX_BYTES", "read_bounded", "loads_strict", "read_certificate"]
+__all__ = ["MAX_BYTES", "read_bounded", "loads_strict", "read_certificate", "certificate_from_text"]
 
 #: Largest certificate read (bytes). A JSON tour is limited to 10^6 squares, about 15 MB.
 MAX_BYTES = 64 << 20
@@ -135,6 +135,23 @@ def read_certificate(path, limit: int = MAX_BYTES) -> dict:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CertificateRejected(f"not UTF-8 text (byte {exc.start})") from None
+    return certificate_from_text(text, limit)
+
+
+def certificate_from_text(text, limit: int = MAX_BYTES) -> dict:
+    """A certificate held as text (a census row's, say), read as :func:`read_certificate`
+    reads a file: at most ``limit`` characters, strict JSON, a JSON object.
+
+    >>> certificate_from_text('{"kind": "tour", "kind": "proof"}')
+    Traceback (most recent call last):
+    ...
+    kt_formal.kernel.errors.CertificateRejected: duplicate key 'kind' (line 1)
+    """
+    if not isinstance(text, str):
+        raise CertificateRejected(f"a certificate must be JSON text, not {type(text).__name__}")
+    if len(text) > limit:
+        raise CertificateRejected(f"a certificate of {len(text):,} characters; certificates are read up to "
+                                  f"{limit:,}")
     d = loads_strict(text)
     if not isinstance(d, dict):
         raise CertificateRejected("a certificate must be a JSON object")

@@ -96,6 +96,20 @@ def clause_estimate(k: int, closed: bool) -> int:
     return 62 * k + (0 if closed else k * k + 4 * k + 2)
 
 
+def _close_gap(ws: list, j: int, i: int) -> None:
+    """Remove ``ws[j:i]`` at a cost of ``i - j``: the gap is filled from the list's end."""
+    gap = i - j
+    if not gap:
+        return
+    n = len(ws)
+    if n - i <= gap:
+        ws[j:j + n - i] = ws[i:]
+        del ws[j + n - i:]
+    else:
+        ws[j:i] = ws[n - gap:]
+        del ws[n - gap:]
+
+
 # ---------------------------------------------------------------------- the database
 class RupDB:
     """A clause database with unit propagation by two watched literals.
@@ -125,16 +139,21 @@ class RupDB:
 
     # --- propagation
     def _propagate(self):
-        """Propagate the trail; return the id of a falsified clause or -1."""
+        """Propagate the trail; return the id of a falsified clause or -1.
+
+        Each watch list is compacted in place. On a conflict the scan stops, and the gap
+        left by the watches that moved is filled from the list's end, so stopping costs no
+        more than the scan did (copying the unscanned rest would make a long list cost its
+        whole length at every conflict).
+        """
         val, trail, watches, clauses, reason = self.val, self.trail, self.watches, self.clauses, self.reason
         qhead = self.qhead
         while qhead < len(trail):
             fl = trail[qhead] ^ 1  # this literal just became false
             qhead += 1
             ws = watches[fl]
-            keep = []
             n = len(ws)
-            i = 0
+            i = j = 0
             while i < n:
                 cid = ws[i]
                 i += 1
@@ -146,7 +165,8 @@ class RupDB:
                     c[1] = fl
                 other = c[0]
                 if val[other] == 1:
-                    keep.append(cid)
+                    ws[j] = cid
+                    j += 1
                     continue
                 for k in range(2, len(c)):
                     lk = c[k]
@@ -156,17 +176,17 @@ class RupDB:
                         watches[lk].append(cid)
                         break
                 else:
-                    keep.append(cid)
+                    ws[j] = cid
+                    j += 1
                     if val[other] == -1:
-                        keep.extend(ws[i:])
-                        watches[fl] = keep
+                        _close_gap(ws, j, i)
                         self.qhead = len(trail)
                         return cid
                     val[other] = 1
                     val[other ^ 1] = -1
                     reason[other >> 1] = cid
                     trail.append(other)
-            watches[fl] = keep
+            del ws[j:]
         self.qhead = qhead
         return -1
 
@@ -180,12 +200,22 @@ class RupDB:
         """A conflict was reached from the clauses ``cids``, with the trail still in place."""
 
     # --- the database
-    def add(self, lits: list[int]) -> int:
-        """Add a clause (literal codes); return its id. Updates the top level."""
+    def add(self, lits: list[int], key: tuple | None = None) -> int:
+        """Add a clause (literal codes; ``key``, if given, its sorted distinct literals);
+        return its id. Updates the top level.
+
+        A clause already in the database is counted once more under its id and is not
+        stored or watched again: repeating a clause costs no memory and no propagation.
+        """
+        key = tuple(sorted(set(lits))) if key is None else key
+        entry = self.keys.get(key)
+        if entry:
+            entry[1] += 1
+            return entry[0]
         cid = len(self.clauses)
         c = list(dict.fromkeys(lits))
         self.clauses.append(c)
-        self.keys.setdefault(tuple(sorted(c)), []).append(cid)
+        self.keys[key] = [cid, 1]  # the clause's id and its number of copies
         if self.conflict is not None:
             return cid
         val = self.val
@@ -204,14 +234,19 @@ class RupDB:
                 self._used([confl])
         return cid
 
-    def delete(self, lits: list[int]) -> bool:
+    def delete(self, lits: list[int], key: tuple | None = None) -> bool:
         """Delete one copy of a clause; False when the deletion is ignored (see module doc)."""
-        ids = self.keys.get(tuple(sorted(set(lits))))
-        c = self.clauses[ids[-1]] if ids else None
-        if not ids or (c and self.val[c[0]] == 1 and self.reason[c[0] >> 1] == ids[-1]):
+        key = tuple(sorted(set(lits))) if key is None else key
+        entry = self.keys.get(key)
+        if entry and entry[1] > 1:  # another copy stays
+            entry[1] -= 1
+            return True
+        c = self.clauses[entry[0]] if entry else None
+        if not entry or (c and self.val[c[0]] == 1 and self.reason[c[0] >> 1] == entry[0]):
             self.ignored_deletions += 1  # not in the database, or the reason of a top-level literal
             return False
-        self.clauses[ids.pop()] = None
+        self.clauses[entry[0]] = None
+        del self.keys[key]
         return True
 
     def is_rup(self, lits: list[int]) -> bool:
@@ -244,37 +279,68 @@ def decode_proof(data: bytes, nvars: int):
     """Yield ``(add, literal codes)`` from binary DRAT; DrupRejected on malformed input.
 
     Literal codes are ``2 * var + (negative)`` (the binary format's own numbers), and every
-    variable must be at most ``nvars``.
+    variable must be at most ``nvars``. A literal's groups end with a nonzero byte (no
+    overlong encoding), so the zero bytes are exactly the ends of the steps.
     """
+    for add, lits, _ in _decoded(data, nvars):
+        yield add, list(lits)
+
+
+#: Steps remembered by their bytes while a proof is decoded (a repeated step is read once).
+_STEP_CACHE = 1 << 12
+
+
+def _decoded(data: bytes, nvars: int):
+    """Yield ``(add, literal codes, sorted distinct codes)`` for each step of ``data``."""
     limit = 2 * nvars + 1
-    n = len(data)
-    i = 0
-    while i < n:
-        tag = data[i]
-        i += 1
-        if tag not in (0x61, 0x64):  # 'a' adds a clause, 'd' deletes one
-            _reject(f"proof byte {i - 1}: expected 'a' or 'd', got {tag:#04x}")
-        lits = []
-        while True:
-            if i >= n:
+    at = 0
+    cache: dict = {}
+    for step in _steps(data):
+        hit = cache.get(step)
+        if hit is None:
+            tag = step[0] if step else 0
+            if tag not in (0x61, 0x64):  # 'a' adds a clause, 'd' deletes one
+                _reject(f"proof byte {at}: expected 'a' or 'd', got {tag:#04x}")
+            lits = tuple(step[1:]) if step.isascii() else _varints(step)
+            if lits and (min(lits) < 2 or max(lits) > limit):
+                _reject(f"proof literal {min(lits) if min(lits) < 2 else max(lits)} names a variable "
+                        f"outside 1..{nvars}")
+            hit = (tag == 0x61, lits, tuple(sorted(set(lits))))
+            if len(cache) < _STEP_CACHE:
+                cache[step] = hit
+        at += len(step) + 1
+        yield hit
+
+
+def _steps(data: bytes, window: int = 1 << 20):
+    """The steps of ``data`` (each without its closing zero byte), a window at a time."""
+    start, n = 0, len(data)
+    while start < n:
+        end = data.rfind(b"\0", start, start + window)
+        if end < 0:
+            end = data.find(b"\0", start)
+            if end < 0:
                 _reject("the proof ends inside a clause")
-            b = data[i]
-            i += 1
-            if b == 0:
+        yield from data[start:end].split(b"\0")
+        start = end + 1
+
+
+def _varints(step: bytes) -> tuple:
+    """The literals of one step (after its tag) written in 7-bit groups, low group first."""
+    lits = []
+    u = shift = 0
+    for b in step[1:]:
+        u |= (b & 0x7F) << shift
+        if b & 0x80:
+            shift += 7
+            if shift > 63:
                 break
-            u = b & 0x7F
-            shift = 7
-            while b & 0x80:
-                if i >= n or shift > 63:
-                    _reject("the proof ends inside a literal or has an overlong literal")
-                b = data[i]
-                i += 1
-                u |= (b & 0x7F) << shift
-                shift += 7
-            if u < 2 or u > limit:
-                _reject(f"proof literal {u} names a variable outside 1..{nvars}")
-            lits.append(u)
-        yield tag == 0x61, lits
+            continue
+        lits.append(u)
+        u = shift = 0
+    if shift:
+        _reject("the proof ends inside a literal or has an overlong literal")
+    return tuple(lits)
 
 
 def _lit_code(lit: int) -> int:
@@ -405,21 +471,26 @@ def replay(n_vars: int, clauses, raw: bytes) -> int:
     db = RupDB(n_vars)
     for c in clauses:
         db.add(c)
+    keys = db.keys
     done = False
     count = 0
-    for add, lits in decode_proof(raw, n_vars):
+    for add, lits, key in _decoded(raw, n_vars):
         if done:
             _reject("the proof goes on after the empty clause")
         if not add:
-            db.delete(lits)
+            db.delete(lits, key)
             continue
         count += 1
+        entry = keys.get(key) if lits else None
+        if entry is not None:  # the clause is in the database: implied, and counted once more
+            entry[1] += 1
+            continue
         if not db.is_rup(lits):
             _reject(f"lemma {count} is not implied by unit propagation (RUP)")
         if not lits:
             done = True
         else:
-            db.add(lits)
+            db.add(lits, key)
     if not done:
         _reject("the proof never derives the empty clause")
     return count

@@ -23,7 +23,9 @@ uses none of them. Methods, cheapest first:
     than that refute a tour. With ``"reduced": true`` (closed tours) the components
     are counted after the forced-move reduction: a square with exactly two moves
     forces both, a square with two forced moves loses its others, repeated to a
-    fixpoint; a closed tour only uses moves that survive.
+    fixpoint; a closed tour only uses moves that survive (on large boards found by
+    :func:`find_reduction_proof`, with no square removed: the frame two squares wide round
+    a large hole falls into two or four cycles of forced moves).
 ``alternation``
     an independent set ``S`` with ``|S| = |V| / 2`` forces a closed tour to
     alternate ``S`` and the rest; a knight alternates colours too, so ``S`` would be
@@ -72,6 +74,7 @@ from kt_formal.proofs.cheap import (
 )
 from kt_formal.proofs.explain import explain
 from kt_formal.proofs.hall import find_hall_proof
+from kt_formal.proofs.reduction import find_reduction_proof
 from kt_formal.proofs.separator import find_separator_proof
 
 __all__ = [
@@ -84,6 +87,7 @@ __all__ = [
     "find_alternation_proof",
     "find_separator_proof",
     "find_hall_proof",
+    "find_reduction_proof",
     "check_proof",
     "explain",
 ]
@@ -108,6 +112,8 @@ def find_proof(board: Board, closed: bool = True, start=None, end=None,
     if p is not None:
         return p
     p = find_separator_proof(board, closed, start, end, thorough=thorough, budget=budget)
+    if p is None:
+        p = find_reduction_proof(board, closed, start, end)
     if p is None and thorough:
         p = find_hall_proof(board, closed, start, end)
     return p

@@ -10,7 +10,7 @@ Each ``find_*_proof`` returns a proof dict (checked by
 
 from __future__ import annotations
 
-from kt_formal.board import Board, first_positions
+from kt_formal.board import Board
 from kt_formal.certificate import FORMAT, board_to_dict
 from kt_formal.kernel.proofcheck import colour_refutes
 
@@ -72,34 +72,26 @@ def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -
     s, e = _ends(board, start, end)
     if not board.has_holes and min(board.rows, board.cols) >= 4:
         return None  # every square of a full board with both sides >= 4 has 2 or more moves
-    deg = board.degrees()
     k = board.n_squares
     if closed:
-        low = _argwhere(deg, 1, 1)
+        low = board.low_degree_squares(1, 1)
         if low:
-            sq = low[0]
-            return make_proof(board, "degree", closed, s, e, squares=[list(sq)],
-                              degrees=[int(deg[sq])])
+            (sq, d), = low
+            return make_proof(board, "degree", closed, s, e, squares=[list(sq)], degrees=[d])
         return None
     if k < 2:
         return None
-    zero = _argwhere(deg, 0, 1)
+    zero = board.low_degree_squares(0, 1)
     if zero:
-        sq = zero[0]
+        (sq, _), = zero
         return make_proof(board, "degree", closed, s, e, squares=[list(sq)], degrees=[0])
-    low = _argwhere(deg, 1, 5)  # five tell whether more than two are not fixed ends, and pick three
+    low = board.low_degree_squares(1, 5)  # five tell whether more than two are not fixed ends, and pick three
     fixed = {q for q in (s, e) if q is not None}
-    if len(set(low) | fixed) > 2:
-        pick = [q for q in low if q not in fixed][: 3 - len(fixed)]
-        return make_proof(board, "degree", closed, s, e, squares=[list(q) for q in pick],
-                          degrees=[int(deg[q]) for q in pick])
+    if len({q for q, _ in low} | fixed) > 2:
+        pick = [(q, d) for q, d in low if q not in fixed][: 3 - len(fixed)]
+        return make_proof(board, "degree", closed, s, e, squares=[list(q) for q, _ in pick],
+                          degrees=[d for _, d in pick])
     return None
-
-
-def _argwhere(deg, at_most: int, first: int) -> list[tuple[int, int]]:
-    """The first ``first`` live squares (row-major order) with at most ``at_most`` moves (on a
-    strip of 10^9 squares every square may qualify, and a proof needs one to three)."""
-    return first_positions(deg, first, lambda part: (part >= 0) & (part <= at_most))
 
 
 def _alternation_size(k: int, closed: bool) -> int | None:

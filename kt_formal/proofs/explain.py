@@ -77,16 +77,22 @@ def explain(d: dict) -> str:
                            f"falls into at most {max(len(s) + len(virt), 1)} pieces.")
         if not s:
             return head + f"the board falls into {c} separate parts{red}."
-        pieces = max(len(s), 1) if closed else len(s) + 1
+        from kt_formal.kernel.proofcheck import separator_bound
+
+        given = [q for q in (d["start"], d["end"]) if q is not None and q in s]  # the checker's bound
+        pieces = separator_bound(closed, len(s), len({tuple(q) for q in given}))
+        at_ends = "" if closed or not given else (
+            f", {'an end' if len(given) == 1 else 'both ends'} of the tour among them,")
         return head + (f"removing the {len(s)} square{'s' if len(s) > 1 else ''} {names(s)} leaves {c} separate parts{red}, "
-                       f"but a{'' if closed else 'n'} {kind} tour cut at {len(s)} square{'s' if len(s) > 1 else ''} falls into at most {pieces} pieces.")
+                       f"but a{'' if closed else 'n'} {kind} tour cut at {len(s)} square{'s' if len(s) > 1 else ''}"
+                       f"{at_ends} falls into at most {pieces} piece{'s' if pieces != 1 else ''}.")
     if m == "hall":
         from kt_formal.kernel.proofcheck import hall_counts
         from kt_formal.kernel.shape import shape_from_dict
 
         x = sorted(tuple(q) for q in d["squares"])
         ends_given = [None if q is None else tuple(q) for q in (d["start"], d["end"])]
-        neighbours, room, need = hall_counts(shape_from_dict(d["board"]), closed, *ends_given, x)
+        neighbours, room, need = hall_counts(shape_from_dict(d["board"], squares=True), closed, *ends_given, x)
         listed = names(x[:6]) + (f" and {len(x) - 6} more" if len(x) > 6 else "")
         can = f"can take at most {room} of them (two each, and no more than their moves into the set)"
         if closed:

@@ -4,16 +4,25 @@ Older certificates (and ``kt-formal exists --replay``) carry an ``exhaustive`` r
 the engine that searched, and the nodes it took. The kernel cannot check such a record
 without running a search, so it refuses it as *not checked*; :func:`replay_exhaustive`
 re-runs the exhaustive engine within the recorded node count (capped by
-:data:`MAX_REPLAY_NODES`) and confirms with CP-SAT. What it says trusts both engines.
+:data:`MAX_REPLAY_NODES`) and a time limit (:data:`REPLAY_SECONDS` unless asked), and
+confirms with CP-SAT. What it says trusts both engines; a replay the clock stops is
+unknown (:class:`~kt_formal.exceptions.LimitReached`), neither accepted nor rejected.
+
+>>> replay_exhaustive({"board": {"rows": 3, "cols": 4, "holes": []}, "closed": True,
+...                    "start": None, "end": None, "engine": "exhaustive", "nodes": 10,
+...                    "pruning": "none"}, time_limit=30).split(" (")[0]
+'no closed tour of the 3x4 board: exhaustive search re-run'
 """
 
 from __future__ import annotations
 
+import time
+
 from kt_formal.board import Board
 from kt_formal.certificate import board_from_dict
-from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.exceptions import CertificateRejected, InvalidInput, LimitReached
 
-__all__ = ["replay_exhaustive", "MAX_REPLAY_NODES"]
+__all__ = ["replay_exhaustive", "MAX_REPLAY_NODES", "REPLAY_SECONDS"]
 
 #: Most nodes a replay re-runs, whatever the record claims (about a minute of search).
 MAX_REPLAY_NODES = 2_000_000_000
@@ -32,16 +41,25 @@ def _int(d, key) -> int:
 
 #: CP-SAT's time for confirming an exhaustive proof (an unconfirmed proof is rejected).
 EXHAUSTIVE_CPSAT_SECONDS = 60.0
+#: The default limit of one replay, the search and the confirmation together (seconds).
+REPLAY_SECONDS = 60.0
 
 
-def replay_exhaustive(d) -> str:
+def _out_of_time(time_limit: float, what: str):
+    raise LimitReached(f"unknown: the replay reached its {time_limit:g} s time limit {what} "
+                       "(neither accepted nor rejected; --time-limit gives it longer)")
+
+
+def replay_exhaustive(d, time_limit: float = REPLAY_SECONDS) -> str:
     """Re-check an exhaustive-search proof: re-run the search, and confirm it with CP-SAT.
 
     The record names the board, the ends and the nodes searched. The exhaustive engine
     is deterministic, so the re-run must prove impossibility again within the recorded
     number of nodes (which also bounds the work a forged record can ask for); CP-SAT,
     an independent second engine, must prove it too within
-    :data:`EXHAUSTIVE_CPSAT_SECONDS`. Anything else rejects the proof.
+    :data:`EXHAUSTIVE_CPSAT_SECONDS`. Anything else rejects the proof, except that both
+    runs share ``time_limit`` seconds: a run the clock stops raises
+    :class:`~kt_formal.exceptions.LimitReached` (unknown).
     """
     from kt_formal.engines import cpsat, exhaustive
     from kt_formal.question import Status, TourRequest
@@ -59,12 +77,20 @@ def replay_exhaustive(d) -> str:
                               end=d["end"] and tuple(d["end"]))
     except InvalidInput as exc:
         raise CertificateRejected(f"bad request in the proof: {exc}") from None
-    again = exhaustive.solve(request, node_limit=nodes + 1)
+    deadline = time.monotonic() + time_limit
+    again = exhaustive.solve(request, node_limit=nodes + 1, time_limit=time_limit)
     if again.status is Status.FOUND:
         _reject("re-running the exhaustive search found a tour")
     if again.status is not Status.IMPOSSIBLE:
+        if again.stats.get("nodes", 0) <= nodes:
+            _out_of_time(time_limit, f"after {again.stats.get('nodes', 0):,} of the recorded {nodes:,} nodes")
         _reject(f"re-running the exhaustive search did not finish within the recorded {nodes:,} nodes")
-    second = cpsat.solve(request, time_limit=EXHAUSTIVE_CPSAT_SECONDS, seed=0, workers=2)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        _out_of_time(time_limit, "before CP-SAT could confirm it")
+    second = cpsat.solve(request, time_limit=min(left, EXHAUSTIVE_CPSAT_SECONDS), seed=0, workers=2)
+    if second.status is Status.UNKNOWN and left < EXHAUSTIVE_CPSAT_SECONDS:
+        _out_of_time(time_limit, "while CP-SAT was confirming it")
     if second.status is not Status.IMPOSSIBLE:
         _reject(f"CP-SAT gave {second.status.value}, not impossible, on the re-check")
     searched = again.proof["nodes"] if again.proof else nodes
