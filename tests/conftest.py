@@ -127,7 +127,7 @@ def pytest_configure(config):
         kinds = _kinds_of_the_run(config)
         fills = _frontier_jit.FILLS
         if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or config.option.collectonly or \
-                all(kernels_compiled(k) for i in kinds for k in _frontier_jit._GROUPS[fills[i]].kernels):
+                all(kernels_compiled(k) for i in kinds for k in _frontier_jit.fill_group(fills[i])):
             return
         folder = _WARM["lock"] = tempfile.mkdtemp(prefix="kt-warm-")
         locks = [os.path.join(folder, f"lock{i}") if i in kinds else "" for i in range(len(_frontier_jit.FILLS))]

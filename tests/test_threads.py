@@ -311,7 +311,8 @@ def test_warm_loads_every_kernel_and_says_so(cli):
     run = cli("warm")
     assert run.code == 0, run.err
     lines = run.out.splitlines()
-    for name in ("frontier counter", "path searches", "walks of the constructions"):
+    for name in ("frontier counter, closed tours", "frontier counter, open tours eight across",
+                 "path searches", "walks of the constructions"):
         assert any(re.fullmatch(rf"{name}: \d+ kernels (loaded from the cache|compiled and cached) in [\d.]+ s", ln)
                    for ln in lines), run.out
     made = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
