@@ -154,10 +154,17 @@ def pytest_configure(config):
     _frontier_jit.prepare_kernels = after_the_background_compile
 
 
+def pytest_sessionfinish(session, exitstatus):
+    _WARM["interrupted"] = exitstatus == pytest.ExitCode.INTERRUPTED
+
+
 def pytest_unconfigure(config):
     proc = _WARM["proc"]
     if proc is not None:
-        proc.kill()
+        # a compile cut off is thrown away (numba writes a kernel when its compile ends), and
+        # the next session would start it again: it ends first, unless the run was interrupted
+        if _WARM.get("interrupted"):
+            proc.kill()
         proc.wait()
     if _WARM["lock"] is not None:
         shutil.rmtree(_WARM["lock"], ignore_errors=True)
