@@ -349,3 +349,38 @@ def test_a_plain_install_compiles_the_search_kernels_once(tmp_path):
     cached = {name.split("-")[0] for name in os.listdir(os.path.join(engines, "__pycache__")) if name.endswith(".nbi")}
     assert {"_search_kernels.search_kernel", "_search_kernels.plain_kernel",
             "_search_kernels.warnsdorff_kernel"} <= cached, cached
+
+
+_LEFT_COMPILING = """
+import atexit, os, sys, threading, time
+from kt_formal.engines._jit import Preparation
+
+started = threading.Event()
+
+
+def warm_up():  # a compile in a thread the process leaves, as the portfolio leaves a search
+    started.set()
+    time.sleep(1.0)
+    with open(sys.argv[1], "w") as fh:
+        fh.write("cached")
+
+
+group = Preparation((), "a toy group", 1, warm_up)
+threading.Thread(target=group, kwargs={"note": False}, daemon=True).start()
+started.wait()
+if sys.argv[2] == "command":  # the command's own exit (kt_formal.cli.run)
+    atexit._run_exitfuncs()
+    os._exit(0)
+sys.exit(0)  # a library user's script
+"""
+
+
+@pytest.mark.parametrize("how", ["command", "script"])
+def test_a_compile_left_running_ends_before_the_process_does(tmp_path, how):
+    """A warm-up still running in another thread when the process exits is waited for, so
+    what it compiles reaches the disk cache (numba writes a kernel when its compile ends)."""
+    marker = tmp_path / "done"
+    proc = subprocess.run([sys.executable, "-c", _LEFT_COMPILING, str(marker), how], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert marker.read_text() == "cached"
