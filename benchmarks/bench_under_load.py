@@ -23,6 +23,8 @@ loaded/idle ratios, the issue's target where one is set, and whether each run an
     python benchmarks/bench_under_load.py --suite       # + the default pytest from a fresh
                                                         #   clone with an empty numba cache,
                                                         #   idle and loaded (about 10 min)
+    python benchmarks/bench_under_load.py --only none --suite --neighbours 2
+                                                        # the suite alone, loaded beside two
 
 Python writes its bytecode caches as on a fresh machine: ``PYTHONDONTWRITEBYTECODE`` is
 dropped from the commands' environment (``--keep-env`` keeps it; the first line says which).
@@ -34,6 +36,7 @@ numba compiles every kernel it needs in that run: what a new user's first comman
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -203,26 +206,31 @@ def report(figs: list[Figure]) -> None:
         print(f"{fig.name:<36} {fmt(idle):>8} {fmt(loaded):>8} {fmt(ratio, 'x'):>9}  {target:>18}  {answered}")
 
 
-def suite(timeout: float) -> None:
-    """The default pytest from a fresh clone with an empty numba cache, idle and loaded."""
+def suite(timeout: float, neighbours: int = 1) -> None:
+    """The default pytest from a fresh clone with an empty numba cache, idle and beside
+    ``neighbours`` busy processes. Each failure is named with where in the run it came
+    (``-v``: a line a test as it ends), so a run cut off at ``timeout`` still says which."""
     for loaded in (False, True):
         with tempfile.TemporaryDirectory(prefix="kt-bench-clone-") as tmp:
             clone = Path(tmp) / "clone"
             subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
             env = dict(_environment(), NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"))
-            cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+            cmd = [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider"]
             t = time.perf_counter()
-            if loaded:
-                with Neighbour(timeout + 5):
+            with contextlib.ExitStack() as stack:
+                for _ in range(neighbours if loaded else 0):
+                    stack.enter_context(Neighbour(timeout + 5))
+                try:
                     done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=timeout)
-            else:
-                done = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=timeout)
+                    out = done.stdout
+                except subprocess.TimeoutExpired as exc:
+                    out = (exc.stdout or b"").decode(errors="replace") + f"\n(stopped at {timeout:.0f} s)"
             seconds = time.perf_counter() - t
-            lines = done.stdout.strip().splitlines() or ["(no output)"]
-            print(f"default pytest, fresh clone, empty cache, {'loaded' if loaded else 'idle'}: "
-                  f"{seconds:.0f} s ({lines[-1]})")
+            lines = out.strip().splitlines() or ["(no output)"]
+            beside = f"beside {neighbours} busy process{'es' if neighbours > 1 else ''}" if loaded else "idle"
+            print(f"default pytest, fresh clone, empty cache, {beside}: {seconds:.0f} s ({lines[-1]})")
             for line in lines:
-                if line.startswith(("FAILED", "ERROR")):
+                if " FAILED " in f" {line} " or " ERROR " in f" {line} ":
                     print("  " + line)
 
 
@@ -232,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="only the figures whose name contains this text")
     ap.add_argument("--full", action="store_true", help="also the longer figures")
     ap.add_argument("--suite", action="store_true", help="also the default test suite, idle and loaded")
+    ap.add_argument("--neighbours", type=int, default=1,
+                    help="busy processes beside the loaded run of the suite (default 1)")
     ap.add_argument("--timeout", type=float, default=120.0, help="bound on one run, seconds (default 120)")
     ap.add_argument("--keep-env", action="store_true",
                     help="keep PYTHONDONTWRITEBYTECODE if set (default: dropped, so that Python writes its "
@@ -259,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
             measure(fig, args.runs, args.timeout, folder)
     report(figs)
     if args.suite:
-        suite(1800.0)
+        suite(1800.0, max(1, args.neighbours))
     return 0
 
 

@@ -127,7 +127,7 @@ def pytest_configure(config):
         kinds = _kinds_of_the_run(config)
         fills = _frontier_jit.FILLS
         if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or config.option.collectonly or \
-                all(kernels_compiled(k) for i in kinds for k in _frontier_jit._GROUPS[fills[i]].kernels):
+                all(kernels_compiled(k) for i in kinds for k in _frontier_jit.fill_group(fills[i])):
             return
         folder = _WARM["lock"] = tempfile.mkdtemp(prefix="kt-warm-")
         locks = [os.path.join(folder, f"lock{i}") if i in kinds else "" for i in range(len(_frontier_jit.FILLS))]
@@ -154,10 +154,17 @@ def pytest_configure(config):
     _frontier_jit.prepare_kernels = after_the_background_compile
 
 
+def pytest_sessionfinish(session, exitstatus):
+    _WARM["interrupted"] = exitstatus == pytest.ExitCode.INTERRUPTED
+
+
 def pytest_unconfigure(config):
     proc = _WARM["proc"]
     if proc is not None:
-        proc.kill()
+        # a compile cut off is thrown away (numba writes a kernel when its compile ends), and
+        # the next session would start it again: it ends first, unless the run was interrupted
+        if _WARM.get("interrupted"):
+            proc.kill()
         proc.wait()
     if _WARM["lock"] is not None:
         shutil.rmtree(_WARM["lock"], ignore_errors=True)

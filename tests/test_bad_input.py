@@ -132,15 +132,20 @@ def test_ctrl_c_is_one_line_exit_130():
     # (9x9 from b1 is refuted at once by the colour proof, which comes first)
     # the child starts with Ctrl-C's default action, as from a terminal (a runner started in
     # the background hands its children SIGINT ignored, and Python then keeps it ignored)
-    p = subprocess.Popen([sys.executable, "-m", "kt_formal", "tour", "10", "10", "--open", "--start",
+    # the child says when its imports are done and the command starts: Ctrl-C before that
+    # (a fixed wait on a busy machine) met the interpreter's own start-up, with its traceback
+    command = ("import sys\nfrom kt_formal.cli import main\nprint('started', file=sys.stderr, flush=True)\n"
+               "sys.exit(main(sys.argv[1:]))")
+    p = subprocess.Popen([sys.executable, "-c", command, "tour", "10", "10", "--open", "--start",
                           "0,1", "--engine", "dfs", "--time-limit", "600"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(2)  # well past the start-up (0.1 to 0.5 s to the command's own code)
+    assert p.stderr.readline() == "started\n"
+    time.sleep(1)  # into the command (its search runs far longer)
     assert p.poll() is None, "the search ended before it could be interrupted"
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
-    assert p.returncode == 130
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 130, err
     # on a cold cache the search kernels are compiled first, and the command says so
     lines = [ln for ln in err.strip().splitlines() if "compiling the search kernels once" not in ln]
     assert lines == ["kt-formal: interrupted"]

@@ -248,9 +248,9 @@ def test_huge_boards_cost_nothing_to_check_by_colour():
     d["board"] = {"rows": 999999999, "cols": 999999999, "holes": []}
     n = 999999999 * 999999999
     d["dark"], d["light"] = (n + 1) // 2, n // 2
-    t = time.perf_counter()
+    t = time.process_time()  # processor time: a busy machine does not stretch it
     claim = check_certificate(d)
-    assert time.perf_counter() - t < 1.0
+    assert time.process_time() - t < 1.0
     assert claim.startswith("no closed tour of the 999999999x999999999 board: ")
 
 
@@ -259,7 +259,7 @@ def test_separator_on_a_large_board_is_refused_before_any_work():
 
     d = make_proof(Board(3, 3), "separator", True, separator=[], components=2, reduced=False, virtual=[])
     d["board"] = {"rows": 2000, "cols": 2000, "holes": []}
-    t = time.perf_counter()
+    t = time.process_time()  # processor time: a busy machine does not stretch it
     with pytest.raises(CertificateRejected, match="checked up to"):
         check_certificate(d)
-    assert time.perf_counter() - t < 1.0
+    assert time.process_time() - t < 1.0

@@ -296,3 +296,91 @@ def test_processes_started_together_compile_a_group_once(tmp_path):
     answers = sorted(out.split()[0] for out, _err in outs)
     assert answers == ["False", "True"], outs
     assert {out.split()[1] for out, _err in outs} == {str(sum(i * i % 7 for i in range(100)))}
+
+
+def _plain_install(tmp_path):
+    """The package installed as users get it (``pip install .``, not editable) in a new virtual
+    environment that borrows the dependencies already installed (and pip); the build backend
+    is the installed one when it is recent enough, else pip's own fetch of it. Returns the
+    environment's Python."""
+    import os
+    import shutil
+
+    src = tmp_path / "src"  # a copy: the build leaves its folders where it runs
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", "__pycache__", "build", "*.egg-info", ".ci"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], check=True, timeout=300)
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        backend = int(version("setuptools").split(".")[0]) >= 77  # what pyproject.toml asks
+    except (PackageNotFoundError, ValueError):
+        backend = False
+    proc = subprocess.run([python, "-m", "pip", "install", "--no-deps", "--quiet",
+                           *(["--no-build-isolation"] if backend else []), str(src)],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    return python
+
+
+@pytest.mark.slow  # a virtual environment, an install and a compile of the search kernels
+def test_a_plain_install_compiles_the_search_kernels_once(tmp_path):
+    """A fresh plain install, numba's default cache (beside the installed source): three runs
+    of a question the portfolio answers while its search is still compiling print the compile
+    note at most once, and the search kernels are in the cache afterwards (the compile used to
+    be cut off at exit: noted, paid for and lost on every run)."""
+    import os
+
+    python = _plain_install(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
+    where = subprocess.run([python, "-c", "import kt_formal.engines as e; print(e.__path__[0])"], cwd=tmp_path,
+                           env=env, capture_output=True, text=True, timeout=120)
+    engines = where.stdout.strip()
+    assert where.returncode == 0 and engines.startswith(str(tmp_path / "venv")), (engines, where.stderr)
+    command = python.parent / "kt-formal"
+    notes = 0
+    for _ in range(3):
+        proc = subprocess.run([command, "exists", "3", "9", "--remove", "b2"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 1, proc.stderr  # no closed tour, with its proof
+        notes += proc.stderr.count("compiling the search kernels once")
+    assert notes <= 1
+    cached = {name.split("-")[0] for name in os.listdir(os.path.join(engines, "__pycache__")) if name.endswith(".nbi")}
+    assert {"_search_kernels.search_kernel", "_search_kernels.plain_kernel",
+            "_search_kernels.warnsdorff_kernel"} <= cached, cached
+
+
+_LEFT_COMPILING = """
+import atexit, os, sys, threading, time
+from kt_formal.engines._jit import Preparation
+
+started = threading.Event()
+
+
+def warm_up():  # a compile in a thread the process leaves, as the portfolio leaves a search
+    started.set()
+    time.sleep(1.0)
+    with open(sys.argv[1], "w") as fh:
+        fh.write("cached")
+
+
+group = Preparation((), "a toy group", 1, warm_up)
+threading.Thread(target=group, kwargs={"note": False}, daemon=True).start()
+started.wait()
+if sys.argv[2] == "command":  # the command's own exit (kt_formal.cli.run)
+    atexit._run_exitfuncs()
+    os._exit(0)
+sys.exit(0)  # a library user's script
+"""
+
+
+@pytest.mark.parametrize("how", ["command", "script"])
+def test_a_compile_left_running_ends_before_the_process_does(tmp_path, how):
+    """A warm-up still running in another thread when the process exits is waited for, so
+    what it compiles reaches the disk cache (numba writes a kernel when its compile ends)."""
+    marker = tmp_path / "done"
+    proc = subprocess.run([sys.executable, "-c", _LEFT_COMPILING, str(marker), how], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert marker.read_text() == "cached"

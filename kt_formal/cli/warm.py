@@ -5,7 +5,9 @@ the constructions, or load them where they are cached on disk, and say what it d
 how long it took. Compiling is done once: numba keeps the machine code in
 NUMBA_CACHE_DIR when that is set, else next to the package's source or in the user's
 cache folder. Counts and searches compile what they need by themselves, outside their
-time limits; this command does it up front.
+time limits; this command does it up front. Each group of kernels prints a line as it is
+done (``--verbose``: with the processor seconds it took, the measure of a compile that a
+busy machine disturbs least).
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ from kt_formal.exceptions import InvalidInput
 from kt_formal.cli.common import command, _note
 
 
-WARM_EXAMPLES = "example:\n  kt-formal warm      e.g. after installing, before timing a count"
+WARM_EXAMPLES = ("examples:\n  kt-formal warm              e.g. after installing, before timing a count\n"
+                 "  kt-formal warm --verbose    each group's processor seconds too")
 
 
 def _add_warm(sub) -> None:
     p = command(sub, __doc__, WARM_EXAMPLES)
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="say each group's processor seconds too (user and system, this process)")
     p.set_defaults(run=_run_warm)
 
 
@@ -43,7 +48,11 @@ def _warm_groups():
         cycle_pos(succ, np.empty(2, np.int64))
         blocks.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
 
-    return [("frontier counter", _frontier_jit.KERNELS, lambda: _frontier_jit.prepare_kernels(note=False)),
+    kinds = {_frontier_jit.fill_closed16: "closed tours", _frontier_jit.fill_open16: "open tours",
+             _frontier_jit.fill_wide: "open tours eight across", _frontier_jit.fill_closed17: "closed tours eight across"}
+    counter = [(f"frontier counter, {kinds[fill]}", _frontier_jit.fill_group(fill),
+                lambda fill=fill: _frontier_jit.prepare_fill(fill, note=False)) for fill in _frontier_jit.FILLS]
+    return [*counter,
             ("path searches", _search.KERNELS, lambda: _search.prepare_kernels(note=False)),
             ("walks of the constructions", small, walks)]
 
@@ -59,10 +68,11 @@ def _run_warm(args) -> int:
         cached = all(_jit.kernels_compiled(k) for k in kernels)
         if not cached:
             _note(args, f"compiling the kernels of the {name} ...")
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         prepare()
         print(f"{name}: {len(kernels)} kernels {'loaded from the cache' if cached else 'compiled and cached'} "
-              f"in {time.perf_counter() - t:.1f} s", flush=True)
+              f"in {time.perf_counter() - t:.1f} s"
+              + (f" ({time.process_time() - cpu:.1f} s of processor time)" if args.verbose else ""), flush=True)
     # every kernel made so far, those the groups' kernels call included (the inlined aside)
     kernels = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
     missing = [k.__name__ for k in kernels if not _jit.kernels_compiled(k)]

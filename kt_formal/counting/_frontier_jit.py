@@ -91,7 +91,7 @@ from kt_formal.memory import available_memory
 from kt_formal.counting._frontier_checkpoint import board_checkpointer, row_checkpointer
 from kt_formal.counting._frontier_pace import pace
 
-__all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
+__all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "fill_group", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
 
 #: table parts of a large step (a power of two), None: one a thread asked for (at most 16)
 _THREADS = None
@@ -154,6 +154,12 @@ def prepare_kernels(note: bool = True, k: int | None = None, closed: bool | None
     :data:`FILLS` compile apart: a count compiles only its own.
     """
     return sum(prepare_fill(fill, note) for fill in count_fills(k, closed))
+
+
+def fill_group(fill) -> tuple:
+    """The kernels :func:`prepare_fill` of ``fill`` loads or compiles (the fill's own, those
+    every count calls, and the open tours' completion where it needs it)."""
+    return tuple(_GROUPS[fill].kernels)
 
 
 def prepare_fill(fill, note: bool = True) -> float:

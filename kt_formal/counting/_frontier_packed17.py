@@ -210,7 +210,7 @@ def _successor17(p0, w, bv, mask, m, nbr_s, nbr_end, b0, may_finish, mirror, n_w
     return key
 
 
-@cached_njit(inline="always")
+@cached_njit  # once a call or a block: inlined it cost compiling, not running
 def _watch17(prm):  # pragma: no cover - compiled
     """The watched squares of ``prm``: their window neighbours among places 0..15 after the
     step (spread), whether the new square (place 16) is one, moves ahead, need."""

@@ -70,7 +70,7 @@ def _insert_part(p, T, capp, G, used, gk, gs, tab, R, fill, cflat, L, Lo, logT, 
     fill[p] += added
 
 
-@cached_njit(inline="always")
+@cached_njit  # once a call or a block: inlined it cost compiling, not running
 def _packed_masks(prm, nbr_p):  # pragma: no cover - compiled
     """What the packed expansions need besides ``prm``: the neighbour positions as nibble
     shifts, the new square's bits, the nibbles of the frontier (``low_w``) and with the new
@@ -92,7 +92,7 @@ def _packed_masks(prm, nbr_p):  # pragma: no cover - compiled
             _spread_bits(prm[_P_SHUT] >> 1), _spread_bits(prm[_P_LIGHT] >> 1), _spread_bits(prm[_P_FIXED] >> 1))
 
 
-@cached_njit(inline="always")
+@cached_njit  # once a call or a block: inlined it cost compiling, not running
 def _watch16(prm):  # pragma: no cover - compiled
     """The watched squares of ``prm`` for the packed expansions: their window neighbours
     spread (nibble q for position q after the step), moves ahead, need, light."""
@@ -110,7 +110,7 @@ def _watch16(prm):  # pragma: no cover - compiled
     return n, wb, wa, wn, wl
 
 
-@cached_njit(inline="always")
+@cached_njit  # once a call or a block: inlined it cost compiling, not running
 def _sizes(keys, counts, prm, nbr_p, logT, gk):  # pragma: no cover - compiled
     """States, limbs, parts (= threads), frontier positions, neighbours, the buffers' range
     of one thread and one part, the counts flat, and the successors of thread t for part p."""
@@ -131,14 +131,14 @@ def _block(s, S, fill, T, G, limit):  # pragma: no cover - compiled
     return min(S, s + per * T) if per > 0 else -1
 
 
-@cached_njit(inline="always")
+@cached_njit  # once a call or a block: inlined it cost compiling, not running
 def _thread_arrays(L, T):  # pragma: no cover - compiled
     """A thread's own arrays (rows of one array would share cache lines): the tours it
     finished and its successors per part."""
     return np.zeros(L + 1, np.int64), np.zeros(T, np.int64)
 
 
-@cached_njit(inline="always")
+@cached_njit  # once a call or a block: inlined it cost compiling, not running
 def _thread_done(t, T, used, cnt, dacc, acc_d, L):  # pragma: no cover - compiled
     """Thread ``t``'s block done: its successors per part into ``used``, its tours into ``dacc``."""
     for p in range(T):

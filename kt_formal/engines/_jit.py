@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import hashlib
@@ -216,6 +217,23 @@ def _compiling_alone(kernels):
         os.close(fd)  # lets the lock go
 
 
+#: The groups whose warm-up runs now, in some thread (:func:`_finish_compiles` waits for them).
+_RUNNING: set = set()
+
+
+@atexit.register
+def _finish_compiles() -> None:
+    """At exit, wait for every warm-up still running in another thread (a search the
+    portfolio started and then left, its answer given by another engine): numba writes
+    a kernel to the disk cache only when its compile ends, so a compile cut off at exit
+    was paid for and thrown away, and the next run started it again, note and all."""
+    me = threading.get_ident()
+    for group in list(_RUNNING):
+        if group._owner != me:
+            with group._lock:  # held by the warm-up until it ends
+                pass
+
+
 class Preparation:
     """A group's kernels loaded (or compiled, with the note) once a process, before a clock.
 
@@ -226,7 +244,8 @@ class Preparation:
     time wait too, then load it from the disk cache (:func:`_compiling_alone`). Returns the
     seconds it took, waiting included (0 when the kernels are ready). ``ready`` says whether
     it has run, ``compiled`` whether this process compiled (a kernel was not on disk when its
-    turn came).
+    turn came). A compile that has started ends before the process exits
+    (:func:`_finish_compiles`), so it lands in the disk cache even when its thread was left.
     """
 
     def __init__(self, kernels, what: str, seconds: float, warm_up):
@@ -242,6 +261,7 @@ class Preparation:
         with self._lock:
             if not self.ready:
                 self._owner = threading.get_ident()
+                _RUNNING.add(self)
                 try:
                     if note:
                         announce_compile(list(self.kernels), self.what, self.seconds)
@@ -250,4 +270,5 @@ class Preparation:
                     self.ready = True
                 finally:
                     self._owner = None
+                    _RUNNING.discard(self)
         return time.perf_counter() - t

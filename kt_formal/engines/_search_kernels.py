@@ -94,7 +94,7 @@ def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand,
     target = params[8]
     if st[5] == 0:
         st[5] = 1
-        root = params[6]
+        root = np.int32(params[6])  # a square as the path holds it: one compile of the helpers
         # counters of unvisited squares with <= 1 and 0 free neighbours
         st[3] = 0
         st[4] = 0
@@ -133,7 +133,7 @@ def search_kernel(table, dist, need, adjs, params, st, visited, deg, path, cand,
                 ncand[0] = 0
                 ci[0] = 0
                 return 0
-        _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, 0, root)
+        _candidates(table, dist, adjs, params, visited, deg, cand, ncand, ci, np.int64(0), root)
     d = st[0]
     budget = st[1] + chunk
     while True:
