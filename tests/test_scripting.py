@@ -233,6 +233,16 @@ def test_squares_beyond_26_columns_are_row_col(cli, tmp_path):
     assert "from a3" in cli("verify", t, "--squares", "chess").out
 
 
+def test_squares_far_along_a_long_board_are_row_col_too(cli):
+    """The widest boards name their last columns with up to seven letters (``cfdgsxk``): the
+    explanation writes those squares row,col like the others, never a mix."""
+    from kt_formal.cli.parsing import restyle
+
+    assert restyle("squares a2, cfdgsxk2", 2, [], "rc", cols=10**9) == "squares 0,0, 0,999999998"
+    r = cli("exists", 2, 1000000000, "--open")
+    assert r.code == 1 and "0,999999998" in r.out and "cfdgsxk2" not in r.out, r.out
+
+
 def test_unknown_said_once(cli):
     r = cli("tour", 20, 20, "--engine", "dfs", "--node-limit", 10)
     assert r.code == 3 and "unknown: Unknown" not in r.err and "unknown: " in r.err
