@@ -105,3 +105,17 @@ def test_check_says_when_the_two_counts_differ(cli, monkeypatch):
 def test_check_refuses_a_board_with_no_second_way(cli):
     r = cli("count", "8", "8", "--check")
     assert r.code == 2 and r.out == "" and "--check" in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_check_says_why_the_sweep_across_does_not_fit(cli, monkeypatch):
+    """Two different sides of at most 8 whose states exceed the memory: the refusal names the
+    states the sweep across would take and what fits (it said only "two different sides of at
+    most 8", which such a board has)."""
+    from kt_formal.counting import _frontier_memory
+
+    monkeypatch.setattr(_frontier_memory, "DEFAULT_MAX_STATES", 1000)
+    r = cli("count", "5", "7", "--open", "--check")
+    assert r.code == 2 and r.out == "" and len(r.err.strip().splitlines()) == 1, r.err
+    assert "7-square side" in r.err and "1,000 fit" in r.err, r.err
+    r = cli("count", "9", "9", "--method", "search", "--check")  # a search first: the frontier second
+    assert r.code == 2 and "side of at most 8" in r.err and "too large" not in r.err, r.err

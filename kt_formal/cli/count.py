@@ -147,13 +147,12 @@ def _check_line(first, second) -> tuple[str, int]:
 def _second(args, request, first):
     """``--check``: the second way and a function of the progress that counts by it (a
     board with no second way that fits is refused before the first count)."""
-    from kt_formal.counting.policy import check_count, second_way
+    from kt_formal.counting.policy import check_count, no_second_way, second_way
 
     way = second_way(request, first)
     if way is None:
         raise InvalidInput(f"--check: no second way to count the {request.board.rows}x{request.board.cols} board fits "
-                           "here (the exhaustive search is for small boards, the sweep across the other side for "
-                           "boards with two different sides of at most 8)")
+                           f"here: {no_second_way(request, first)}")
     return way, lambda progress: check_count(request, way, lambda t: _note(args, t), progress=progress,
                                              **{k: v for k, v in _options(args).items()
                                                 if k in ("time_limit", "threads", "spill_dir", "table_bytes", "quiet")})
