@@ -214,7 +214,8 @@ def _json_count(args, request, res, second, code) -> int:
     d = jsonout.count_json(request.board, request.closed, request.start, request.end, count=res.count,
                            complete=res.complete, method=res.method, seconds=res.wall_time,
                            directed_count=res.directed_count, nodes=res.nodes, max_states=res.max_states,
-                           out=args.out, message=message, lower_bound=res.lower_bound)
+                           out=args.out, message=_styled(args, request.board, message),
+                           lower_bound=res.lower_bound)
     if second is not None:
         d["check"] = {"method": second.method, "way": second.way, "count": second.count,
                       "complete": second.complete, "seconds": round(float(second.wall_time), 6),
