@@ -11,6 +11,7 @@ import kt_formal as kt
 from kt_formal.board import Board
 from kt_formal.counting import policy
 from kt_formal.question import TourRequest
+from kt_formal.exceptions import InvalidInput
 
 #: (command line, keyword arguments of kt.count): the same question both ways
 QUESTIONS = [
@@ -59,6 +60,19 @@ def test_an_unfinished_search_gives_its_tours_as_a_lower_bound_only():
     assert got.complete is False and got.count is None
     assert isinstance(got.lower_bound, int) and 0 <= got.lower_bound < 864
     assert got.to_json()["count"] is None and got.to_json()["lower_bound"] == got.lower_bound
+
+
+@pytest.mark.parametrize("options", [dict(time_limit=float("nan")), dict(time_limit=-1), dict(time_limit=0),
+                                     dict(checkpoint_every=float("nan")), dict(checkpoint_every=-5)])
+def test_the_api_refuses_limits_that_are_no_number(options, tmp_path):
+    """kt.count as kt.decide: a NaN or negative limit is bad input (NaN counted without a limit,
+    -1 ended unknown at once, a NaN checkpoint interval never wrote one)."""
+    if "checkpoint_every" in options:
+        options["checkpoint"] = str(tmp_path / "ck")
+    with pytest.raises(InvalidInput, match="time limit|checkpoint"):
+        kt.count(5, 5, closed=False, **options)
+    with pytest.raises(InvalidInput):
+        kt.count(3, 5, closed=False, method="frontier", **options)
 
 
 def test_the_command_says_unknown_without_a_count(cli):
