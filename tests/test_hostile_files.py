@@ -217,27 +217,6 @@ def test_a_page_shows_a_forged_certificate_as_rejected(cli, census_db, tmp_path,
         assert sum(r[7] == "rejected" for r in atlas.atlas_rows(s)) == 1
 
 
-@pytest.mark.parametrize("text", ["[" * 5000 + "]" * 5000, "{" * 3], ids=["nested", "malformed"])
-def test_one_unreadable_certificate_is_one_rejected_row(cli, census_db, tmp_path, text):
-    """A "no" row whose certificate SQLite's JSON cannot read (nested past its depth,
-    malformed): the summary, the table and the page go on with it as a rejected row (the whole
-    report stopped at it, exit 2, "the database cannot be read (malformed JSON)")."""
-    db = _copy(census_db, tmp_path / "nested.sqlite")
-    con = sqlite3.connect(db)
-    rid = con.execute("SELECT id FROM verdicts WHERE answer = 'no' ORDER BY id").fetchone()[0]
-    con.execute("UPDATE verdicts SET certificate = ? WHERE id = ?", (text, rid))
-    con.commit()
-    con.close()
-    page, table = tmp_path / "page.html", tmp_path / "t.csv"
-    run = cli("census-report", db, "--html", page, "--table", table, "--json")
-    assert run.code == 1, run.err
-    assert json.loads(run.out)["exit_code"] == 1
-    data = _page_data(page.read_text())
-    assert "".join(p["cells"] for b in data["boards"] for p in b["panels"]).count("r") == 1
-    assert cli("verify", "--db", db).code == 1
-    assert "no: no method named" in cli("census-report", db).out
-
-
 def test_stored_text_cannot_end_the_script_block(cli, census_db, tmp_path):
     db = tmp_path / "script.sqlite"
     shutil.copy(census_db, db)

@@ -59,11 +59,8 @@ COLOURS = {
 }
 
 #: The proof method of a "no": a proof's ``method``, else the certificate's ``kind`` (a SAT
-#: solver's DRUP proof and an exhaustive search record carry no method, only a kind); NULL for
-#: text SQLite's JSON cannot read (nested past its depth, malformed), which ``json_extract``
-#: would raise on and stop the whole report at one row.
-_METHOD = ("CASE WHEN json_valid(certificate) THEN "
-           "COALESCE(json_extract(certificate, '$.method'), json_extract(certificate, '$.kind')) END")
+#: solver's DRUP proof and an exhaustive search record carry no method, only a kind).
+_METHOD = "COALESCE(json_extract(certificate, '$.method'), json_extract(certificate, '$.kind'))"
 
 
 #: The answer reports give a stored row whose certificate the kernel refuses.
@@ -163,14 +160,6 @@ def census_table(store: Store) -> list[tuple]:
     return sorted(store.con.execute(sql))
 
 
-def _label(answer: str, method) -> str:
-    """A line of the summary: ``yes``, ``unknown``, or ``no: METHOD`` (the method the stored
-    certificate names, unchecked; ``no: no method named`` where it names none or cannot be read)."""
-    if answer != "no":
-        return answer
-    return f"no: {method}" if method is not None else "no: no method named"
-
-
 def summary_lines(store: Store) -> list[str]:
     """The summary table: yes, no by proof method, unknown; a column per kind of tour."""
     sql = (f"SELECT tour, answer, CASE WHEN answer = 'no' THEN {_METHOD} END, COUNT(*), "
@@ -178,7 +167,7 @@ def summary_lines(store: Store) -> list[str]:
     counts: dict = {}
     seconds = 0.0
     for tour, answer, method, n, secs in store.con.execute(sql):
-        label = _label(answer, method)
+        label = f"no: {method}" if answer == "no" else answer
         counts.setdefault(label, {})[tour] = n
         seconds += secs or 0.0
     kinds = [k for k in ("closed", "open") if any(k in v for v in counts.values())]
@@ -205,7 +194,7 @@ def summary_dict(store: Store) -> dict:
     seconds = 0.0
     total = 0
     for tour, answer, method, n, secs in store.con.execute(sql):
-        label = _label(answer, method)
+        label = f"no: {method}" if answer == "no" else answer
         row = answers.setdefault(label, {})
         row[tour] = row.get(tour, 0) + int(n)
         seconds += secs or 0.0
