@@ -152,6 +152,20 @@ def test_a_foreign_checkpoint_is_kept_unless_discarded(cli, tmp_path):
     assert os.listdir(d) == ["result.json"]
 
 
+def test_discard_removes_the_checkpoint_and_nothing_else(cli, tmp_path):
+    """--discard-checkpoint removes the steps and the result a count writes, not a directory of
+    the user's whose name only begins like a step's (step-notes/ went with it)."""
+    d = tmp_path / "ck"
+    _checkpoint(d)
+    (d / "step-notes").mkdir()
+    (d / "step-notes" / "data.txt").write_text("kept\n")
+    (d / "notes.txt").write_text("kept\n")
+    r = cli("count", "3", "10", "--checkpoint", d, "--discard-checkpoint")
+    assert r.code == 0 and r.out.startswith("16 closed tours of the 3x10 board"), r.err
+    assert sorted(os.listdir(d)) == ["notes.txt", "result.json", "step-notes"]
+    assert (d / "step-notes" / "data.txt").read_text() == "kept\n"
+
+
 def test_an_untouched_checkpoint_still_resumes(cli, tmp_path):
     want = count_request_jit(Board(5, 8), False).count
     d = tmp_path / "ck"

@@ -11,6 +11,7 @@ import kt_formal as kt
 from kt_formal.board import Board
 from kt_formal.counting import policy
 from kt_formal.question import TourRequest
+from kt_formal.exceptions import InvalidInput
 
 #: (command line, keyword arguments of kt.count): the same question both ways
 QUESTIONS = [
@@ -61,6 +62,19 @@ def test_an_unfinished_search_gives_its_tours_as_a_lower_bound_only():
     assert got.to_json()["count"] is None and got.to_json()["lower_bound"] == got.lower_bound
 
 
+@pytest.mark.parametrize("options", [dict(time_limit=float("nan")), dict(time_limit=-1), dict(time_limit=0),
+                                     dict(checkpoint_every=float("nan")), dict(checkpoint_every=-5)])
+def test_the_api_refuses_limits_that_are_no_number(options, tmp_path):
+    """kt.count as kt.decide: a NaN or negative limit is bad input (NaN counted without a limit,
+    -1 ended unknown at once, a NaN checkpoint interval never wrote one)."""
+    if "checkpoint_every" in options:
+        options["checkpoint"] = str(tmp_path / "ck")
+    with pytest.raises(InvalidInput, match="time limit|checkpoint"):
+        kt.count(5, 5, closed=False, **options)
+    with pytest.raises(InvalidInput):
+        kt.count(3, 5, closed=False, method="frontier", **options)
+
+
 def test_the_command_says_unknown_without_a_count(cli):
     r = cli("count", "7", "7", "--open", "--time-limit", "1")
     assert r.code == 3 and r.out == "" and "unknown" in r.err
@@ -105,3 +119,17 @@ def test_check_says_when_the_two_counts_differ(cli, monkeypatch):
 def test_check_refuses_a_board_with_no_second_way(cli):
     r = cli("count", "8", "8", "--check")
     assert r.code == 2 and r.out == "" and "--check" in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_check_says_why_the_sweep_across_does_not_fit(cli, monkeypatch):
+    """Two different sides of at most 8 whose states exceed the memory: the refusal names the
+    states the sweep across would take and what fits (it said only "two different sides of at
+    most 8", which such a board has)."""
+    from kt_formal.counting import _frontier_memory
+
+    monkeypatch.setattr(_frontier_memory, "DEFAULT_MAX_STATES", 1000)
+    r = cli("count", "5", "7", "--open", "--check")
+    assert r.code == 2 and r.out == "" and len(r.err.strip().splitlines()) == 1, r.err
+    assert "7-square side" in r.err and "1,000 fit" in r.err, r.err
+    r = cli("count", "9", "9", "--method", "search", "--check")  # a search first: the frontier second
+    assert r.code == 2 and "side of at most 8" in r.err and "too large" not in r.err, r.err

@@ -229,6 +229,23 @@ def test_cli_render(cli, tmp_path):
     assert cli("--quiet", "render", cert, "--out", tmp_path / "u.png").err == ""
 
 
+def test_a_picture_to_standard_output_is_svg(cli, tmp_path, monkeypatch):
+    """``-`` means standard output wherever a file is written: render --out - prints the SVG
+    (it was refused as a file name without a picture suffix)."""
+    monkeypatch.chdir(tmp_path)
+    cert = tmp_path / "t.json"
+    assert cli("tour", "5", "5", "--open", "--format", "json", "--out", cert).code == 0
+    r = cli("render", cert, "--out", "-")
+    assert r.code == 0, r.err
+    assert len(_points(ET.fromstring(r.out))) == 25 and "standard output" in r.err
+    db = tmp_path / "c.sqlite"
+    assert cli("census", 3, 4, "--remove-squares", 1, "--db", db, "--workers", 1, "-q").code == 0
+    r = cli("census-report", db, "--map", "-")  # the map alone: the summary does not follow it
+    assert r.code == 0 and ET.fromstring(r.out).tag.endswith("svg") and "map written to standard output" in r.err
+    assert cli("census-report", db, "--map", "-", "--json").code == 2
+    assert not (tmp_path / "-").exists()
+
+
 def test_cli_render_rejects_tampered_and_bad_names(cli_proc, tmp_path):
     cert = tmp_path / "t.json"
     assert cli_proc("tour", "6", "6", "--format", "json", "--out", cert).code == 0

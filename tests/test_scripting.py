@@ -233,6 +233,28 @@ def test_squares_beyond_26_columns_are_row_col(cli, tmp_path):
     assert "from a3" in cli("verify", t, "--squares", "chess").out
 
 
+def test_squares_far_along_a_long_board_are_row_col_too(cli):
+    """The widest boards name their last columns with up to seven letters (``cfdgsxk``): the
+    explanation writes those squares row,col like the others, never a mix."""
+    from kt_formal.cli.parsing import restyle
+
+    assert restyle("squares a2, cfdgsxk2", 2, [], "rc", cols=10**9) == "squares 0,0, 0,999999998"
+    r = cli("exists", 2, 1000000000, "--open")
+    assert r.code == 1 and "0,999999998" in r.out and "cfdgsxk2" not in r.out, r.out
+
+
+def test_json_messages_name_squares_as_the_text_does(cli):
+    """The ``message`` of --json is the text printed without it: its squares in the form given
+    (it said "from (5, 0) to (4, 0)" for a1 and a2, and chess names beyond 26 columns)."""
+    r = cli("count", 6, 8, "--start", "a1", "--end", "a2", "--json")
+    message = json.loads(r.out)["message"]
+    assert r.code == 0 and "from a1 to a2" in message and "(5, 0)" not in message, message
+    message = json.loads(cli("exists", 10, 10, "--hole", "1,6,2x2", "--json").out)["message"]
+    assert "square 0,8 " in message and "i10" not in message, message
+    message = json.loads(cli("exists", 2, 1000000000, "--open", "--json").out)["message"]
+    assert "0,0, 0,1, 0,999999998" in message, message
+
+
 def test_unknown_said_once(cli):
     r = cli("tour", 20, 20, "--engine", "dfs", "--node-limit", 10)
     assert r.code == 3 and "unknown: Unknown" not in r.err and "unknown: " in r.err

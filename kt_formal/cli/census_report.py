@@ -39,7 +39,7 @@ def _add_census_report(sub) -> None:
     p.add_argument("--csv", metavar="OUT", help="write one line per question to OUT")
     p.add_argument("--certificates", action="store_true", help="include the certificates in the CSV")
     p.add_argument("--map", metavar="OUT",
-                   help="draw the answers (.svg or .png): one board size: a panel per kind of tour and "
+                   help="draw the answers (.svg or .png; - for SVG on standard output): one board size: a panel per kind of tour and "
                         "hole size, each hole position coloured by its answer; several sizes: a rows x "
                         "columns grid; OUT with {board} (maps/{board}.png): one map per board size")
     p.add_argument("--board", metavar="RxC", help="the map and the findings of this board size only")
@@ -67,7 +67,7 @@ def _run_census_report(args) -> int:
 
         check_picture_path(args.map)
     status = 0
-    to_stdout = [o for o in (args.csv, args.table, args.findings, args.html) if o == STDOUT]
+    to_stdout = [o for o in (args.csv, args.table, args.findings, args.html, args.map) if o == STDOUT]
     if to_stdout and getattr(args, "json", False):
         raise InvalidInput("--json prints its object on standard output: name the files written (not -)")
     if str(args.db).endswith((".csv", ".csv.gz")):  # a verdict table: only its findings
@@ -86,7 +86,7 @@ def _run_census_report(args) -> int:
         board = _board_option(args.board)
         if args.map:
             files = report.write_map(store, args.map, board=board, squares=args.axes)
-            _note(args, f"map written to {files[0]}" if len(files) == 1 else
+            _note(args, f"map written to {output_name(files[0])}" if len(files) == 1 else
                   f"{len(files)} maps written ({files[0]} ... {files[-1]})")
         if args.table:
             from kt_formal.census import atlas

@@ -147,13 +147,12 @@ def _check_line(first, second) -> tuple[str, int]:
 def _second(args, request, first):
     """``--check``: the second way and a function of the progress that counts by it (a
     board with no second way that fits is refused before the first count)."""
-    from kt_formal.counting.policy import check_count, second_way
+    from kt_formal.counting.policy import check_count, no_second_way, second_way
 
     way = second_way(request, first)
     if way is None:
         raise InvalidInput(f"--check: no second way to count the {request.board.rows}x{request.board.cols} board fits "
-                           "here (the exhaustive search is for small boards, the sweep across the other side for "
-                           "boards with two different sides of at most 8)")
+                           f"here: {no_second_way(request, first)}")
     return way, lambda progress: check_count(request, way, lambda t: _note(args, t), progress=progress,
                                              **{k: v for k, v in _options(args).items()
                                                 if k in ("time_limit", "threads", "spill_dir", "table_bytes", "quiet")})
@@ -215,7 +214,8 @@ def _json_count(args, request, res, second, code) -> int:
     d = jsonout.count_json(request.board, request.closed, request.start, request.end, count=res.count,
                            complete=res.complete, method=res.method, seconds=res.wall_time,
                            directed_count=res.directed_count, nodes=res.nodes, max_states=res.max_states,
-                           out=args.out, message=message, lower_bound=res.lower_bound)
+                           out=args.out, message=_styled(args, request.board, message),
+                           lower_bound=res.lower_bound)
     if second is not None:
         d["check"] = {"method": second.method, "way": second.way, "count": second.count,
                       "complete": second.complete, "seconds": round(float(second.wall_time), 6),

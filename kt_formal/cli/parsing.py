@@ -135,7 +135,9 @@ def _chess(rows: int, q) -> str:
     return square_name(rows, q)
 
 
-_CHESS_NAME = re.compile(r"(?<![\w,./-])([a-z]{1,3})(\d+)(?![\w.])")
+#: A chess name: up to seven letters, as many as the last column of the widest board
+#: (``kt_formal.board.MAX_SIDE``, 10^9 columns) takes.
+_CHESS_NAME = re.compile(r"(?<![\w,./-])([a-z]{1,7})(\d+)(?![\w.])")
 
 
 def restyle(text: str, rows: int, squares, style: str, cols: int | None = None) -> str:

@@ -10,6 +10,7 @@ import argparse
 
 from kt_formal.cli.parsing import Renamed
 from kt_formal.exceptions import InvalidInput
+from kt_formal.files import output_name
 from kt_formal.cli.common import _bounded, command, _note
 
 
@@ -28,7 +29,7 @@ def _add_render(sub) -> None:
     p = command(sub, __doc__, RENDER_EXAMPLES)
     p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
                                      "chess, npy, succ, ktour)")
-    p.add_argument("--out", dest="output", metavar="FILE", help="picture to write (.svg or .png); required")
+    p.add_argument("--out", dest="output", metavar="FILE", help="picture to write (.svg or .png; - for SVG on standard output); required")
     p.add_argument("-o", "--output", dest="output", metavar="FILE", action=Renamed, new="--out",
                    help=argparse.SUPPRESS)
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
@@ -56,5 +57,5 @@ def _run_render(args) -> int:
         p(0, None, f"drawing {args.output}")
         save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
     kind = "closed" if tour.closed else "open"
-    _note(args, f"drew the {kind} tour of the {tour.board.describe()} board to {args.output}")
+    _note(args, f"drew the {kind} tour of the {tour.board.describe()} board to {output_name(args.output)}")
     return 0

@@ -69,6 +69,7 @@ def _json_verdict(args, command: str, board, verdict, fmt) -> int:
     end = board.parse_square(args.end) if args.end else None
     d = jsonout.verdict_json(command, verdict, board, not args.open, start, end,
                              certificate=cert or out, out=out, squares=command == "tour" and not out)
+    d["message"] = _styled(args, board, d["message"])  # as the text names the squares
     code = _exists_exit(args, verdict) if command == "exists" else verdict.exit_code
     d["exit_code"] = code
     jsonout.emit(d)

@@ -31,6 +31,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import stat
 import time
@@ -89,9 +90,18 @@ def row_checkpointer(k, closed, partial, directory, every, symmetry, limb, keys=
     return Checkpointer(directory, key, what, every, resume=resume, carries="out")
 
 
+#: The states after a step (``step-NNNNNNNN``) and those being written (``.partial-NNNNNNNN-PID``).
+_STATES = re.compile(r"(step-\d{8,}|\.partial-\d{8,}-\d+)\Z")
+
+
+def _states(name: str) -> bool:
+    """A directory of states a checkpoint writes, whole or half-written (no other name)."""
+    return _STATES.match(name) is not None
+
+
 def _ours(name: str) -> bool:
     """A name a checkpoint writes (``result.json.PID.tmp``: a result being written)."""
-    return name.startswith(("step-", ".partial-", "result.json"))
+    return _states(name) or re.match(r"result\.json(\.\d+\.tmp)?\Z", name) is not None
 
 
 def discard(directory: str) -> int:
@@ -262,7 +272,7 @@ class Checkpointer:
 
     def _refuse_an_old_one(self) -> None:
         """A new count does not write over a checkpoint: say whose it is and what to do."""
-        held = sorted(n for n in os.listdir(self.dir) if n.startswith("step-") or n == "result.json")
+        held = sorted(n for n in os.listdir(self.dir) if _states(n) and n.startswith("step-") or n == "result.json")
         if not held:
             return
         try:
@@ -297,7 +307,7 @@ class Checkpointer:
         os.rename(tmp, final)
         for name in os.listdir(self.dir):  # the older checkpoints and any half-written one
             path = os.path.join(self.dir, name)
-            if path != final and (name.startswith("step-") or name.startswith(".partial-")):
+            if path != final and _states(name):
                 shutil.rmtree(path, ignore_errors=True)
         self.written += 1
         self.cost = time.monotonic() - t
@@ -309,7 +319,7 @@ class Checkpointer:
         _write_json(os.path.join(self.dir, "result.json"),
                     dict(result, format=_FORMAT, key=self.key, question=self.describe))
         for name in os.listdir(self.dir):
-            if name.startswith("step-") or name.startswith(".partial-"):
+            if _states(name):
                 shutil.rmtree(os.path.join(self.dir, name), ignore_errors=True)
 
     # ------------------------------------------------------------------ reading
@@ -322,7 +332,7 @@ class Checkpointer:
 
     def latest(self):
         """``(step, chunks, meta)`` of the last whole checkpoint, or None."""
-        names = sorted(n for n in os.listdir(self.dir) if n.startswith("step-")
+        names = sorted(n for n in os.listdir(self.dir) if _states(n) and n.startswith("step-")
                        and os.path.lexists(os.path.join(self.dir, n, "meta.json")))
         if not names:
             return None

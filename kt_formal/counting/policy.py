@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from kt_formal.board import Board
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.question import TourRequest
+from kt_formal.question import Budget, TourRequest
 
-__all__ = ["Count", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "check_count",
+__all__ = ["Count", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "no_second_way", "check_count",
            "SEARCH_SQUARES", "SEARCH_OPEN_SQUARES"]
 
 #: Closed tours of boards this small (or smaller) are counted by the exhaustive search
@@ -291,6 +291,7 @@ def method_for(request: TourRequest, **options) -> str:
     if unknown:
         raise TypeError(f"unknown count options: {', '.join(sorted(unknown))}")
     o = dict(_DEFAULTS, **options)
+    Budget.check_time_limit(o["time_limit"])  # NaN, 0 or negative: bad input, as for a tour
     frontier_only = bool(o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"])
     return choose_method(request.board, request.closed, o["method"], out=o["out"], node_limit=o["node_limit"],
                          frontier_only=frontier_only)
@@ -338,6 +339,7 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
     options as :func:`run_count` (frontier ones, and ``partial``)."""
     partial = options.pop("partial", False)
     o = dict(_DEFAULTS, **options)
+    Budget.check_time_limit(o["time_limit"])
     count_request, count_row = _counters()
     if o["dask"]:
         raise InvalidInput("--dask counts one board at a time, not a --sequence")
@@ -397,6 +399,24 @@ def second_way(request: TourRequest, first: str) -> str | None:
     if short < long <= MAX_SHORT_SIDE and estimate_states(long, closed=not both_free) <= DEFAULT_MAX_STATES:
         return "across"
     return None
+
+
+def no_second_way(request: TourRequest, first: str) -> str:
+    """Why :func:`second_way` found no second way after ``first``: a clause, for the refusal."""
+    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier import estimate_states
+
+    board = request.board
+    short, long = sorted((board.rows, board.cols))
+    if first == "search":
+        return f"the frontier method needs a side of at most {MAX_SHORT_SIDE}"
+    why = "it is too large for the exhaustive search, and "
+    if long > MAX_SHORT_SIDE or short == long:
+        return why + f"the sweep across the other side needs two different sides of at most {MAX_SHORT_SIDE}"
+    both_free = not request.closed and request.start is None and request.end is None
+    states = estimate_states(long, closed=not both_free)
+    return why + (f"the sweep across its {long}-square side takes about {states:,} states and "
+                  f"{DEFAULT_MAX_STATES:,} fit in this machine's memory")
 
 
 def check_count(request: TourRequest, way: str, note=None, **options) -> Count:

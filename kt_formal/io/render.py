@@ -507,7 +507,10 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 # ---------------------------------------------------------------------- files
 def check_picture_path(path) -> str:
-    """The picture format of a path from its suffix ('svg' or 'png'); InvalidInput otherwise."""
+    """The picture format of a path from its suffix ('svg' or 'png'); InvalidInput otherwise.
+    ``-``, standard output, takes the SVG (text)."""
+    if str(path) == "-":
+        return "svg"
     suffix = Path(path).suffix.lower()
     if suffix not in PICTURE_SUFFIXES:
         raise InvalidInput(f"cannot tell the picture format of {path}: use a .svg or .png file name")
