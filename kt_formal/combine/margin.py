@@ -35,6 +35,7 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
+from kt_formal.combine.margin_large import large_applies, large_tour
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
@@ -224,7 +225,8 @@ def _succ(plan: MarginPlan) -> np.ndarray:
 
 def margin_applies(board: Board) -> bool:
     """Whether :func:`margin_tour` builds this board: one hole of a size with pieces, margins >= 3,
-    balanced; or several such holes in slabs (:func:`margin_slabs`)."""
+    balanced, or one the frame construction covers (:mod:`kt_formal.combine.margin_large`);
+    or several small holes in slabs (:func:`margin_slabs`)."""
     if not board.has_holes:
         return False
     hole = single_hole(board)
@@ -233,7 +235,7 @@ def margin_applies(board: Board) -> bool:
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        return False
+        return large_applies(board)
     return True
 
 
@@ -262,7 +264,12 @@ def margin_tour(board: Board) -> Tour:
     if hole is None:  # several holes: slabs, if horizontal cuts separate them
         return margin_slabs_tour(board)
     m, n = board.rows, board.cols
-    plan = margin_plan(m, n, hole)
+    try:
+        plan = margin_plan(m, n, hole)
+    except NotApplicable as exc:  # not a small hole: the frame construction, if it covers the board
+        if large_applies(board):
+            return large_tour(board)
+        raise exc
     ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
     succ = _succ(plan)
     # small boards: a plain Python walk (no compiled kernel to load); big ones: the compiled walk
