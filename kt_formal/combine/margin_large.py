@@ -37,7 +37,8 @@ from kt_formal.engines.successors import follow
 from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.tour import Tour
 
-__all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "large_plan", "large_applies", "large_tour"]
+__all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "in_statement", "large_plan", "large_applies",
+           "large_tour"]
 
 #: The section of the theorem this construction proves.
 LARGE_THEOREM = "margin-three theorem (holes of any size at margin five)"
@@ -204,6 +205,31 @@ def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[list[R
         if tree is not None:
             return rects, tree
     return None
+
+
+def in_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
+    """Whether the board is one the theorem's section "Holes of any size" names.
+
+    Margins >= 5, hole sides >= 5, colours balanced, and none of the parity classes the
+    cut misses (margins a above, b below, l left, r right): (E1) a, b even and < 10,
+    l, r odd, h odd, w even, or its transpose; (E2) a, b, l, r odd and < 10, h, w even;
+    (E3) a, b, l, r, h, w all odd.
+
+    >>> in_statement(30, 33, (6, 7, 13, 16)), in_statement(15, 15, (5, 5, 5, 5))
+    (True, False)
+    """
+    r0, c0, h, w = hole
+    a, b, le, ri = r0, m - r0 - h, c0, n - c0 - w
+    if min(a, b, le, ri) < MIN_MARGIN or min(h, w) < 5:
+        return False
+    if (m * n) % 2 != (h * w) % 2 or ((m * n) % 2 and (r0 + c0) % 2):
+        return False
+    odd = [x % 2 == 1 for x in (a, b, le, ri, h, w)]
+    small = [x < 2 * MIN_MARGIN for x in (a, b, le, ri)]
+    e1 = odd == [False, False, True, True, True, False] and small[0] and small[1]
+    e1t = odd == [True, True, False, False, False, True] and small[2] and small[3]
+    e2 = odd == [True] * 4 + [False] * 2 and all(small)
+    return not (e1 or e1t or e2 or all(odd))
 
 
 def large_applies(board: Board) -> bool:
