@@ -38,6 +38,8 @@ def test_the_statement_is_the_colour_count_minus_the_listed_classes():
     assert not in_statement(16, 16, (5, 5, 6, 6))  # E2: odd margins under 10, even sides
     assert not in_statement(17, 16, (6, 5, 5, 6))  # E1: even margins 6, odd margins 5
     assert in_statement(22, 16, (11, 5, 5, 6))  # E1 with a margin >= 10: the slab fixes the parity
+    assert in_statement(40, 44, (6, 8, 2, 20))  # (ii): even margins, one side >= 5
+    assert not in_statement(40, 44, (7, 8, 2, 20))  # a small side with an odd margin: not stated
 
 
 def test_every_statement_case_has_a_cut_sample():
@@ -55,7 +57,8 @@ def test_every_statement_case_has_a_cut_sample():
 
 
 @pytest.mark.parametrize("m,n,hole", [(30, 33, "6,7,13x16"), (40, 41, "7,9,11x14"), (41, 43, "8,10,9x13"),
-                                      (22, 16, "11,5,5x6"), (20, 21, "5,5,1x10"), (60, 60, "10,10,2x1")])
+                                      (22, 16, "11,5,5x6"), (20, 21, "5,5,1x10"), (60, 60, "10,10,2x1"),
+                                      (40, 44, "6,8,2x20")])
 def test_construction_on_chosen_boards(m, n, hole):
     board = Board.from_spec(m, n, [hole])
     assert large_applies(board) and margin_applies(board)

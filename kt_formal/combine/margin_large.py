@@ -1,6 +1,7 @@
 """The frame construction for holes of any size at margin five: a closed tour of a board
 minus one h x w rectangle standing at least five squares from every edge, when the
-colours balance (except one parity class with both short margins 6 or 8, see below).
+colours balance, for every case of :func:`in_statement` (and more: every case whose cut
+exists, :func:`large_plan`).
 
 The region around the hole is a *frame*: four side bands (above, below, left and right of
 the hole) and four corner rectangles. Each corner is given to one of its two bands, so the
@@ -18,9 +19,9 @@ No new pieces: only divide's 36 port pieces, each verified on load. The statemen
 case analysis are in ``docs/theorems/margin-three.md`` (section "Holes of any size").
 
 >>> from kt_formal.board import Board
->>> t = large_tour(Board.from_spec(30, 33, ["6,7,13x17"]))
+>>> t = large_tour(Board.from_spec(30, 33, ["6,7,13x16"]))
 >>> t.check() is None, t.closed, len(t)
-(True, True, 769)
+(True, True, 782)
 """
 
 from __future__ import annotations
@@ -210,20 +211,23 @@ def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[list[R
 def in_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     """Whether the board is one the theorem's section "Holes of any size" names.
 
-    Margins >= 5, hole sides >= 5, colours balanced, and none of the parity classes the
-    cut misses (margins a above, b below, l left, r right): (E1) a, b even and < 10,
-    l, r odd, h odd, w even, or its transpose; (E2) a, b, l, r odd and < 10, h, w even;
-    (E3) a, b, l, r, h, w all odd.
+    Margins >= 5, colours balanced, and either (i) hole sides >= 5 and none of the parity
+    classes the cut misses (margins a above, b below, l left, r right): (E1) a, b even
+    and < 10, l, r odd, h odd, w even, or its transpose; (E2) a, b, l, r odd and < 10,
+    h, w even; (E3) a, b, l, r, h, w all odd; or (ii) all four margins even and one hole
+    side >= 5 (the other any).
 
     >>> in_statement(30, 33, (6, 7, 13, 16)), in_statement(15, 15, (5, 5, 5, 5))
     (True, False)
     """
     r0, c0, h, w = hole
     a, b, le, ri = r0, m - r0 - h, c0, n - c0 - w
-    if min(a, b, le, ri) < MIN_MARGIN or min(h, w) < 5:
+    if min(a, b, le, ri) < MIN_MARGIN or max(h, w) < 5:
         return False
     if (m * n) % 2 != (h * w) % 2 or ((m * n) % 2 and (r0 + c0) % 2):
         return False
+    if min(h, w) < 5:
+        return all(x % 2 == 0 for x in (a, b, le, ri))
     odd = [x % 2 == 1 for x in (a, b, le, ri, h, w)]
     small = [x < 2 * MIN_MARGIN for x in (a, b, le, ri)]
     e1 = odd == [False, False, True, True, True, False] and small[0] and small[1]
