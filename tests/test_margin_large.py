@@ -3,7 +3,10 @@ of every class it covers, big random boards, the pipeline; every tour checked by
 
 from __future__ import annotations
 
+import csv
+import gzip
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +15,45 @@ from kt_formal.combine.margin import margin_applies, margin_tour
 from kt_formal.combine.margin_check import balanced, check_large, large_cases
 from kt_formal.combine.margin_large import in_statement, large_applies, large_plan, large_tour
 from kt_formal.exceptions import NotApplicable
+
+
+ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
+
+
+def _atlas_margin_five():
+    """Closed-tour atlas questions with one hole at margin >= 5: (m, n, hole, answer)."""
+    out = []
+    with gzip.open(ATLAS, "rt") as f:
+        for r in csv.DictReader(f):
+            m, n, t, le, h, w = (int(r[k]) for k in ("rows", "cols", "top", "left", "height", "width"))
+            if r["tour"] == "closed" and min(t, le, m - t - h, n - le - w) >= 5:
+                out.append((m, n, (t, le, h, w), r["answer"]))
+    return out
+
+
+def _atlas_agrees(rows) -> int:
+    """Build every row the construction covers; the atlas must say yes there, and every
+    statement case must be covered. Returns how many were built."""
+    built = 0
+    for m, n, hole, answer in rows:
+        board = Board.from_spec(m, n, [hole])
+        assert large_applies(board) or not in_statement(m, n, hole)
+        if large_applies(board):
+            assert answer == "yes"
+            _check(board)
+            built += 1
+    return built
+
+
+def test_atlas_boards_at_margin_five_sample():
+    rows = _atlas_margin_five()
+    covered = [r for r in rows if large_applies(Board.from_spec(r[0], r[1], [r[2]]))]
+    assert _atlas_agrees(random.Random(3).sample(covered, 20)) == 20
+
+
+@pytest.mark.slow
+def test_atlas_boards_at_margin_five_all():
+    assert _atlas_agrees(_atlas_margin_five()) > 100
 
 
 def _check(board: Board):
