@@ -140,6 +140,7 @@ def test_the_pipeline_builds_a_large_hole():
     v = decide(Board.from_spec(60, 70, ["12,15,30x33"]), closed=True, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three"
     assert v.tour.check() is None
+    assert "holes of any size at margin five" in v.message
 
 
 @pytest.mark.slow

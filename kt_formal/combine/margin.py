@@ -35,14 +35,14 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
-from kt_formal.combine.margin_large import large_applies, large_tour
+from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_tour
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tour import Tour
 
-__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies",
+__all__ = ["THEOREM", "MarginPlan", "theorem_of", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies",
            "margin_open_tour", "margin_slabs", "margin_slabs_tour"]
 
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
@@ -237,6 +237,18 @@ def margin_applies(board: Board) -> bool:
     except NotApplicable:
         return large_applies(board)
     return True
+
+
+def theorem_of(board: Board) -> str:
+    """The name of the theorem :func:`margin_tour` builds ``board`` by: small holes, or the
+    frame construction's section (holes of any size at margin five)."""
+    hole = single_hole(board) if board.has_holes else None
+    if hole is not None:
+        try:
+            margin_plan(board.rows, board.cols, hole)
+        except NotApplicable:
+            return LARGE_THEOREM if large_applies(board) else THEOREM
+    return THEOREM
 
 
 def margin_tour(board: Board) -> Tour:
