@@ -36,6 +36,8 @@ from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_tour
+from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
+from kt_formal.combine.margin_large import swap_join as _swap
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
@@ -123,28 +125,6 @@ def _hole_order(name: str) -> tuple[np.ndarray, int]:
     """Local visiting order (row * cols + col) and width of a library hole piece (verified on load)."""
     piece = load_piece(name)
     return np.asarray(piece.tour.order, dtype=np.int64), piece.spec.cols
-
-
-def _reverse_at(succ: np.ndarray, idx: np.ndarray) -> None:
-    """Run the cycle on the squares ``idx`` (a whole cycle of ``succ``) the other way."""
-    nxt = succ[idx].copy()
-    succ[nxt] = idx
-
-
-def _swap(succ: np.ndarray, a1: int, a2: int, b1: int, b2: int) -> bool:
-    """The 2-move swap: delete a1-a2 and b1-b2, add a1-b1 and a2-b2, if the orientations agree.
-
-    The a-cycle runs a1 -> a2 (or a2 -> a1); the b-cycle must then run b2 -> b1 (or
-    b1 -> b2) so the joined cycle keeps one direction. Returns False (nothing changed)
-    when they do not: the caller reverses one cycle and swaps again.
-    """
-    if succ[a1] == a2 and succ[b2] == b1:
-        succ[a1], succ[b2] = b1, a2
-        return True
-    if succ[a2] == a1 and succ[b1] == b2:
-        succ[b1], succ[a2] = a1, b2
-        return True
-    return False
 
 
 def _join_moves(side: str, Y0: int, X0: int, P: int, Q: int, n: int) -> tuple[int, int, int, int]:

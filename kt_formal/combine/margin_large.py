@@ -39,7 +39,7 @@ from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.tour import Tour
 
 __all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "in_statement", "large_plan", "large_applies",
-           "large_tour"]
+           "large_tour", "reverse_cycle", "swap_join"]
 
 #: The section of the theorem this construction proves.
 LARGE_THEOREM = "margin-three theorem (holes of any size at margin five)"
@@ -250,13 +250,33 @@ def large_applies(board: Board) -> bool:
     return True
 
 
+def reverse_cycle(succ: np.ndarray, idx: np.ndarray) -> None:
+    """Run the cycle on the squares ``idx`` (a whole cycle of ``succ``) the other way."""
+    nxt = succ[idx].copy()
+    succ[nxt] = idx
+
+
+def swap_join(succ: np.ndarray, a1: int, a2: int, b1: int, b2: int) -> bool:
+    """The 2-move swap: delete a1-a2 and b1-b2, add a1-b1 and a2-b2, if the orientations agree.
+
+    The a-cycle runs a1 -> a2 (or a2 -> a1); the b-cycle must then run b2 -> b1 (or
+    b1 -> b2) so the joined cycle keeps one direction. Returns False (nothing changed)
+    when they do not: the caller reverses one cycle and swaps again.
+    """
+    if succ[a1] == a2 and succ[b2] == b1:
+        succ[a1], succ[b2] = b1, a2
+        return True
+    if succ[a2] == a1 and succ[b1] == b2:
+        succ[b1], succ[a2] = a1, b2
+        return True
+    return False
+
+
 def _swap_in(succ: np.ndarray, ends: tuple[int, int, int, int], new: np.ndarray) -> None:
     """The 2-move swap (a1, a2, b1, b2); ``new`` (a cycle of its own) is reversed if needed."""
-    from kt_formal.combine.margin import _reverse_at, _swap
-
-    if not _swap(succ, *ends):
-        _reverse_at(succ, new)
-        if not _swap(succ, *ends):  # pragma: no cover - a port move missing: a bug
+    if not swap_join(succ, *ends):
+        reverse_cycle(succ, new)
+        if not swap_join(succ, *ends):  # pragma: no cover - a port move missing: a bug
             raise RuntimeError(f"frame construction: the join {ends} has no port moves")
 
 
