@@ -346,7 +346,8 @@ def test_cli_frame_bad_parameters(cli_proc, args, match):
 
 
 def test_cli_tour_with_holes_exit_codes(cli_proc):
-    run = cli_proc("tour", "150", "150", "--hole", "45,45,60x60", "--format", "coords")
+    # margin 3: the frame construction (the margin theorem's frame needs margins >= 5)
+    run = cli_proc("tour", "150", "150", "--hole", "3,45,60x60", "--format", "coords")
     assert run.code == 0 and "frame construction" in run.err
     # odd numbers of squares: the colour proof answers before any construction or search
     run = cli_proc("tour", "6", "6", "--hole", "0,0,1x1")

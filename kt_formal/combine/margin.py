@@ -35,13 +35,16 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
+from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_tour
+from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
+from kt_formal.combine.margin_large import swap_join as _swap
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tour import Tour
 
-__all__ = ["THEOREM", "MarginPlan", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies",
+__all__ = ["THEOREM", "MarginPlan", "theorem_of", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies",
            "margin_open_tour", "margin_slabs", "margin_slabs_tour"]
 
 #: Boards up to this many squares are walked in Python (no compiled kernel to load).
@@ -124,28 +127,6 @@ def _hole_order(name: str) -> tuple[np.ndarray, int]:
     return np.asarray(piece.tour.order, dtype=np.int64), piece.spec.cols
 
 
-def _reverse_at(succ: np.ndarray, idx: np.ndarray) -> None:
-    """Run the cycle on the squares ``idx`` (a whole cycle of ``succ``) the other way."""
-    nxt = succ[idx].copy()
-    succ[nxt] = idx
-
-
-def _swap(succ: np.ndarray, a1: int, a2: int, b1: int, b2: int) -> bool:
-    """The 2-move swap: delete a1-a2 and b1-b2, add a1-b1 and a2-b2, if the orientations agree.
-
-    The a-cycle runs a1 -> a2 (or a2 -> a1); the b-cycle must then run b2 -> b1 (or
-    b1 -> b2) so the joined cycle keeps one direction. Returns False (nothing changed)
-    when they do not: the caller reverses one cycle and swaps again.
-    """
-    if succ[a1] == a2 and succ[b2] == b1:
-        succ[a1], succ[b2] = b1, a2
-        return True
-    if succ[a2] == a1 and succ[b1] == b2:
-        succ[b1], succ[a2] = a1, b2
-        return True
-    return False
-
-
 def _join_moves(side: str, Y0: int, X0: int, P: int, Q: int, n: int) -> tuple[int, int, int, int]:
     """(a1, a2, b1, b2) of the swap joining the hole piece to its neighbour on ``side``.
 
@@ -224,7 +205,8 @@ def _succ(plan: MarginPlan) -> np.ndarray:
 
 def margin_applies(board: Board) -> bool:
     """Whether :func:`margin_tour` builds this board: one hole of a size with pieces, margins >= 3,
-    balanced; or several such holes in slabs (:func:`margin_slabs`)."""
+    balanced, or one the frame construction covers (:mod:`kt_formal.combine.margin_large`);
+    or several small holes in slabs (:func:`margin_slabs`)."""
     if not board.has_holes:
         return False
     hole = single_hole(board)
@@ -233,8 +215,20 @@ def margin_applies(board: Board) -> bool:
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        return False
+        return large_applies(board)
     return True
+
+
+def theorem_of(board: Board) -> str:
+    """The name of the theorem :func:`margin_tour` builds ``board`` by: small holes, or the
+    frame construction's section (holes of any size at margin five)."""
+    hole = single_hole(board) if board.has_holes else None
+    if hole is not None:
+        try:
+            margin_plan(board.rows, board.cols, hole)
+        except NotApplicable:
+            return LARGE_THEOREM if large_applies(board) else THEOREM
+    return THEOREM
 
 
 def margin_tour(board: Board) -> Tour:
@@ -262,7 +256,12 @@ def margin_tour(board: Board) -> Tour:
     if hole is None:  # several holes: slabs, if horizontal cuts separate them
         return margin_slabs_tour(board)
     m, n = board.rows, board.cols
-    plan = margin_plan(m, n, hole)
+    try:
+        plan = margin_plan(m, n, hole)
+    except NotApplicable as exc:  # not a small hole: the frame construction, if it covers the board
+        if large_applies(board):
+            return large_tour(board)
+        raise exc
     ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
     succ = _succ(plan)
     # small boards: a plain Python walk (no compiled kernel to load); big ones: the compiled walk

@@ -10,7 +10,10 @@ Three parts, each failing loudly:
    and a hole piece of part 1; beyond, the offsets repeat with period 2;
 3. **tours**: for all margins 3..``build_limit`` (10: every branch of the offsets, the
    rest parts empty or not, both parities of the parts), the construction on the board
-   they make, checked by the kernel.
+   they make, checked by the kernel;
+4. **holes of any size** (:func:`check_large`): the frame construction's cut exists for
+   every case of the statement, agrees within each class on two sets of representatives,
+   and every covered representative is built and checked by the kernel.
 
 ``python -m kt_formal.combine.margin_check --check`` runs all three and prints the counts.
 
@@ -27,10 +30,11 @@ from kt_formal.board import Board
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_plan, margin_tour
+from kt_formal.combine.margin_large import in_statement, large_applies, large_tour
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 
-__all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "main"]
+__all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "large_cases", "check_large", "main"]
 
 
 def balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
@@ -97,6 +101,50 @@ def check_tours(build_limit: int = 10, progress=None) -> dict:
     return {"tours": k}
 
 
+def large_cases(margins=(5, 6, 10, 11), sides=(1, 2, 5, 6)):
+    """Balanced (m, n, hole) with margins from ``margins`` and hole sides from ``sides``."""
+    for a, b, c, d in itertools.product(margins, repeat=4):
+        for h, w in itertools.product(sides, repeat=2):
+            m, n = a + h + b, c + w + d
+            if balanced(m, n, a, c, h, w):
+                yield m, n, (a, c, h, w)
+
+
+def _large_class(m: int, n: int, hole) -> tuple:
+    """What the frame cut depends on: the parities, margins >= 10, hole sides >= 5."""
+    r0, c0, h, w = hole
+    sides = (r0, m - r0 - h, c0, n - c0 - w)
+    return (*(x % 2 for x in (*sides, h, w)), *(x >= 10 for x in sides), h >= 5, w >= 5)
+
+
+def check_large(build: bool = True) -> dict:
+    """The frame construction (holes of any size): every class covered, every statement case built.
+
+    Two sets of representatives (margins 5, 6, 10, 11 with sides 1, 2, 5, 6; margins 7, 8,
+    12, 13 with sides 3, 4, 7, 8) must agree class by class on whether a cut exists
+    (the cut depends only on :func:`_large_class`); every case of the statement
+    (:func:`~kt_formal.combine.margin_large.in_statement`) must have one; with ``build``,
+    every covered case of the first set is built and passed to the kernel.
+    """
+    covered = {}
+    for reps in (((5, 6, 10, 11), (1, 2, 5, 6)), ((7, 8, 12, 13), (3, 4, 7, 8))):
+        for m, n, hole in large_cases(*reps):
+            key, ok = _large_class(m, n, hole), large_applies(Board.from_spec(m, n, [hole]))
+            if covered.setdefault(key, ok) != ok:
+                raise AssertionError(f"{m}x{n} hole {hole}: the cut differs within its class")
+            if in_statement(m, n, hole) and not ok:
+                raise AssertionError(f"{m}x{n} hole {hole}: in the statement but no cut")
+    k = 0
+    for m, n, hole in large_cases() if build else ():
+        board = Board.from_spec(m, n, [hole])
+        if covered[_large_class(m, n, hole)]:
+            tour = large_tour(board)
+            if tour.check() is not None or not tour.closed:
+                raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
+            k += 1
+    return {"classes": len(covered), "covered": sum(covered.values()), "tours": k}
+
+
 def main(argv=None) -> int:
     """``--check [--build-limit K]``: run the three checks; exit 0 when all pass, 1 otherwise."""
     import argparse
@@ -126,6 +174,11 @@ def main(argv=None) -> int:
         n = check_tours(args.build_limit)["tours"]
         print(f"tours: {n} boards (margins 3..{args.build_limit}, holes {HOLE_SIZES}) built and "
               f"accepted by the kernel ({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        out = check_large()
+        print(f"holes of any size: {out['covered']} of {out['classes']} classes have a cut, every case of "
+              f"the statement among them; {out['tours']} boards built and accepted by the kernel "
+              f"({time.perf_counter() - t:.1f} s)")
     except AssertionError as exc:
         print(f"FAILED: {exc}")
         return 1

@@ -61,7 +61,7 @@ def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progr
 
 def _margin(request: TourRequest, stages: list) -> Built | None:
     """The margin-three construction (certified pieces, no search): milliseconds."""
-    from kt_formal.combine.margin import THEOREM, margin_open_tour, margin_tour
+    from kt_formal.combine.margin import margin_open_tour, margin_tour, theorem_of
     from kt_formal.engines.base import found
     from kt_formal.exceptions import NotApplicable
 
@@ -72,9 +72,10 @@ def _margin(request: TourRequest, stages: list) -> Built | None:
         stages.append(Stage("margin", f"not applicable: {exc}", time.perf_counter() - t))
         return None
     result = found(request, tour.order, "margin", time.perf_counter() - t)
-    stages.append(Stage("margin", f"built by the {THEOREM}", time.perf_counter() - t))
+    theorem = theorem_of(request.board)
+    stages.append(Stage("margin", f"built by the {theorem}", time.perf_counter() - t))
     kind = "a closed" if request.closed else "an open"
-    message = (f"built {kind} tour of the {request.board.describe()} board by the {THEOREM} "
+    message = (f"built {kind} tour of the {request.board.describe()} board by the {theorem} "
                "(docs/theorems/margin-three.md): certified pieces, no search")
     return Built(result.tour, "margin", "construction:margin-three", None, message)
 

@@ -1,0 +1,158 @@
+"""The frame construction for holes of any size at margin five: its statement, its cuts, boards
+of every class it covers, big random boards, the pipeline; every tour checked by the kernel."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import random
+from pathlib import Path
+
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.combine.margin import margin_applies, margin_tour
+from kt_formal.combine.margin_check import balanced, check_large, large_cases
+from kt_formal.combine.margin_large import in_statement, large_applies, large_plan, large_tour
+from kt_formal.exceptions import NotApplicable
+
+
+ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
+
+
+def _atlas_margin_five():
+    """Closed-tour atlas questions with one hole at margin >= 5: (m, n, hole, answer)."""
+    out = []
+    with gzip.open(ATLAS, "rt") as f:
+        for r in csv.DictReader(f):
+            m, n, t, le, h, w = (int(r[k]) for k in ("rows", "cols", "top", "left", "height", "width"))
+            if r["tour"] == "closed" and min(t, le, m - t - h, n - le - w) >= 5:
+                out.append((m, n, (t, le, h, w), r["answer"]))
+    return out
+
+
+def _atlas_agrees(rows) -> int:
+    """Build every row the construction covers; the atlas must say yes there, and every
+    statement case must be covered. Returns how many were built."""
+    built = 0
+    for m, n, hole, answer in rows:
+        board = Board.from_spec(m, n, [hole])
+        assert large_applies(board) or not in_statement(m, n, hole)
+        if large_applies(board):
+            assert answer == "yes"
+            _check(board)
+            built += 1
+    return built
+
+
+def test_atlas_boards_at_margin_five_sample():
+    rows = _atlas_margin_five()
+    covered = [r for r in rows if large_applies(Board.from_spec(r[0], r[1], [r[2]]))]
+    assert _atlas_agrees(random.Random(3).sample(covered, 20)) == 20
+
+
+@pytest.mark.slow
+def test_atlas_boards_at_margin_five_all():
+    assert _atlas_agrees(_atlas_margin_five()) > 100
+
+
+def _check(board: Board):
+    tour = large_tour(board)
+    assert tour.closed and len(tour) == board.n_squares
+    assert tour.check() is None
+
+
+def _random_statement_case(rng: random.Random, top: int):
+    """A random board of the statement with sides up to ``top``."""
+    while True:
+        a, b, c, d = (rng.randint(5, top // 4) for _ in range(4))
+        h, w = rng.randint(5, top // 2), rng.randint(5, top // 2)
+        m, n = a + h + b, c + w + d
+        if max(m, n) <= top and in_statement(m, n, (a, c, h, w)):
+            return m, n, (a, c, h, w)
+
+
+def test_the_statement_is_the_colour_count_minus_the_listed_classes():
+    assert in_statement(30, 33, (6, 7, 13, 16))
+    assert not in_statement(30, 33, (6, 7, 13, 17))  # colours unequal
+    assert not in_statement(30, 33, (4, 7, 13, 16))  # margin 4
+    assert not in_statement(15, 15, (5, 5, 5, 5))  # E3: all odd
+    assert not in_statement(16, 16, (5, 5, 6, 6))  # E2: odd margins under 10, even sides
+    assert not in_statement(17, 16, (6, 5, 5, 6))  # E1: even margins 6, odd margins 5
+    assert in_statement(22, 16, (11, 5, 5, 6))  # E1 with a margin >= 10: the slab fixes the parity
+    assert in_statement(40, 44, (6, 8, 2, 20))  # (ii): even margins, one side >= 5
+    assert not in_statement(40, 44, (7, 8, 2, 20))  # a small side with an odd margin: not stated
+
+
+def test_every_statement_case_has_a_cut_sample():
+    rng = random.Random(5)
+    cases = [c for c in large_cases() if in_statement(*c)]
+    for m, n, hole in rng.sample(cases, 60):
+        sym, rects, tree = large_plan(m, n, hole)
+        assert len(tree) == len(rects) - 1
+        area = sum(r.rows * r.cols for r in rects)
+        assert area == m * n - hole[2] * hole[3]
+        for r in rects:
+            assert all(5 <= p <= 10 for p in (*r.row_parts, *r.col_parts))
+            assert (r.rows * r.cols) % 2 == 0
+        _check(Board.from_spec(m, n, [hole]))
+
+
+@pytest.mark.parametrize("m,n,hole", [(30, 33, "6,7,13x16"), (40, 41, "7,9,11x14"), (41, 43, "8,10,9x13"),
+                                      (22, 16, "11,5,5x6"), (20, 21, "5,5,1x10"), (60, 60, "10,10,2x1"),
+                                      (40, 44, "6,8,2x20")])
+def test_construction_on_chosen_boards(m, n, hole):
+    board = Board.from_spec(m, n, [hole])
+    assert large_applies(board) and margin_applies(board)
+    _check(board)
+    assert margin_tour(board).check() is None
+
+
+@pytest.mark.parametrize("m,n,hole", [(15, 15, "5,5,5x5"), (16, 16, "5,5,6x6"), (17, 16, "6,5,5x6"),
+                                      (30, 33, "4,7,13x16"), (30, 33, "6,7,13x17")])
+def test_boards_outside_the_construction_are_refused(m, n, hole):
+    board = Board.from_spec(m, n, [hole])
+    assert not large_applies(board)
+    with pytest.raises(NotApplicable):
+        large_tour(board)
+
+
+def test_balance_of_the_statement_is_the_count():
+    rng = random.Random(2)
+    for _ in range(200):
+        m, n = rng.randint(16, 40), rng.randint(16, 40)
+        h, w = rng.randint(5, m - 10), rng.randint(5, n - 10)
+        r0, c0 = rng.randint(5, m - h - 5), rng.randint(5, n - w - 5)
+        if in_statement(m, n, (r0, c0, h, w)):
+            assert balanced(m, n, r0, c0, h, w)
+
+
+def test_random_boards_up_to_120():
+    rng = random.Random(11)
+    for _ in range(25):
+        m, n, hole = _random_statement_case(rng, 120)
+        _check(Board.from_spec(m, n, [hole]))
+
+
+def test_the_pipeline_builds_a_large_hole():
+    from kt_formal.decide import decide
+
+    v = decide(Board.from_spec(60, 70, ["12,15,30x33"]), closed=True, time_limit=30)
+    assert v.answer == "yes" and v.route == "construction:margin-three"
+    assert v.tour.check() is None
+    assert "holes of any size at margin five" in v.message
+
+
+@pytest.mark.slow
+def test_every_class_and_every_covered_representative():
+    out = check_large()
+    assert out["covered"] == out["tours"] > 0
+
+
+@pytest.mark.slow
+def test_random_boards_up_to_2000():
+    rng = random.Random(7)
+    for top in (300, 800, 2000):
+        m, n, hole = _random_statement_case(rng, top)
+        _check(Board.from_spec(m, n, [hole]))
+    _check(Board.from_spec(1000, 1000, ["300,300,200x250"]))
