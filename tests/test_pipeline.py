@@ -148,7 +148,7 @@ def test_the_hole_repair_is_a_named_stage(monkeypatch):
     monkeypatch.setattr(policy, "FAST_FIRST", False)  # the stages behind the fast attempt
     monkeypatch.setattr(policy, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(repair, "WIDEN", (0,))  # one try a window, and every try fails at once
-    monkeypatch.setattr(repair._Window, "solve", lambda self, time_limit, seed: False)
+    monkeypatch.setattr(repair._Window, "solve", lambda self, seconds, work, seed: False)
     b = Board(80, 80, holes=scattered_squares(80, 80, 40, seed=3))
     v = decide(b, time_limit=5.0)  # the repair's share is more than its plan takes on a busy machine
     names = [s.name for s in v.stages]
