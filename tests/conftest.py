@@ -186,3 +186,24 @@ def run_subprocess(*args, stdin: str | None = None, timeout: float = 600, env_ex
 def cli_proc():
     """Like ``cli`` but in a separate process (checks exit codes and stderr for real)."""
     return run_subprocess
+
+
+# ---------------------------------------------------------------- a busy machine, emulated
+@pytest.fixture
+def busy_cpsat(monkeypatch):
+    """``busy_cpsat()`` makes CP-SAT run as on a machine a thousand times busier: every
+    wall-clock limit it is given (``Circuit.solve``'s ``time_limit`` and each attempt's
+    seconds) is divided by 1000, as if the search got a thousandth of the processor.
+    Budgets of deterministic time are left as they are."""
+    from kt_formal.engines.circuit import Circuit
+
+    orig = Circuit.solve
+
+    def scaled(seconds, extra):  # set as a parameter: Circuit.solve keeps a floor of 1 ms
+        return (None, extra) if seconds is None else (None, {**extra, "max_time_in_seconds": seconds / 1000.0})
+
+    def solve(self, *, time_limit, attempts=None, **kw):
+        attempts = [scaled(s, extra) for s, extra in (attempts or [(time_limit, {})])]
+        return orig(self, time_limit=None, attempts=attempts, **kw)
+
+    return lambda: monkeypatch.setattr(Circuit, "solve", solve)

@@ -17,8 +17,9 @@ are formed so that they can be solved:
 * degree: a square with fewer than two moves inside its group merges the group with the
   groups of its other neighbours;
 * ports: a group with no live port toward the rest is merged with a neighbour;
-* failure: a group CP-SAT cannot solve (infeasible, or its time slice ran out) is merged
-  with its neighbours and solved again, bigger.
+* failure: a group CP-SAT cannot solve (infeasible, or its budget of deterministic time,
+  :func:`~kt_formal.combine.blocks_layout.group_work`, ran out) is merged with its
+  neighbours and solved again, bigger.
 
 Groups and library cells are joined along a spanning tree by the 2-move swap of
 ``../shared/reference.md`` ("Two cycles side by side"): the left block holds the move
@@ -57,7 +58,7 @@ from kt_formal.tour import Tour
 __all__ = ["block_tour", "BlocksNotApplicable", "solve_group", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
 
 
-from kt_formal.combine.blocks_layout import BlocksNotApplicable, ENDS_GROUP_SQUARES, MAX_GROUP_SQUARES, _CACHE, _DEBUG, _Layout, _adjacent_member, _cell_path, _group_mask, _low_degree, _nbr_cells, _nearest, solve_group, walk_neighbours
+from kt_formal.combine.blocks_layout import BlocksNotApplicable, ENDS_GROUP_SQUARES, MAX_GROUP_SQUARES, _CACHE, _DEBUG, _Layout, _adjacent_member, _cell_path, _group_mask, _low_degree, group_work, _nbr_cells, _nearest, solve_group, walk_neighbours
 from kt_formal.combine.blocks_joins import _bfs_groups, _halves, _has_move, _join_candidates, _present, _stamp_library, _swap, _tree, _tree_edges
 
 
@@ -95,7 +96,8 @@ def block_tour(board: Board, closed: bool = True, start=None, end=None, *, time_
     time_limit : float
         Seconds for the whole construction (the CP-SAT calls share it).
     seed, workers
-        CP-SAT parameters for the groups.
+        CP-SAT parameters for the groups. With one worker the tour depends on neither
+        the machine's load nor the time limit (as long as it is not reached).
     stats : dict, optional
         Filled with counts: cells, groups, CP-SAT calls, merges, squares handed over.
     stop : threading.Event, optional
@@ -463,16 +465,20 @@ class _Construction:
                 e_loc = (self.end[0] - r0, self.end[1] - c0)
         n_sq = int(local.sum())
         before = len(_CACHE)
+        # a deterministic budget per group, the wall clock only for the whole construction:
+        # the groups that fail (and grow) are the same on a busy machine as on an idle one
         res = solve_group(local, closed=not is_open, start=s_loc, end=e_loc, need=needs,
-                          time_limit=min(self.deadline - time.perf_counter(), 0.3 + n_sq / 500.0),
+                          time_limit=self.deadline - time.perf_counter(), work=group_work(n_sq),
                           seed=self.seed, workers=self.workers)
         st["cpsat_calls"] += 1 if len(_CACHE) != before or res is None else 0
+        if res is None:  # the deadline, not the group's budget, may have ended it
+            self.on_the_clock("solving groups")
         if not isinstance(res, list):
             # Without the joins' ports: if the group has a tour, the ports are the trouble
             # and the group merges with the neighbour of its tightest join; otherwise it
             # grows on every side.
             free = solve_group(local, closed=not is_open, start=s_loc, end=e_loc, need=(),
-                               time_limit=min(self.deadline - time.perf_counter(), 0.2 + n_sq / 800.0),
+                               time_limit=self.deadline - time.perf_counter(), work=group_work(n_sq, 0.65),
                                seed=self.seed, workers=self.workers)
             tight = sorted((len(sel), other) for other, sel in keys)
             return g, tight[0][1] if isinstance(free, list) and tight else None

@@ -10,7 +10,7 @@ from kt_formal.exceptions import InvalidInput
 import os
 from kt_formal.engines.successors import compile_once
 
-__all__ = ["BlocksNotApplicable", "cut_parts", "solve_group", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
+__all__ = ["BlocksNotApplicable", "cut_parts", "solve_group", "group_work", "GROUP_WORK", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
 
 
 #: Largest group (live squares) handed to CP-SAT; beyond it the construction gives up.
@@ -133,9 +133,28 @@ _CACHE: dict = {}
 
 _CACHE_MAX = 20000
 
+#: CP-SAT's deterministic time (``max_deterministic_time``) for a group of ``n`` squares:
+#: ``min(GROUP_WORK[0] + n / GROUP_WORK[1], GROUP_WORK[2])``. Calibrated on the groups of
+#: the 40 x 40, 30 x 30 and 200 x 200 boards of the tests (CPU seconds measured beside each
+#: solve): about the wall-clock limits of ``0.3 + n / 500`` seconds used before on an idle
+#: machine (CP-SAT counts 0.35 deterministic units a CPU second on groups of 100 squares,
+#: 0.27 at 1,000, 0.08 at 6,000). Unlike seconds it does not shrink on a busy machine, so a
+#: group's answer, and the tour, do not depend on the load.
+GROUP_WORK = (0.1, 1500.0, 1.0)
+
+
+def group_work(n: int, share: float = 1.0) -> float:
+    """The deterministic time CP-SAT gets for a group of ``n`` squares (times ``share``).
+
+    >>> group_work(60), group_work(10 ** 6)
+    (0.14, 1.0)
+    """
+    lo, per, cap = GROUP_WORK
+    return round(share * min(lo + n / per, cap), 6)
+
 
 def solve_group(live: np.ndarray, *, closed: bool = True, start=None, end=None, need=(),
-                time_limit: float = 10.0, seed: int = 0, workers: int = 1):
+                time_limit: float = 10.0, seed: int = 0, workers: int = 1, work: float | None = None):
     """A tour of a small board given by ``live`` (bool array) holding one move from each set in ``need``.
 
     Parameters
@@ -149,7 +168,11 @@ def solve_group(live: np.ndarray, *, closed: bool = True, start=None, end=None, 
     need : sequence of sequences of ((r, c), (r, c))
         For each set, at least one of its moves must be in the tour.
     time_limit, seed, workers
-        CP-SAT parameters.
+        CP-SAT parameters (seconds of wall clock, ``random_seed``, ``num_workers``).
+    work : float, optional
+        CP-SAT's deterministic time limit (``max_deterministic_time``): with one worker
+        the answer is the same on a busy machine as on an idle one, as long as
+        ``time_limit`` (the caller's overall deadline) does not end the search first.
 
     Returns
     -------
@@ -166,7 +189,7 @@ def solve_group(live: np.ndarray, *, closed: bool = True, start=None, end=None, 
            tuple(tuple(sorted(s)) for s in need))
     if key in _CACHE:
         return _CACHE[key]
-    res = _solve_group(live, closed, start, end, need, time_limit, seed, workers)
+    res = _solve_group(live, closed, start, end, need, time_limit, seed, workers, work)
     if res is not None:
         if len(_CACHE) > _CACHE_MAX:
             _CACHE.clear()
@@ -174,7 +197,7 @@ def solve_group(live: np.ndarray, *, closed: bool = True, start=None, end=None, 
     return res
 
 
-def _solve_group(live, closed, start, end, need, time_limit, seed, workers):
+def _solve_group(live, closed, start, end, need, time_limit, seed, workers, work=None):
     """One group's tour by a circuit model: its moves as (square, next square) pairs of the
     group's mask, "infeasible" (proved, or a join's ports are missing) or None (no answer
     in time). ``need``: groups of moves of which the tour must use one each."""
@@ -208,7 +231,8 @@ def _solve_group(live, closed, start, end, need, time_limit, seed, workers):
         if not terms:
             return "infeasible"
         circuit.model.add_bool_or(terms)
-    status = circuit.solve(time_limit=max(0.01, float(time_limit)), workers=workers, seed=seed)
+    extra = {} if work is None else {"max_deterministic_time": max(1e-3, float(work))}
+    status = circuit.solve(time_limit=max(0.01, float(time_limit)), workers=workers, seed=seed, **extra)
     if status != "found":
         return "infeasible" if status == "infeasible" else None
     order = idx[circuit.order(closed)].tolist()

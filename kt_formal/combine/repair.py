@@ -68,8 +68,15 @@ CORRIDOR = 2
 WIDEN = (0, 2, 4)
 #: Largest window (squares) given to CP-SAT.
 MAX_WINDOW = 4000
-#: Seconds of the first, light attempt at a window (no linear relaxation; see :func:`_solve_window`).
-QUICK_SECONDS = 0.05
+#: CP-SAT's deterministic time (``max_deterministic_time``) for the first, light attempt at a
+#: window (no linear relaxation; see :func:`_solve_window`): about the 0.05 s of wall clock it
+#: had before on an idle machine (the windows' solves count 0.6 units a CPU second when they
+#: run that long). A budget of deterministic time does not shrink on a busy machine, so which
+#: windows are solved, and the tour, do not depend on the load.
+QUICK_WORK = 0.03
+#: CP-SAT's deterministic time for one window, both attempts (about the 1.5 s of wall clock
+#: it had before on an idle machine).
+WINDOW_WORK = 0.6
 
 
 # ====================================================================== clusters
@@ -200,8 +207,11 @@ def _local(keep: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.where(keep[j] == x, j, -1)
 
 
-def _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed):
+def _solve_window(nb, is_entry, is_exit, fixed_next, seconds, work, seed):
     """Successor (local) of every node on a cycle through the whole window, or None (CP-SAT's circuit).
+
+    ``work``: CP-SAT's deterministic time for the window; ``seconds``: the wall clock left
+    to the whole repair (None: no limit).
 
     The model's arcs go straight into CP-SAT's proto (one Boolean per free arc, one
     constant true literal for the fixed arcs) and the answer is read back as one array.
@@ -223,10 +233,10 @@ def _solve_window(nb, is_entry, is_exit, fixed_next, time_limit, seed):
     # windows of 500 x 500 with 1,000 random holes), but a few it then takes seconds on;
     # those get the default, with the LP, for the rest of their time (11.8 s -> 7.5 s for
     # all 1,264, the same windows solved).
-    attempts = [(max(0.05, min(QUICK_SECONDS, time_limit)), {"linearization_level": 0})]
-    if time_limit - QUICK_SECONDS > 0:
-        attempts.append((max(0.05, time_limit - QUICK_SECONDS), {"linearization_level": 1}))
-    status = circuit.solve(time_limit=time_limit, workers=1, seed=seed, attempts=attempts,
+    attempts = [(seconds, {"linearization_level": 0, "max_deterministic_time": min(QUICK_WORK, work)})]
+    if work > QUICK_WORK:
+        attempts.append((seconds, {"linearization_level": 1, "max_deterministic_time": work - QUICK_WORK}))
+    status = circuit.solve(time_limit=seconds, workers=1, seed=seed, attempts=attempts,
                            # measured on 2000 x 2000 with 4,000 holes: 1.6x faster than the defaults
                            symmetry_level=0, cp_model_probing_level=0, search_branching=cp_model.LP_SEARCH,
                            # a window is small and easy: presolve costs more than it saves (1.4x measured),
@@ -281,12 +291,13 @@ class _Window:
         self.nxt = None
         self.rank = None
 
-    def solve(self, time_limit: float, seed: int) -> bool:
-        """Re-route the window for the current ``order`` of its paths; False if CP-SAT could not."""
+    def solve(self, seconds: float | None, work: float, seed: int) -> bool:
+        """Re-route the window for the current ``order`` of its paths; False if CP-SAT could not
+        (in ``work`` deterministic seconds, or the ``seconds`` of wall clock left)."""
         fixed_next = np.full(len(self.keep), -1, dtype=np.int64)
         o = self.order
         fixed_next[self.ex_l[o]] = self.ent_l[np.roll(o, -1)]  # the stretches outside, fixed
-        self.nxt = _solve_window(self.nb, self.is_entry, self.is_exit, fixed_next, time_limit, seed)
+        self.nxt = _solve_window(self.nb, self.is_entry, self.is_exit, fixed_next, seconds, work, seed)
         return self.nxt is not None
 
     def sigma(self) -> np.ndarray:
@@ -397,7 +408,7 @@ def _accept(st: _State, ws: list, done, stats, back: list, solve_all, failed) ->
     return accepted
 
 
-def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, seed: int,
+def _run(st: _State, steps: list, t0: float, time_limit, window_work: float, seed: int,
          stop, stats, workers: int, batch: int) -> None:
     """Re-route every step's window, in batches of windows side by side, in place."""
     from concurrent.futures import ThreadPoolExecutor
@@ -435,7 +446,7 @@ def _run(st: _State, steps: list, t0: float, time_limit, window_limit: float, se
             raise RepairNotApplicable(f"ran out of time after {stats.get('windows', 0)} windows"
                                       if stop is None or not stop.is_set() else "stopped: another answer came first")
         stats["windows"] = stats.get("windows", 0) + 1
-        return w.solve(window_limit if rest is None else max(0.05, min(window_limit, rest)), seed)
+        return w.solve(None if rest is None else max(0.05, rest), window_work, seed)
 
     def start(w):  # a window is solved while the main thread builds the batch's next ones
         return None if pool is None else pool.submit(solve_one, w)
@@ -500,7 +511,7 @@ def batch_size(rows: int, cols: int) -> int:
 
 
 def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0, stats=None,
-                stop=None, window_limit: float = 1.5, workers: int | None = None,
+                stop=None, window_work: float = WINDOW_WORK, workers: int | None = None,
                 batch: int | None = None):
     """A closed tour of ``board`` (a rectangle with holes) by repairing a tour of the whole rectangle.
 
@@ -527,8 +538,10 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
         when the construction fails.
     stop : threading.Event, optional
         Ends the construction early (RepairNotApplicable).
-    window_limit : float
-        Seconds CP-SAT may spend on one window.
+    window_work : float
+        CP-SAT's deterministic time (``max_deterministic_time``) for one window. The wall
+        clock bounds only the whole repair (``time_limit``), so the tour is the same on a
+        busy machine as on an idle one.
     workers : int, optional
         Windows re-routed at once (default: the processor count). The tour does not
         depend on it.
@@ -565,7 +578,7 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
     total = {"windows": 0, "widened": 0, "rejected": 0, "batches": 0}
     workers = max(1, workers or os.cpu_count() or 1)
     try:
-        _run(st, steps, t0, time_limit, window_limit, seed, stop, total, workers,
+        _run(st, steps, t0, time_limit, window_work, seed, stop, total, workers,
              batch or batch_size(rows, cols))
     finally:  # also when it fails: how far it came
         if stats is not None:

@@ -7,7 +7,8 @@ ones. Each free arc is one Boolean literal (named ``arc_u_v`` when asked, as in
 Arcs are written straight into CP-SAT's proto from arrays (a window of the hole repair
 has thousands, built in milliseconds). :meth:`Circuit.solve` sets the solver's
 parameters (``num_workers``, ``random_seed``, ``max_time_in_seconds`` always, more when
-given), runs one or more attempts on the same model, and translates the status:
+given: a small model's budget is ``max_deterministic_time``, so that with one worker its
+answer does not depend on the machine's load), runs one or more attempts on the same model, and translates the status:
 ``"found"``, ``"infeasible"`` (CP-SAT proved it) or ``"unknown"`` (a limit ran out);
 any other status raises. :meth:`Circuit.successors` reads the chosen arcs back as one
 successor array, :meth:`Circuit.order` as a visiting order

@@ -119,8 +119,11 @@ def solve(
 
             threading.Thread(target=watch, daemon=True).start()
 
-    # the limit covers building the model too
-    limit = None if time_limit is None else max(0.001, float(time_limit) - clock.elapsed())
+    # the limit covers building the model too; none left (a busy machine): no search at all
+    limit = None if time_limit is None else float(time_limit) - clock.elapsed()
+    if limit is not None and limit <= 0:
+        return unknown(request, NAME, clock.elapsed(),
+                       f"building the CP-SAT model used the time limit ({time_limit:.3g} s); no search was run")
     try:
         with _keep_sigint():
             status = circuit.solve(time_limit=limit, workers=workers, seed=seed, log=log, prepare=prepare)
