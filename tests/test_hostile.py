@@ -14,6 +14,8 @@ import itertools
 import re
 import zlib
 
+import numpy as np
+
 import pytest
 
 from kt_formal.exceptions import CertificateRejected, InvalidInput
@@ -766,3 +768,23 @@ def test_a_small_text_file_is_read_without_a_gigabyte_buffer(tmp_path):
     assert text == "1 2 3\n" * 50 and peak < 1 << 20
     with pytest.raises(InvalidInput, match="holds more than 299 bytes|is 300 bytes"):
         read_user_text(path, limit=299)
+
+
+def test_a_short_binary_file_of_a_huge_board_is_refused_without_its_mask(tmp_path):
+    """Found by the wide fuzzer: a 176-byte order file whose header names a 6 x 16,777,222
+    board made the reader build that board's mask (400 MB) for its 36 squares."""
+    import tracemalloc
+
+    from kt_formal.io.formats import read_binary
+
+    path = tmp_path / "short.ktour"
+    head = b"KTOUR01\n" + (6).to_bytes(8, "little") + (16_777_222).to_bytes(8, "little") + bytes([1, 4]) + bytes(6)
+    path.write_bytes(head + np.arange(36, dtype="<u4").tobytes())
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidInput, match="at least one square in 64"):
+            read_binary(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20
