@@ -496,12 +496,6 @@ def _npy_trailer(p: Path, end: int, shape) -> bool | None:
     return m.group(1) == b"closed"
 
 
-#: Past this many places, a binary order file must list at least one square in 64 of its
-#: board: the holes are the squares it does not list, so a short file cannot make the reader
-#: build the mask of a board of 10^8 places.
-_SPARSE_PLACES = 1 << 24
-
-
 def read_binary(path, closed: bool | None = None):
     """Read a binary order file (see the module docstring) as a checked tour (memory-mapped)."""
     p = Path(path)
@@ -527,11 +521,8 @@ def read_binary(path, closed: bool | None = None):
         raise InvalidInput(f"{p.name}: no squares listed")
     if k > probe.size:
         raise CertificateRejected(f"the file lists {k} squares but the {rows}x{cols} board has only {probe.size}")
-    if probe.size > _SPARSE_PLACES and k * 64 < probe.size:
-        # the board's mask would be read from a header, not from the squares the file holds
-        raise InvalidInput(f"{p.name} lists {k:,} square{'' if k == 1 else 's'} of a {rows}x{cols} board ({probe.size:,} places): "
-                           f"a tour file must list at least one square in 64 of a board over "
-                           f"{_SPARSE_PLACES:,} places")
+    from kt_formal.io.npyfile import enough_listed
+    enough_listed(p.name, k, rows, cols)
     ensure_memory(k * 4 + probe.size * 2, f"reading {p.name}")
     itype = index_dtype(rows, cols)
     order = np.empty(k, dtype=itype)

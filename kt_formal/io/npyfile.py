@@ -30,7 +30,7 @@ import numpy as np
 
 from kt_formal.exceptions import InvalidInput
 
-__all__ = ["NpyHeader", "npy_header", "npy_header_bytes", "untransposed", "MAX_HEADER"]
+__all__ = ["NpyHeader", "npy_header", "npy_header_bytes", "untransposed", "enough_listed", "MAX_HEADER", "SPARSE_PLACES"]
 
 #: Longest ``.npy`` header read (bytes); numpy's own reader refuses more than 10,000.
 MAX_HEADER = 1 << 16
@@ -139,3 +139,25 @@ def untransposed(tour, source: str):
     if reason is not None:  # a transposed knight's tour is one: this would be a bug
         raise CertificateRejected(f"{source}: {reason}")
     return Tour(board, order, closed=tour.closed)
+
+
+#: Past this many places, a binary order file must list at least one square in 64 of its
+#: board: its holes are the squares it does not list, so a short file must not make the
+#: reader build the mask of a board of 10^8 places from its header.
+SPARSE_PLACES = 1 << 24
+
+
+def enough_listed(name: str, k: int, rows: int, cols: int) -> None:
+    """Refuse (:class:`InvalidInput`) an order file of ``k`` squares on a ``rows`` x ``cols``
+    board over :data:`SPARSE_PLACES` places that lists fewer than one square in 64.
+
+    >>> enough_listed("t.ktour", 1, 10**8, 1)
+    Traceback (most recent call last):
+    ...
+    kt_formal.kernel.errors.InvalidInput: t.ktour lists 1 square of a 100000000x1 board (100,000,000 places): a tour file must list at least one square in 64 of a board over 16,777,216 places
+    """
+    places = rows * cols
+    if places > SPARSE_PLACES and k * 64 < places:
+        raise InvalidInput(f"{name} lists {k:,} square{'' if k == 1 else 's'} of a {rows}x{cols} board "
+                           f"({places:,} places): a tour file must list at least one square in 64 of a "
+                           f"board over {SPARSE_PLACES:,} places")
