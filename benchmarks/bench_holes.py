@@ -25,7 +25,7 @@ Families (the hole generators are :func:`kt_formal.combine.hole_masks.random_rec
 * ``open1000``: open tours between two random squares of opposite colours of 1000 x 1000.
 
 For each family: the verdict counts (yes / no / unknown) and the times of the default
-pipeline (:func:`kt_formal.decide.decide`), and on a few boards of it the same board with
+pipeline (:func:`kt_formal.pipeline.decide`), and on a few boards of it the same board with
 only CP-SAT, only backtracking and (up to 10,000 squares) only extension and rotation
 (``engine=``). The last table compares every default
 run with the fastest single engine on a handful of boards (target: at most 1.5x).
@@ -46,7 +46,7 @@ import numpy as np  # noqa: E402
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.combine import blocks  # noqa: E402
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares  # noqa: E402
-from kt_formal.decide import decide  # noqa: E402
+from kt_formal.pipeline import decide  # noqa: E402
 from kt_formal.solve.policy import FAST_MAX_SQUARES  # noqa: E402
 
 

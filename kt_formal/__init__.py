@@ -6,22 +6,19 @@
 ('found', True)
 >>> "importlib" in dir(kt)
 False
->>> kt.decide(5, 5).answer, kt.decide.Verdict.__name__     # a verb, and still its module
-('no', 'Verdict')
+>>> kt.decide(5, 5).answer
+'no'
 
 The command line's verbs are here too, with its options as keyword arguments and results
 whose ``to_json()`` is the object ``--json`` prints: ``kt.tour``, ``kt.decide``,
 ``kt.count``, ``kt.census`` (see :mod:`kt_formal.api`).
 """
 
-import sys as _sys
-import types as _types
-
 #: public name -> module defining it; imported on first use (PEP 562), so that
 #: ``kt-formal --help`` and ``kt-formal verify`` start without numba or OR-Tools.
 _LAZY = {
     "Board": "kt_formal.board",
-    "Tour": "kt_formal.tour",
+    "Tour": "kt_formal.tours",
     "knight_graph": "kt_formal.graph",
     "neighbour_table": "kt_formal.graph",
     "check_tour": "kt_formal.certificate",
@@ -29,7 +26,7 @@ _LAZY = {
     "find_tour": "kt_formal.solve",
     "Result": "kt_formal.solve",
     "Status": "kt_formal.solve",
-    "TourRequest": "kt_formal.solve",
+    "Question": "kt_formal.solve",
     "tour": "kt_formal.api",
     "decide": "kt_formal.api",
     "count": "kt_formal.api",
@@ -37,7 +34,7 @@ _LAZY = {
     "Decision": "kt_formal.api",
     "CountResult": "kt_formal.api",
     "CensusResult": "kt_formal.api",
-    "Verdict": "kt_formal.decide",
+    "Verdict": "kt_formal.pipeline",
     "find_proof": "kt_formal.proofs",
     "check_proof": "kt_formal.proofs",
     "KtFormalError": "kt_formal.exceptions",
@@ -47,35 +44,6 @@ _LAZY = {
     "ProvenImpossible": "kt_formal.exceptions",
     "LimitReached": "kt_formal.exceptions",
 }
-
-#: the command line's verbs; three are also submodule names (kt_formal.tour, .decide, .census):
-#: those submodules are callable, and calling one calls the verb (see _Package)
-_VERBS = frozenset({"tour", "decide", "count", "census"})
-
-
-class _Verb(_types.ModuleType):
-    """A submodule named like a verb of the command line: calling it calls the verb of
-    :mod:`kt_formal.api` (``kt.tour(8, 8)``), and it stays the module it is (``kt.tour.Tour``,
-    ``import kt_formal.decide as d``)."""
-
-    def __call__(self, *args, **kwargs):
-        from importlib import import_module
-
-        verb = getattr(import_module("kt_formal.api"), self.__name__.rpartition(".")[2])
-        return verb(*args, **kwargs)
-
-
-class _Package(_types.ModuleType):
-    """The package's own module type: a submodule named like a verb becomes a :class:`_Verb`
-    as it is imported, so the package attribute is one object whichever is used first."""
-
-    def __setattr__(self, name, value):
-        if name in _VERBS and isinstance(value, _types.ModuleType) and not isinstance(value, _Verb):
-            value.__class__ = _Verb
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _Package
 
 _PICTURES_WIRED = False
 
@@ -94,7 +62,7 @@ def _wire_pictures() -> None:
     _PICTURES_WIRED = True
     from kt_formal.board import Board
     from kt_formal.io import render
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     Board._repr_svg_ = render.board_repr_svg
     Tour._repr_svg_ = render.tour_repr_svg
@@ -103,9 +71,6 @@ def _wire_pictures() -> None:
 def __getattr__(name):
     from importlib import import_module
 
-    if name in _VERBS and name != "count":  # the submodule itself, made callable as it is imported
-        _wire_pictures()
-        return import_module(f"kt_formal.{name}")
     module = _LAZY.get(name)
     if module is None:
         if name == "io":  # kt_formal.io, e.g. kt_formal.io.render
@@ -144,7 +109,7 @@ __all__ = [
     "check_proof",
     "Result",
     "Status",
-    "TourRequest",
+    "Question",
     "KtFormalError",
     "InvalidInput",
     "ResourceLimit",

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from kt_formal.decide import DEFAULT_TIME_LIMIT, Verdict
-from kt_formal.decide import decide as _decide
+from kt_formal.pipeline import DEFAULT_TIME_LIMIT, Verdict
+from kt_formal.pipeline import decide as _decide
 
 __all__ = ["tour", "decide", "count", "census", "Decision", "CountResult", "CensusResult"]
 
@@ -55,7 +55,7 @@ def _board(board, cols=None, hole=(), remove=(), mask=None):
 
 
 class Decision(Verdict):
-    """A :class:`~kt_formal.decide.Verdict` that remembers its question, so that
+    """A :class:`~kt_formal.pipeline.Verdict` that remembers its question, so that
     ``to_json()`` gives the object of ``kt-formal exists --json`` (or ``tour --json``)."""
 
     command = "exists"
@@ -137,10 +137,10 @@ class CountResult:
 
     def to_json(self) -> dict:
         """The object of ``kt-formal count --json``."""
-        from kt_formal.question import TourRequest
+        from kt_formal.question import Question
         from kt_formal.io import jsonout
 
-        what = TourRequest(self.board, self.closed, self.start, self.end).describe()
+        what = Question(self.board, self.closed, self.start, self.end).describe()
         shown = self.count if self.complete else self.lower_bound
         if shown != 1:
             what = what.replace("tour", "tours", 1)
@@ -184,10 +184,10 @@ def count(board, cols=None, closed: bool = True, start=None, end=None, *, hole=(
     the compiled counter.
     """
     from kt_formal.counting.policy import run_count
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
 
     b = _board(board, cols, hole, remove, mask)
-    request = TourRequest(b, closed=closed, start=start, end=end)
+    request = Question(b, closed=closed, start=start, end=end)
     res = run_count(request, method=method, time_limit=time_limit, node_limit=node_limit, progress=progress,
                     checkpoint=checkpoint, resume=resume, discard_checkpoint=discard_checkpoint,
                     checkpoint_every=checkpoint_every, dask=dask, parts=parts, spill_dir=spill_dir,
@@ -236,10 +236,10 @@ def census(rows, cols, *, db, remove_squares: int | None = None, hole_size: str 
     Python. ``rows`` and ``cols`` are numbers or ranges like ``"3..10"``; exactly one of
     ``remove_squares``, ``hole_size`` (``"6x6"``), ``random_holes`` and ``mask_dir`` names the
     family; ``workers`` are processes."""
-    from kt_formal.census import report
-    from kt_formal.census.families import family_questions
-    from kt_formal.census.runners import DaskConnection, run_census
-    from kt_formal.census.store import Store, check_store_file, question_key
+    from kt_formal.survey import report
+    from kt_formal.survey.families import family_questions
+    from kt_formal.survey.runners import DaskConnection, run_census
+    from kt_formal.survey.store import Store, check_store_file, question_key
     from kt_formal.exceptions import InvalidInput
 
     chosen = [x for x in (remove_squares, hole_size, random_holes, mask_dir) if x is not None]

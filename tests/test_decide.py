@@ -10,13 +10,13 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
-from kt_formal.decide import decide
+from kt_formal.pipeline import decide
 from kt_formal.solve import find_tour
 from kt_formal.question import Status
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput
 
 
-# The theorems, written here from the reference (not imported from kt_formal.decide).
+# The theorems, written here from the reference (not imported from kt_formal.pipeline).
 def schwenk_closed(m: int, n: int) -> bool:
     """Schwenk 1991: closed tour unless m, n both odd; m in {1, 2, 4}; m = 3, n in {4, 6, 8}."""
     m, n = min(m, n), max(m, n)
@@ -186,9 +186,9 @@ def test_hall_proof_before_the_sat_route(cli_proc, tmp_path):
 def exhaustive_record() -> dict:
     """The exhaustive engine's record for no open tour of 3x7 ending at d2 (decide no longer makes these)."""
     from kt_formal.engines import exhaustive
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
 
-    return exhaustive.solve(TourRequest(Board(3, 7), closed=False, end=(1, 3))).proof
+    return exhaustive.solve(Question(Board(3, 7), closed=False, end=(1, 3))).proof
 
 
 def test_exhaustive_records_are_checked_only_on_replay(cli_proc, tmp_path):

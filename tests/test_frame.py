@@ -21,7 +21,7 @@ from kt_formal.combine.frame import (
     support_model,
 )
 from kt_formal.combine.frame_large import frame_tour, single_hole
-from kt_formal.solve import Status, TourRequest, choose_engine, find_tour
+from kt_formal.solve import Status, Question, choose_engine, find_tour
 from kt_formal.exceptions import InvalidInput
 
 
@@ -267,7 +267,7 @@ def test_random_off_centre_holes_every_verdict_is_certified():
     verdicts = {}
     for R, C, holes in RANDOM_CASES:
         board = Board.from_spec(R, C, holes)
-        request = TourRequest(board)
+        request = Question(board)
         assert choose_engine(request) in ("cpsat", "blocks")  # by the board's shape
         r = find_tour(board, engine="frame", time_limit=30)
         assert r.engine == "frame" and r.stats["method"] == "cpsat"

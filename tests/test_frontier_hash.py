@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kt_formal.counting._frontier_keys import _HSPACE, _home, _pass_hash
-from kt_formal.engines._jit import cached_njit
+from kt_formal.counting.frontier_keys import _HSPACE, _home, _pass_hash
+from kt_formal.engines.compiled import cached_njit
 
 W = 17  # eight across: positions in base 11
 

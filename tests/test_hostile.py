@@ -120,9 +120,9 @@ def drup_cert() -> dict:
     """The DRUP certificate of no closed tour of 3x9 minus b2 (as ``exists --cert`` makes)."""
     from kt_formal.board import Board
     from kt_formal.engines import sat
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
 
-    return sat.solve(TourRequest(Board(3, 9, holes=[(1, 1)]))).proof
+    return sat.solve(Question(Board(3, 9, holes=[(1, 1)]))).proof
 
 
 def test_the_issue_attack_a_million_repeated_lemmas_stays_linear(drup_cert, monkeypatch):
@@ -197,7 +197,7 @@ def small_certs() -> dict:
 
 def census_db(path, rows) -> str:
     """A census database of ``rows`` ``(rows, cols, holes, closed, start, end, answer, cert)``."""
-    from kt_formal.census import Store
+    from kt_formal.survey import Store
 
     with Store.open(path) as s:
         s.add([(*r, 0.1, "test") for r in rows])
@@ -216,7 +216,7 @@ def tamper(path, sql, *args) -> None:
 
 
 def test_verify_db_reads_certificates_as_the_kernel_does(tmp_path, small_certs):
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
 
     proof = small_certs["no"]
     method = '"method": "colour"'
@@ -228,7 +228,7 @@ def test_verify_db_reads_certificates_as_the_kernel_does(tmp_path, small_certs):
 
 
 def test_verify_db_refuses_values_outside_their_domain(tmp_path, small_certs):
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
 
     db = census_db(tmp_path / "k.sqlite", [(3, 4, (), False, None, None, "yes", small_certs["yes"])])
     assert verify_store(db)[:2] == (1, 0)
@@ -250,7 +250,7 @@ def test_verify_db_refuses_values_outside_their_domain(tmp_path, small_certs):
 
 
 def test_verify_db_reports_a_question_stored_twice(tmp_path, small_certs):
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
 
     db = census_db(tmp_path / "k.sqlite", [(3, 3, ((1, 1),), False, None, None, "unknown", None),
                                            (3, 4, (), False, None, None, "yes", small_certs["yes"])])
@@ -268,7 +268,7 @@ def test_verify_db_reports_a_question_stored_twice(tmp_path, small_certs):
 
 
 def test_one_deeply_nested_row_is_one_rejected_row(tmp_path, small_certs):
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
 
     deep = "[" * 100_000 + "]" * 100_000
     db = census_db(tmp_path / "k.sqlite", [(3, 4, (), False, None, None, "yes", small_certs["yes"]),
@@ -509,7 +509,7 @@ def seed_files() -> dict:
     from kt_formal.board import Board
     from kt_formal.engines import sat
     from kt_formal.proofs import find_proof, make_proof
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
     from kt_formal.solve import find_tour
 
     out = {}
@@ -522,7 +522,7 @@ def seed_files() -> dict:
         "separator-open": find_proof(Board(4, 6), closed=False, start=(2, 0), end=(0, 3)),
         "exhaustive": make_proof(Board(3, 7), "exhaustive", False, end=(1, 3), engine="exhaustive",
                                  nodes=1000, pruning="none"),
-        "drup": sat.solve(TourRequest(Board(3, 6, holes=[(0, 0), (0, 1)]), closed=False)).proof,
+        "drup": sat.solve(Question(Board(3, 6, holes=[(0, 0), (0, 1)]), closed=False)).proof,
     }
     hall = find_proof(Board(5, 5, holes=[(2, 2)]), closed=True, thorough=True)
     if hall is not None:

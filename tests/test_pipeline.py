@@ -1,4 +1,4 @@
-"""The one pipeline (kt_formal.decide) on holed boards, and the commands behind it.
+"""The one pipeline (kt_formal.pipeline) on holed boards, and the commands behind it.
 
 For every hole generator on boards up to 40 x 40 the verdict must agree with CP-SAT run
 to completion, every tour must pass the kernel's check, every "no" must carry a proof
@@ -19,11 +19,11 @@ from kt_formal.certificate import verify_certificate
 from kt_formal.combine import blocks
 from kt_formal.solve import blocks_engine, policy
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
-from kt_formal.decide import decide
+from kt_formal.pipeline import decide
 from kt_formal.solve import ENGINES, find_tour, shape_of
 from kt_formal.question import Status
 
-decide_module = importlib.import_module("kt_formal.decide")
+decide_module = importlib.import_module("kt_formal.pipeline")
 
 
 def cpsat_truth(board, closed=True, start=None, end=None) -> str:
@@ -438,9 +438,9 @@ def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(m
 
 def test_the_kernels_loaded_test_follows_the_process():
     from kt_formal.engines import backtrack
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
 
-    backtrack.solve(TourRequest(Board(6, 6)))
+    backtrack.solve(Question(Board(6, 6)))
     assert policy.kernels_loaded()
 
 
@@ -451,7 +451,7 @@ def test_a_search_that_would_not_fit_in_memory_is_refused_before_it_starts(monke
     in the portfolio it is noted as not run instead of taking the machine's memory."""
     from kt_formal import memory
     from kt_formal.exceptions import ResourceLimit, exit_code_of
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
     from kt_formal.solve.portfolio import Portfolio
 
     board = Board(20, 20, holes=[(3, 3), (7, 8)])
@@ -461,7 +461,7 @@ def test_a_search_that_would_not_fit_in_memory_is_refused_before_it_starts(monke
         with pytest.raises(ResourceLimit, match=rf"a {engine} search of a board of 398 squares \(20x20 minus 2 squares\) needs about 124 KiB; at most 78 KiB of memory may be used \(80% of the 98 KiB available") as exc:
             find_tour(board, engine=engine, time_limit=30)
         assert exit_code_of(exc.value) == 2
-    pf = Portfolio(TourRequest(board), seed=0, workers=1, progress=None)
+    pf = Portfolio(Question(board), seed=0, workers=1, progress=None)
     pf.start("backtrack", 30)
     pf.wait(30)
     stages = []

@@ -18,7 +18,7 @@ from kt_formal.board import Board
 from kt_formal.certificate import check_tour, verify_certificate
 from kt_formal.engines import sat
 from kt_formal.solve import find_tour
-from kt_formal.question import Status, TourRequest
+from kt_formal.question import Status, Question
 from rupfast import check_drup_certificate_fast
 from kt_formal.exceptions import CertificateRejected
 from kt_formal.kernel.cnf import arc_cnf, cut_clause
@@ -72,9 +72,9 @@ NO_CHEAP_PROOF = [
 ]
 
 
-def request_of(case) -> TourRequest:
+def request_of(case) -> Question:
     rows, cols, holes, closed, start, end = case
-    return TourRequest(Board(rows, cols, holes=holes), closed=closed, start=start, end=end)
+    return Question(Board(rows, cols, holes=holes), closed=closed, start=start, end=end)
 
 
 @functools.lru_cache(maxsize=None)
@@ -398,7 +398,7 @@ def test_a_zlib_bomb_is_refused_before_inflating():
 
 
 # ---------------------------------------------------------------- (c) fuzz
-def random_request(i: int) -> TourRequest:
+def random_request(i: int) -> Question:
     rng = random.Random(5000 + i)
     m, n = rng.randint(3, 6), rng.randint(3, 7)
     sq = [(r, c) for r in range(m) for c in range(n)]
@@ -406,7 +406,7 @@ def random_request(i: int) -> TourRequest:
     live = b.squares()
     start = rng.choice(live) if rng.random() < 0.2 else None
     end = rng.choice(live) if rng.random() < 0.2 else None
-    return TourRequest(b, closed=rng.random() < 0.5, start=start, end=end)
+    return Question(b, closed=rng.random() < 0.5, start=start, end=end)
 
 
 # 40 of the 100 in the default run, the rest with the slow tests
@@ -446,7 +446,7 @@ def test_sat_cpsat_and_exhaustive_agree_up_to_40_squares():
     assert len(boards) > 500
     for b in boards:
         for closed in (True, False):
-            req = TourRequest(b, closed=closed)
+            req = Question(b, closed=closed)
             s = sat.solve(req, time_limit=60)
             x = find_tour(b, closed=closed, engine="exhaustive", time_limit=120)
             assert s.status is not Status.UNKNOWN and x.status is not Status.UNKNOWN
@@ -563,7 +563,7 @@ def test_engine_registry_and_unknown_at_a_tiny_limit():
     assert r.status is Status.FOUND and r.tour.check() is None
     r = find_tour(Board(3, 8), engine="sat")
     assert r.status is Status.IMPOSSIBLE and check_drup_certificate(r.proof)
-    r = sat.solve(TourRequest(Board(3, 8)), time_limit=0.0)
+    r = sat.solve(Question(Board(3, 8)), time_limit=0.0)
     assert r.status is Status.UNKNOWN and "nothing is claimed" in r.message and r.proof is None
 
 

@@ -151,7 +151,7 @@ def test_a_large_board_given_by_rectangles_is_kept_as_its_squares():
 def test_frames_two_wide_have_no_closed_tour_by_the_forced_moves(rows, cols):
     """The proof is found, the kernel accepts it, and the board is indeed without a closed tour
     (the SAT route's DRUP proof, checked by the kernel, says so independently)."""
-    from kt_formal.decide import decide
+    from kt_formal.pipeline import decide
 
     board = Board.from_spec(rows, cols, [f"2,2,{rows - 4}x{cols - 4}"])
     proof = find_reduction_proof(board)
@@ -221,7 +221,7 @@ def test_an_engine_named_is_not_given_zero_seconds_when_the_proofs_took_the_limi
     handed 0 s and refused it as bad input, exit 2, on a busy machine)."""
     import time
 
-    from kt_formal import decide as pipeline
+    from kt_formal import pipeline
 
     def slow(*args, **kwargs):
         time.sleep(0.05)

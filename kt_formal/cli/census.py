@@ -75,7 +75,7 @@ def _add_census(sub) -> None:
 
 
 def _census_questions(args) -> list:
-    from kt_formal.census.families import family_questions
+    from kt_formal.survey.families import family_questions
 
     return family_questions(args)
 
@@ -83,8 +83,8 @@ def _census_questions(args) -> list:
 def _run_census(args) -> int:
     import math
 
-    from kt_formal.census.runners import run_census
-    from kt_formal.census.store import Store, check_store_file
+    from kt_formal.survey.runners import run_census
+    from kt_formal.survey.store import Store, check_store_file
     from kt_formal.progress import progress_for
 
     if not (args.time_limit > 0 and math.isfinite(args.time_limit)):
@@ -95,7 +95,7 @@ def _run_census(args) -> int:
     questions = _census_questions(args)
     dask = None
     if args.dask:  # connect first: an unreachable scheduler leaves no database behind
-        from kt_formal.census.runners import DaskConnection
+        from kt_formal.survey.runners import DaskConnection
 
         dask = DaskConnection(args.dask, args.workers)
     try:
@@ -119,8 +119,8 @@ def _run_census(args) -> int:
 
 
 def _census_summary(store, questions):
-    from kt_formal.census import report
-    from kt_formal.census.store import question_key
+    from kt_formal.survey import report
+    from kt_formal.survey.store import question_key
 
     keys = {question_key(q) for q in questions}
     unknown = sum(1 for r in store.con.execute(

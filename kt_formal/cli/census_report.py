@@ -59,8 +59,8 @@ def _add_census_report(sub) -> None:
 
 
 def _run_census_report(args) -> int:
-    from kt_formal.census import report
-    from kt_formal.census.store import Store
+    from kt_formal.survey import report
+    from kt_formal.survey.store import Store
 
     if args.map:
         from kt_formal.io.render import check_picture_path
@@ -71,7 +71,7 @@ def _run_census_report(args) -> int:
     if to_stdout and getattr(args, "json", False):
         raise InvalidInput("--json prints its object on standard output: name the files written (not -)")
     if str(args.db).endswith((".csv", ".csv.gz")):  # a verdict table: only its findings
-        from kt_formal.census import atlas
+        from kt_formal.survey import atlas
 
         if not args.findings or any((args.csv, args.map, args.table, args.html, getattr(args, "json", False))):
             raise InvalidInput(f"{args.db} is a verdict table: it gives --findings only (the rest needs the "
@@ -89,14 +89,14 @@ def _run_census_report(args) -> int:
             _note(args, f"map written to {output_name(files[0])}" if len(files) == 1 else
                   f"{len(files)} maps written ({files[0]} ... {files[-1]})")
         if args.table:
-            from kt_formal.census import atlas
+            from kt_formal.survey import atlas
 
             n = atlas.write_table(store, args.table)
             _note(args, f"{n} rows written to {output_name(args.table)}")
         if args.findings:
             status = 1 if _write_findings(args, store, board) else status
         if args.html:
-            from kt_formal.census import atlas
+            from kt_formal.survey import atlas
 
             size = atlas.write_html(store, args.html, board=board)
             where = output_name(args.html)
@@ -116,7 +116,7 @@ def _run_census_report(args) -> int:
 def _write_findings(args, source, board) -> int:
     """Write the findings of ``source`` (a census or a verdict table); the disagreements
     with published theorems, each also on standard error."""
-    from kt_formal.census import atlas
+    from kt_formal.survey import atlas
 
     checks = atlas.write_findings(source, args.findings, board=board)
     disagree = sum(len(c.disagreements) for c in checks)

@@ -274,7 +274,7 @@ def _json_array(rows) -> int:
 
 
 def _run_count(args) -> int:
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
 
     args.json = args.json or args.json_lines  # one count is one line either way
     if args.sequence:
@@ -286,5 +286,5 @@ def _run_count(args) -> int:
     if args.partial:
         raise InvalidInput("--partial goes with --sequence K A..B")
     board = board_from_args(args)
-    request = TourRequest(board, closed=not args.open, start=args.start, end=args.end)
+    request = Question(board, closed=not args.open, start=args.start, end=args.end)
     return _count_one(args, board, request)

@@ -109,8 +109,8 @@ def _json_census(args, command: str, unknown, run, status: int = 0) -> int:
     """``census --json`` and ``census-report --json``: the database's summary as one object
     (census: only the family asked decides the exit code, as in the text form; census-report:
     ``status``, 1 when a theorem disagrees or a certificate is rejected)."""
-    from kt_formal.census import report
-    from kt_formal.census.store import Store
+    from kt_formal.survey import report
+    from kt_formal.survey.store import Store
     from kt_formal.io import jsonout
 
     with Store.open(args.db, readonly=True) as store:

@@ -87,14 +87,14 @@ def _check_tour_output(args, board) -> str:
 
 
 
-#: old --order spellings (kept in step with kt_formal.engines._search.ORDER_ALIASES, which
+#: old --order spellings (kept in step with kt_formal.engines.pathsearch.ORDER_ALIASES, which
 #: the CLI does not import before a search: numba is slow to load)
 _ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "clockwise-from-7",
                   "seed004": "clockwise"}
 
 
 def _run_tour(args) -> int:
-    from kt_formal.decide import decide
+    from kt_formal.pipeline import decide
     from kt_formal.progress import progress_for
 
     board = board_from_args(args)

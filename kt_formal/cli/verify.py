@@ -149,7 +149,7 @@ def _run_verify(args) -> int:
 
 
 def _run_verify_db(args) -> int:
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
     from kt_formal.progress import progress_for
 
     with progress_for(enabled=not getattr(args, "quiet", False), label="verify") as progress:

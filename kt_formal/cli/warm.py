@@ -32,8 +32,8 @@ def _warm_groups():
     import numpy as np
 
     from kt_formal.combine import blocks_layout as blocks, repair, walk
-    from kt_formal.counting import _frontier_jit
-    from kt_formal.engines import _search, successors
+    from kt_formal.counting import frontier_jit
+    from kt_formal.engines import pathsearch, successors
 
     succ = np.array([1, 0], np.int64)
     small = (successors.follow_kernel(), *repair._kernels(), blocks._walker())
@@ -48,24 +48,24 @@ def _warm_groups():
         cycle_pos(succ, np.empty(2, np.int64))
         blocks.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
 
-    kinds = {_frontier_jit.fill_closed16: "closed tours", _frontier_jit.fill_open16: "open tours",
-             _frontier_jit.fill_wide: "open tours eight across", _frontier_jit.fill_closed17: "closed tours eight across"}
-    counter = [(f"frontier counter, {kinds[fill]}", _frontier_jit.fill_group(fill),
-                lambda fill=fill: _frontier_jit.prepare_fill(fill, note=False)) for fill in _frontier_jit.FILLS]
+    kinds = {frontier_jit.fill_closed16: "closed tours", frontier_jit.fill_open16: "open tours",
+             frontier_jit.fill_wide: "open tours eight across", frontier_jit.fill_closed17: "closed tours eight across"}
+    counter = [(f"frontier counter, {kinds[fill]}", frontier_jit.fill_group(fill),
+                lambda fill=fill: frontier_jit.prepare_fill(fill, note=False)) for fill in frontier_jit.FILLS]
     return [*counter,
-            ("path searches", _search.KERNELS, lambda: _search.prepare_kernels(note=False)),
+            ("path searches", pathsearch.KERNELS, lambda: pathsearch.prepare_kernels(note=False)),
             ("walks of the constructions", small, walks)]
 
 
 def _run_warm(args) -> int:
     import time
 
-    from kt_formal.engines import _jit
+    from kt_formal.engines import compiled
 
     t0 = time.perf_counter()
-    _jit.start_compiler_without_blas()  # as a count does (no kernel of the package uses BLAS)
+    compiled.start_compiler_without_blas()  # as a count does (no kernel of the package uses BLAS)
     for name, kernels, prepare in _warm_groups():
-        cached = all(_jit.kernels_compiled(k) for k in kernels)
+        cached = all(compiled.kernels_compiled(k) for k in kernels)
         if not cached:
             _note(args, f"compiling the kernels of the {name} ...")
         t, cpu = time.perf_counter(), time.process_time()
@@ -74,13 +74,13 @@ def _run_warm(args) -> int:
               f"in {time.perf_counter() - t:.1f} s"
               + (f" ({time.process_time() - cpu:.1f} s of processor time)" if args.verbose else ""), flush=True)
     # every kernel made so far, those the groups' kernels call included (the inlined aside)
-    kernels = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
-    missing = [k.__name__ for k in kernels if not _jit.kernels_compiled(k)]
+    kernels = [k for k, options in compiled.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
+    missing = [k.__name__ for k in kernels if not compiled.kernels_compiled(k)]
     if missing:  # a kernel no group runs: a bug of this command
         raise InvalidInput(f"no group of 'warm' runs the kernels {', '.join(missing)}")
     where = getattr(getattr(kernels[0], "_cache", None), "_cache_path", None)
     print(f"{len(kernels)} kernels ready in {time.perf_counter() - t0:.1f} s" + (f"; cached in {where}" if where else ""))
-    from kt_formal.engines._threads import threading_report
+    from kt_formal.engines.kernel_threads import threading_report
 
     print(threading_report())
     return 0

@@ -53,7 +53,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import PART_SIZES
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["block_tour", "BlocksNotApplicable", "solve_group", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
 

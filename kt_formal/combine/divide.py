@@ -13,7 +13,7 @@ Everything is a *successor array*: ``succ[i]`` is the square after square ``i``
 (index ``row * cols + col``), -1 on holes and at the end of an open tour. Big boards
 are stamped band by band with numpy broadcasting (one template per band shape), the
 joins are applied all at once with index arithmetic, and a numba walk turns the
-successor array into the visiting order of a :class:`~kt_formal.tour.Tour`.
+successor array into the visiting order of a :class:`~kt_formal.tours.Tour`.
 
 Parberry's own scheme (1997: quadrants, 8-point merge of four structured tours) is
 :func:`kt_formal.combine.parberry.quadrant_construct`; the successor walk is
@@ -43,7 +43,7 @@ from kt_formal.exceptions import InvalidInput, ProvenImpossible
 from kt_formal.combine.library import PieceSpec, load_piece
 from kt_formal.combine.walk import big_empty, estimate_bytes, walk
 from kt_formal.theorems import rectangle_tour
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = [
     "PIECE_SPECS",

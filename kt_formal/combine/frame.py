@@ -48,7 +48,7 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory, transform_coords
 from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.combine.library import PieceSpec
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["PIECE_SPECS", "PAPER_A_ELEMENTS", "PAPER_B_ELEMENTS", "element_a_spec", "element_b_spec", "cap_spec", "piece_path", "rotation_model", "support_model", "band_path", "NotApplicable"]
 
@@ -160,9 +160,9 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
             path = piece.tour
     if path is None:
         from kt_formal.engines import cpsat
-        from kt_formal.question import Status, TourRequest
+        from kt_formal.question import Status, Question
 
-        request = TourRequest(spec.board(), closed=False, start=spec.start, end=spec.end)
+        request = Question(spec.board(), closed=False, start=spec.start, end=spec.end)
         result = cpsat.solve(request, time_limit=time_limit, seed=spec.seed, workers=2)
         if result.status is Status.UNKNOWN:
             _TIMED_OUT.add(spec.name)

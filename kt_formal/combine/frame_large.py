@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import NotApplicable
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 from kt_formal.combine.frame import _place, band_path
 
 __all__ = ["single_hole", "frame_tour"]

@@ -28,7 +28,7 @@ from kt_formal.combine.divide import QUADRANT_SIZES, _Piece, _progress, structur
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.walk import big_empty, estimate_bytes, walk
 from kt_formal.exceptions import InvalidInput
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["quadrant_construct", "quadrant_base_tours", "seed000_construct", "seed000_base_tours",
            "parse_board_path", "is_structured"]

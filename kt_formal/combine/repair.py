@@ -562,7 +562,7 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
     import os
 
     from kt_formal.combine.divide import construct_succ, tour_exists
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     t0 = time.perf_counter()
     rows, cols = board.rows, board.cols

@@ -5,8 +5,8 @@ each undirected tour met once), run to the end instead of stopping at the first 
 Open tours with both ends free are counted both ways too (``directed_count``).
 
 >>> from kt_formal.board import Board
->>> from kt_formal.question import TourRequest
->>> count(TourRequest(Board(5, 6))).count
+>>> from kt_formal.question import Question
+>>> count(Question(Board(5, 6))).count
 8
 """
 
@@ -17,10 +17,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from kt_formal.engines._search import Limits, search_request, search_tables
+from kt_formal.engines.pathsearch import NodeMeter, search_request, search_tables
 from kt_formal.engines.exhaustive import NAME, check_size
 from kt_formal.files import output_file
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 
 __all__ = ["count", "enumerate_tours", "CountResult"]
 
@@ -50,12 +50,12 @@ class CountResult:
     wall_time: float
 
 
-def count(request: TourRequest, node_limit=None, time_limit=None, progress=None, out=None) -> CountResult:
+def count(request: Question, node_limit=None, time_limit=None, progress=None, out=None) -> CountResult:
     """Count the tours ``request`` allows (undirected), optionally writing each to ``out``.
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
     node_limit, time_limit : optional
         Stop early; the result then has ``complete=False``.
     progress : callable, optional
@@ -69,7 +69,7 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
     clock = Budget()
     check_size(request)
     nt, table = search_tables(request, NAME)
-    limits = Limits(node_limit, time_limit, progress, "count")
+    limits = NodeMeter(node_limit, time_limit, progress, "count")
     cols = request.board.cols
     sink = output_file(out) if out is not None else nullcontext()
     with sink as fh:  # the tours listed are kept only when the count is complete
@@ -94,6 +94,6 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
     return CountResult(res.count, directed, res.nodes, res.status != "limit", clock.elapsed())
 
 
-def enumerate_tours(request: TourRequest, path, node_limit=None, time_limit=None, progress=None) -> CountResult:
+def enumerate_tours(request: Question, path, node_limit=None, time_limit=None, progress=None) -> CountResult:
     """Write every tour of ``request`` to ``path`` (JSON lines of squares) and count them."""
     return count(request, node_limit=node_limit, time_limit=time_limit, progress=progress, out=Path(path))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from kt_formal.board import Board
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 
 __all__ = ["Count", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "no_second_way", "check_count",
            "SEARCH_SQUARES", "SEARCH_OPEN_SQUARES"]
@@ -85,7 +85,7 @@ class Count:
 
 def parse_threads(text, what: str = "--threads") -> int:
     """A number of threads from a command line: a whole number from 1 to 1024."""
-    from kt_formal.engines._threads import parse_threads as parse
+    from kt_formal.engines.kernel_threads import parse_threads as parse
 
     return parse(text, what)
 
@@ -130,7 +130,7 @@ def _counters():
     """(count_request, count_row): the compiled frontier counters where numba imports, else
     the pure-Python one and None."""
     try:
-        from kt_formal.counting._frontier_jit import count_request_jit, count_row
+        from kt_formal.counting.frontier_jit import count_request_jit, count_row
     except ImportError:  # pragma: no cover - numba is a dependency
         from kt_formal.counting.frontier import count_request
 
@@ -141,7 +141,7 @@ def _counters():
 def _spill_options(spill_dir, table_bytes) -> dict:
     """``spill_dir``, ``max_states`` and ``table_bytes`` of the compiled counter: a step may
     hold what memory or the spill directory's free space holds."""
-    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+    from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
     spill_dir = spill_dir or tempfile.gettempdir()
     if not os.path.isdir(spill_dir):
@@ -188,7 +188,7 @@ def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, t
     """Before a count of ``boards`` without holes: refuse it (one line) when its fullest step
     fits neither memory nor the spill directory; a note when its steps will spill to files."""
     from kt_formal.counting.frontier import EIGHT_BY_EIGHT_MINUTES
-    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+    from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
     spill_dir, max_states = spill["spill_dir"], spill["max_states"]
     free = shutil.disk_usage(spill_dir).free
@@ -212,20 +212,20 @@ def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, t
 def _prepare(k: int, closed: bool, quiet: bool) -> None:
     """Load (or compile, saying so unless quiet) the frontier kernels of a count ``k`` across
     before the count's clock starts; numba's compiler context without SciPy's linear algebra."""
-    from kt_formal.counting._frontier_jit import prepare_kernels
-    from kt_formal.engines._jit import start_compiler_without_blas
+    from kt_formal.counting.frontier_jit import prepare_kernels
+    from kt_formal.engines.compiled import start_compiler_without_blas
 
     start_compiler_without_blas()
     prepare_kernels(note=not quiet, k=k, closed=closed)
 
 
-def _threads(threads):
-    from kt_formal.engines._threads import requested_threads
+def kernel_threads(threads):
+    from kt_formal.engines.kernel_threads import requested_threads
 
     return requested_threads(threads)
 
 
-def _frontier(request: TourRequest, o: dict, note) -> Count:
+def _frontier(request: Question, o: dict, note) -> Count:
     """A count by the frontier method, with the policy's checks and preparation."""
     board = request.board
     count_request, count_row = _counters()
@@ -233,7 +233,7 @@ def _frontier(request: TourRequest, o: dict, note) -> Count:
     kwargs = {}
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
         kwargs = _spill_options(o["spill_dir"], o["table_bytes"])
-        kwargs["threads"] = _threads(o["threads"])
+        kwargs["threads"] = kernel_threads(o["threads"])
         kwargs.update(_checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"]))
         if not o["symmetry"]:
             kwargs["symmetry"] = False
@@ -246,14 +246,14 @@ def _frontier(request: TourRequest, o: dict, note) -> Count:
     elif o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"]:
         raise InvalidInput(f"{_FRONTIER_ONLY} need the compiled counter (numba)")
     if o["discard_checkpoint"]:
-        from kt_formal.counting._frontier_checkpoint import discard
+        from kt_formal.counting.frontier_checkpoint import discard
 
         discard(kwargs["checkpoint"])
     t0 = time.perf_counter()
     ask = dict(forced=request.forced, forbidden=request.forbidden, progress=o["progress"], time_limit=o["time_limit"])
     try:
         if o["dask"]:
-            from kt_formal.counting._frontier_dask import count_request_dask
+            from kt_formal.counting.frontier_dask import count_request_dask
 
             kwargs.pop("threads", None)
             res = count_request_dask(board, request.closed, request.start, request.end, address=o["dask"],
@@ -266,7 +266,7 @@ def _frontier(request: TourRequest, o: dict, note) -> Count:
                  reason=res.reason, details=res, way="frontier method")
 
 
-def _search(request: TourRequest, o: dict) -> Count:
+def pathsearch(request: Question, o: dict) -> Count:
     """A count by the exhaustive search."""
     from kt_formal.counting.exhaustive import count
 
@@ -284,7 +284,7 @@ _DEFAULTS = dict(method="auto", time_limit=60.0, node_limit=None, out=None, prog
                  table_bytes=None, threads=None, symmetry=True, quiet=True)
 
 
-def method_for(request: TourRequest, **options) -> str:
+def method_for(request: Question, **options) -> str:
     """The method :func:`run_count` takes for ``request`` with these ``options`` (the same
     keywords): :func:`choose_method` with the options that only the frontier method takes."""
     unknown = set(options) - set(_DEFAULTS)
@@ -297,13 +297,13 @@ def method_for(request: TourRequest, **options) -> str:
                          frontier_only=frontier_only)
 
 
-def run_count(request: TourRequest, note=None, **options) -> Count:
+def run_count(request: Question, note=None, **options) -> Count:
     """Count the tours ``request`` asks for, by the policy's method; never a partial number
     as the count (an incomplete count has ``count`` None).
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
     note : callable, optional
         ``note(text)``: what the user should know before a long count (its steps will spill
         to files).
@@ -330,7 +330,7 @@ def run_count(request: TourRequest, note=None, **options) -> Count:
     o = dict(_DEFAULTS, **options)
     if method == "frontier":
         return _frontier(request, o, note)
-    return _search(request, o)
+    return pathsearch(request, o)
 
 
 def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options) -> None:
@@ -355,10 +355,10 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
     ckpt = _checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"])
     if b >= k:  # the sweep over k x b holds at least the states of the k x k board
         _room(k, not closed, closed, f"the {k}x{a}..{k}x{b} boards", spill, o["time_limit"], note)
-    threads = _threads(o["threads"])
+    threads = kernel_threads(o["threads"])
     _prepare(k, closed, o["quiet"])
     if o["discard_checkpoint"]:
-        from kt_formal.counting._frontier_checkpoint import discard
+        from kt_formal.counting.frontier_checkpoint import discard
 
         discard(ckpt["checkpoint"])
     count_row(k, a, b, closed, progress=o["progress"], time_limit=o["time_limit"], on_count=on_count, partial=partial,
@@ -366,7 +366,7 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
 
 
 # ---------------------------------------------------------------- a second computation
-def _turned(request: TourRequest) -> TourRequest:
+def _turned(request: Question) -> Question:
     """The question turned a quarter (rows for columns) and made square with columns of
     holes: the frontier then sweeps across its long side."""
     board = request.board
@@ -376,16 +376,16 @@ def _turned(request: TourRequest) -> TourRequest:
     def flip(q):
         return None if q is None else (q[1], q[0])
 
-    return TourRequest(Board(side, side, holes=holes or None), request.closed, flip(request.start),
+    return Question(Board(side, side, holes=holes or None), request.closed, flip(request.start),
                        flip(request.end), tuple((flip(a), flip(b)) for a, b in request.forced),
                        tuple((flip(a), flip(b)) for a, b in request.forbidden))
 
 
-def second_way(request: TourRequest, first: str) -> str | None:
+def second_way(request: Question, first: str) -> str | None:
     """How to count ``request`` a second, independent way after ``first`` (a method):
     ``search`` (the exhaustive search, on a small board), ``frontier`` (after a search),
     ``across`` (the frontier swept across the long side, where it fits in memory), or None."""
-    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES
     from kt_formal.counting.frontier import estimate_states
 
     board = request.board
@@ -401,9 +401,9 @@ def second_way(request: TourRequest, first: str) -> str | None:
     return None
 
 
-def no_second_way(request: TourRequest, first: str) -> str:
+def no_second_way(request: Question, first: str) -> str:
     """Why :func:`second_way` found no second way after ``first``: a clause, for the refusal."""
-    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES
     from kt_formal.counting.frontier import estimate_states
 
     board = request.board
@@ -419,7 +419,7 @@ def no_second_way(request: TourRequest, first: str) -> str:
                   f"{DEFAULT_MAX_STATES:,} fit in this machine's memory")
 
 
-def check_count(request: TourRequest, way: str, note=None, **options) -> Count:
+def check_count(request: Question, way: str, note=None, **options) -> Count:
     """The count of ``request`` by ``way`` (:func:`second_way`); ``options`` as
     :func:`run_count` (the time limit, progress, threads, spill directory; no checkpoint)."""
     keep = {k: options[k] for k in ("time_limit", "progress", "threads", "spill_dir", "table_bytes", "quiet")

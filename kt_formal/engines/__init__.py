@@ -10,6 +10,6 @@ and picks one is :mod:`kt_formal.solve`; the counters are in :mod:`kt_formal.cou
 0
 """
 
-from kt_formal.question import Result, Status, TourRequest
+from kt_formal.question import Result, Status, Question
 
-__all__ = ["Result", "Status", "TourRequest"]
+__all__ = ["Result", "Status", "Question"]

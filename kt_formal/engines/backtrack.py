@@ -5,7 +5,7 @@ to the square farther from the centre (rules 1 and 2 of the backtracking method,
 searched from the centre square (M/2-1, N/2-1) (rule 3) and renumbered so the user's
 start is square 1. Dead ends are cut: an unvisited square left with fewer free
 neighbours than the tour still needs, the root cut off (see
-:mod:`kt_formal.engines._search`). Open tours and fixed ends are searched from the
+:mod:`kt_formal.engines.pathsearch`). Open tours and fixed ends are searched from the
 given end (or from every square, least degree first).
 
 Restarts: the ties left after both rules are broken by the move order, and one order can
@@ -18,7 +18,7 @@ Node and time limits give UNKNOWN; a search that runs out of moves has proved th
 tour exists (IMPOSSIBLE, with a proof record).
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board(8, 8), start=(0, 0)))
+>>> r = solve(Question(Board(8, 8), start=(0, 0)))
 >>> r.status.value, r.tour.start
 ('found', (0, 0))
 """
@@ -28,8 +28,8 @@ from __future__ import annotations
 import time
 
 from kt_formal.board import KNIGHT_MOVES
-from kt_formal.engines._search import ensure_search_memory, Limits, Outcome, search_request, table_for
-from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.pathsearch import ensure_search_memory, NodeMeter, Outcome, search_request, table_for
+from kt_formal.question import Budget, Question
 from kt_formal.engines.exhaustive import outcome_result
 from kt_formal.graph import neighbour_table
 
@@ -48,7 +48,7 @@ KEEP_TABLES_UP_TO = 1_000_000
 
 
 def solve(
-    request: TourRequest,
+    request: Question,
     *,
     node_limit: int | None = None,
     time_limit: float | None = None,
@@ -59,10 +59,10 @@ def solve(
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
         Forced moves are refused (use cpsat); forbidden moves are left out.
     node_limit, time_limit : optional
-        Limits that end the search with UNKNOWN.
+        NodeMeter that end the search with UNKNOWN.
     progress : callable, optional
         ``progress(nodes_done, None, text)``, at most about ten times a second.
     stop : threading.Event, optional
@@ -82,7 +82,7 @@ def solve(
 def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=None):
     """Rounds of complete searches over the eight rotated move orders, node caps growing 4x."""
     tables = [None] * 8  # the rotated move orders, each made when a run first needs it (kept on small boards)
-    total = Limits(node_limit, time_limit, stop=stop)
+    total = NodeMeter(node_limit, time_limit, stop=stop)
     hook = None
     if progress is not None:
         last = [-1.0]
@@ -109,7 +109,7 @@ def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=No
             if run_cap <= 0 or (left is not None and left <= 0) or (stop is not None and stop.is_set()):
                 return Outcome("limit", total.base_nodes), runs
             out = search_request(request, nt, table, root_rule="centre", heuristic="warnsdorff",
-                                 prune=True, parity=True, limits=Limits(run_cap, left, hook, NAME, stop))
+                                 prune=True, parity=True, limits=NodeMeter(run_cap, left, hook, NAME, stop))
             runs += 1
             total.finish(out.nodes)
             if out.status != "limit":

@@ -6,8 +6,8 @@ passes it through the kernel's checker before anyone sees it; :func:`impossible`
 what the engine proved; :func:`unknown` claims nothing.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.question import TourRequest
->>> found(TourRequest(Board(3, 4), closed=False), [0, 5, 10, 3, 4, 9, 2, 7, 8, 1, 6, 11], "demo", 0.0).status
+>>> from kt_formal.question import Question
+>>> found(Question(Board(3, 4), closed=False), [0, 5, 10, 3, 4, 9, 2, 7, 8, 1, 6, 11], "demo", 0.0).status
 Traceback (most recent call last):
 ...
 RuntimeError: engine demo produced an invalid tour: ...
@@ -19,8 +19,8 @@ from typing import Protocol
 
 import numpy as np
 
-from kt_formal.question import Result, Status, TourRequest
-from kt_formal.tour import Tour
+from kt_formal.question import Result, Status, Question
+from kt_formal.tours import Tour
 
 __all__ = ["Engine", "orient", "found", "impossible", "unknown", "with_article"]
 
@@ -35,10 +35,10 @@ class Engine(Protocol):
 
     NAME: str
 
-    def solve(self, request: TourRequest, **options) -> Result: ...
+    def solve(self, request: Question, **options) -> Result: ...
 
 
-def orient(request: TourRequest, order: np.ndarray, closed: bool) -> np.ndarray:
+def orient(request: Question, order: np.ndarray, closed: bool) -> np.ndarray:
     """Rotate/reverse an order so it starts at ``request.start`` and ends at ``request.end``."""
     b = request.board
     order = np.asarray(order)
@@ -59,7 +59,7 @@ def orient(request: TourRequest, order: np.ndarray, closed: bool) -> np.ndarray:
     return np.ascontiguousarray(order)
 
 
-def found(request: TourRequest, order, engine: str, wall_time: float, stats=None, message="") -> Result:
+def found(request: Question, order, engine: str, wall_time: float, stats=None, message="") -> Result:
     """A FOUND result, after orienting the tour and passing it through the independent checker.
 
     Raises
@@ -83,7 +83,7 @@ def with_article(text: str) -> str:
     return ("an " if text[:1] in "aeiou" else "a ") + text
 
 
-def _request_violation(request: TourRequest, tour: Tour) -> str | None:
+def _request_violation(request: Question, tour: Tour) -> str | None:
     b = request.board
     if request.start is not None and tour.start != request.start:
         return f"starts at {tour.start}, not {request.start}"
@@ -101,13 +101,13 @@ def _request_violation(request: TourRequest, tour: Tour) -> str | None:
     return None
 
 
-def impossible(request: TourRequest, engine: str, wall_time: float, message: str, proof=None, stats=None) -> Result:
+def impossible(request: Question, engine: str, wall_time: float, message: str, proof=None, stats=None) -> Result:
     """An IMPOSSIBLE result: only for what the engine has proved."""
     return Result(Status.IMPOSSIBLE, request, proof=proof, engine=engine, wall_time=wall_time,
                   stats=dict(stats or {}), message=message)
 
 
-def unknown(request: TourRequest, engine: str, wall_time: float, message: str, stats=None) -> Result:
+def unknown(request: Question, engine: str, wall_time: float, message: str, stats=None) -> Result:
     """An UNKNOWN result: a limit ran out, nothing is claimed."""
     return Result(Status.UNKNOWN, request, engine=engine, wall_time=wall_time,
                   stats=dict(stats or {}), message=message)

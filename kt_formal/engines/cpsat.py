@@ -14,9 +14,9 @@ IMPOSSIBLE (the solver proved it), UNKNOWN -> UNKNOWN (a limit ran out). A found
 tour passes the independent checker before it is returned.
 
 >>> from kt_formal.board import Board
->>> solve(TourRequest(Board(3, 4), closed=False), seed=1).status
+>>> solve(Question(Board(3, 4), closed=False), seed=1).status
 <Status.FOUND: 'found'>
->>> solve(TourRequest(Board(4, 4))).status
+>>> solve(Question(Board(4, 4))).status
 <Status.IMPOSSIBLE: 'impossible'>
 """
 
@@ -29,7 +29,7 @@ import time
 
 import numpy as np
 
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 from kt_formal.engines.circuit import Circuit
 
 from kt_formal.engines.base import found, impossible, unknown  # noqa: F401
@@ -55,7 +55,7 @@ def _keep_sigint():
 
 
 def solve(
-    request: TourRequest,
+    request: Question,
     *,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     seed: int = 0,
@@ -68,7 +68,7 @@ def solve(
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
     time_limit : float or None
         Seconds; None for no limit. A limit reached gives UNKNOWN.
     seed : int
@@ -83,7 +83,7 @@ def solve(
         the solver's log callback during the search.
     stop : threading.Event, optional
         Set by another thread to end the search early (the result is then UNKNOWN);
-        used by the portfolio of :mod:`kt_formal.decide`.
+        used by the portfolio of :mod:`kt_formal.pipeline`.
 
     Returns
     -------
@@ -141,7 +141,7 @@ def solve(
     return unknown(request, NAME, clock.elapsed(), f"CP-SAT reached {limit_text} without an answer", stats=stats)
 
 
-def _degenerate(request: TourRequest, nt, clock):
+def _degenerate(request: Question, nt, clock):
     """The answer for sizes the circuit constraint would misread, or None."""
     k = len(nt)
     board = request.board
@@ -162,7 +162,7 @@ def _degenerate(request: TourRequest, nt, clock):
     return None
 
 
-def _model(request: TourRequest, nt, deadline: float | None = None):
+def _model(request: Question, nt, deadline: float | None = None):
     """The circuit model of ``request`` (see the module docstring), or the reason it has none;
     :class:`TimeoutError` past ``deadline`` (``time.perf_counter()``) while the arcs are made."""
     k = len(nt)

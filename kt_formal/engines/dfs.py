@@ -6,7 +6,7 @@ With the ``clockwise`` order from (0, 0) on 8x8 the first tour found is exactly 
 the plain backtracking program of docs/methods.md prints; the ``down-first`` order from
 (2, 0) needs about 2.1e8 moves.
 
-Named orders (``(d_row, d_col)``, row down; :data:`~kt_formal.engines._search.ORDERS`;
+Named orders (``(d_row, d_col)``, row down; :data:`~kt_formal.engines.pathsearch.ORDERS`;
 docs/methods.md says which document each comes from):
 
 * ``knight``: anticlockwise from 11 o'clock, the project's :data:`KNIGHT_MOVES`;
@@ -18,15 +18,15 @@ or any ``"dr,dc;dr,dc;..."`` string listing the eight moves. Older names of thes
 are still accepted.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)), order="clockwise")
+>>> r = solve(Question(Board(8, 8), closed=False, start=(0, 0)), order="clockwise")
 >>> r.tour.squares()[:4], r.stats["nodes"]
 ([(0, 0), (1, 2), (0, 4), (1, 6)], 3242064)
 """
 
 from __future__ import annotations
 
-from kt_formal.engines._search import Limits, order_name, parse_order, search_request, search_tables
-from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.pathsearch import NodeMeter, order_name, parse_order, search_request, search_tables
+from kt_formal.question import Budget, Question
 from kt_formal.engines.exhaustive import outcome_result
 
 __all__ = ["solve", "NAME"]
@@ -35,7 +35,7 @@ NAME = "dfs"
 
 
 def solve(
-    request: TourRequest,
+    request: Question,
     *,
     order="knight",
     node_limit: int | None = None,
@@ -56,7 +56,7 @@ def solve(
     clock = Budget()
     moves = parse_order(order)
     nt, table = search_tables(request, NAME, moves)
-    limits = Limits(node_limit, time_limit, progress, "dfs")
+    limits = NodeMeter(node_limit, time_limit, progress, "dfs")
     out = search_request(request, nt, table, root_rule="start", heuristic="fixed", prune=False,
                          parity=False, limits=limits)
     stats = {"order": order_name(order) if isinstance(order, str) else str(moves)}

@@ -2,7 +2,7 @@
 
 The search enumerates Hamiltonian cycles (closed tours) or Hamiltonian paths (open
 tours) of the knight graph depth first, each undirected tour once, with sound pruning
-only (see :mod:`kt_formal.engines._search`):
+only (see :mod:`kt_formal.engines.pathsearch`):
 
 * colour count: a knight alternates colours, so a closed tour needs equal counts and a
   path counts differing by at most one (its ends then on the larger colour);
@@ -25,7 +25,7 @@ searched and the pruning rules, so it can be re-run (:func:`proof_dict`)::
 Counting and listing every tour with the same search is :mod:`kt_formal.counting.exhaustive`.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board(4, 5)))
+>>> r = solve(Question(Board(4, 5)))
 >>> r.status.value, r.proof["method"]
 ('impossible', 'exhaustive')
 """
@@ -34,8 +34,8 @@ from __future__ import annotations
 
 
 from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
-from kt_formal.engines._search import Limits, search_request, search_tables
-from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.pathsearch import NodeMeter, search_request, search_tables
+from kt_formal.question import Budget, Question
 from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.exceptions import InvalidInput
 
@@ -47,7 +47,7 @@ NAME = "exhaustive"
 PRUNING = "colour-count, degree<2, dead-end degree, open-end count, direction symmetry"
 
 
-def proof_dict(request: TourRequest, nodes: int, engine: str = NAME, pruning: str = PRUNING) -> dict:
+def proof_dict(request: Question, nodes: int, engine: str = NAME, pruning: str = PRUNING) -> dict:
     """The JSON-ready record of an exhausted search for ``request``."""
     return {
         "format": FORMAT,
@@ -63,14 +63,14 @@ def proof_dict(request: TourRequest, nodes: int, engine: str = NAME, pruning: st
     }
 
 
-def check_size(request: TourRequest) -> None:
+def check_size(request: Question) -> None:
     k = request.board.n_squares
     if k > 10_000:
         raise InvalidInput(f"exhaustive search is for small boards; this one has {k} squares")
 
 
 def solve(
-    request: TourRequest,
+    request: Question,
     *,
     node_limit: int | None = None,
     time_limit: float | None = None,
@@ -87,13 +87,13 @@ def solve(
     clock = Budget()
     check_size(request)
     nt, table = search_tables(request, NAME)
-    limits = Limits(node_limit, time_limit, progress, "exhaustive")
+    limits = NodeMeter(node_limit, time_limit, progress, "exhaustive")
     out = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
                          parity=True, limits=limits)
     return outcome_result(request, out, NAME, clock.elapsed(), PRUNING, "exhaustive search")
 
 
-def outcome_result(request: TourRequest, out, engine: str, wall_time: float, pruning: str, searched: str,
+def outcome_result(request: Question, out, engine: str, wall_time: float, pruning: str, searched: str,
                    stats=None):
     """The :class:`Result` of a search outcome: FOUND, UNKNOWN (limit) or IMPOSSIBLE with a proof.
 
@@ -121,7 +121,7 @@ def rerun_proof(proof: dict, time_limit: float | None = None):
     record was made by this engine (the search is deterministic).
 
     >>> from kt_formal.board import Board
-    >>> r = solve(TourRequest(Board(3, 6)))
+    >>> r = solve(Question(Board(3, 6)))
     >>> again = rerun_proof(r.proof)
     >>> again.status.value, again.proof["nodes"] == r.proof["nodes"]
     ('impossible', True)
@@ -129,7 +129,7 @@ def rerun_proof(proof: dict, time_limit: float | None = None):
     board = board_from_dict(proof["board"])
     start = proof.get("start")
     end = proof.get("end")
-    request = TourRequest(board, closed=bool(proof["closed"]),
+    request = Question(board, closed=bool(proof["closed"]),
                           start=None if start is None else tuple(start),
                           end=None if end is None else tuple(end))
     return solve(request, time_limit=time_limit)

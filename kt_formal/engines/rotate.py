@@ -10,15 +10,15 @@ the end towards where it is needed: an unvisited square, or the root. The walk i
 Python over lists (the path itself is a numpy array, so a rotation reverses it in one
 step); boards of a few thousand squares take hundredths of a second, with nothing
 compiled to load and no solver to import, which is why the pipeline tries it first on
-small boards (:func:`kt_formal.decide.decide`).
+small boards (:func:`kt_formal.pipeline.decide`).
 
 It is a heuristic: when its rotations or its time run out the result is UNKNOWN and
 says how far it got; never IMPOSSIBLE. Forced moves are refused (use cpsat); forbidden
 moves are left out of the walk.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.question import TourRequest
->>> r = solve(TourRequest(Board(8, 8)))
+>>> from kt_formal.question import Question
+>>> r = solve(Question(Board(8, 8)))
 >>> r.status.value, r.tour.check() is None, r.tour.closed
 ('found', True, True)
 
@@ -36,7 +36,7 @@ import time
 
 import numpy as np
 
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 
 from kt_formal.engines.base import found, unknown
 from kt_formal.exceptions import InvalidInput
@@ -52,13 +52,13 @@ WALKS = 4
 ROTATIONS = 200
 
 
-def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, retries: int | None = None,
+def solve(request: Question, *, time_limit: float | None = 60.0, seed: int = 0, retries: int | None = None,
           progress=None):
     """Find a tour by Warnsdorff extension with rotations.
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
     time_limit : float, optional
         Seconds for all the walks.
     seed : int
@@ -96,7 +96,7 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
                    f"covered {stats['covered']} of {stats['squares']} squares", stats)
 
 
-def attempt(request: TourRequest, *, walks: int = WALKS, seed: int = 0, deadline: float | None = None,
+def attempt(request: Question, *, walks: int = WALKS, seed: int = 0, deadline: float | None = None,
             progress=None):
     """The walks themselves: ``(board indices in tour order, or None; stats)``.
 

@@ -18,12 +18,12 @@ Fulkerson and Johnson (1954) for the travelling salesman problem.
 
 >>> from kt_formal.board import Board
 >>> from kt_formal.claims import check_drup_certificate
->>> r = solve(TourRequest(Board(4, 5)))
+>>> r = solve(Question(Board(4, 5)))
 >>> r.status.value
 'impossible'
 >>> check_drup_certificate(r.proof).startswith("OK: no closed tour of the 4x5 board")
 True
->>> solve(TourRequest(Board(5, 6))).tour.check() is None
+>>> solve(Question(Board(5, 6))).tour.check() is None
 True
 """
 
@@ -34,7 +34,7 @@ import time
 import zlib
 
 from kt_formal.certificate import FORMAT, board_to_dict
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 from kt_formal.exceptions import InvalidInput
 from kt_formal.engines.base import found, impossible, unknown
 from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
@@ -59,7 +59,7 @@ def fits(board, closed: bool) -> bool:
     return clause_estimate(board.n_squares, closed) <= MAX_CLAUSES
 
 
-def formula(request: TourRequest) -> ArcCNF:
+def formula(request: Question) -> ArcCNF:
     """The arc CNF of ``request`` (no cuts yet)."""
     b = request.board
     return arc_cnf(b.rows, b.cols, b.holes(), request.closed, request.start, request.end,
@@ -111,13 +111,13 @@ def _run(solver, budget: float | None):
         slice_ = min(2 * slice_, 200_000)
 
 
-def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
+def solve(request: Question, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
           trim: bool = True):
     """Find a tour or prove there is none, with a DRUP certificate.
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
     time_limit : float or None
         Seconds for everything (search, proof, trimming); None for no limit.
     trim : bool
@@ -207,7 +207,7 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
                       proof=cert, stats=stats)
 
 
-def _tour_order(request: TourRequest, f: ArcCNF, cycle: list[int]) -> list[int]:
+def _tour_order(request: Question, f: ArcCNF, cycle: list[int]) -> list[int]:
     """Board indices of the tour in a Hamiltonian cycle of nodes."""
     cols = request.board.cols
     if f.virtual is not None:
@@ -361,7 +361,7 @@ def trim_proof(clauses, n_vars: int, steps, deadline: float | None = None
     return out, used_input
 
 
-def certificate(request: TourRequest, f: ArcCNF, cuts, steps, stats=None) -> dict:
+def certificate(request: Question, f: ArcCNF, cuts, steps, stats=None) -> dict:
     """The ``drup`` certificate (kt-formal/1 JSON) of a proof for ``request``."""
     raw = encode_proof(steps)
     d = {
@@ -388,7 +388,7 @@ def certificate(request: TourRequest, f: ArcCNF, cuts, steps, stats=None) -> dic
     return d
 
 
-def drup_claim_of(request: TourRequest) -> str:
+def drup_claim_of(request: Question) -> str:
     """``no closed tour of the 4x5 board``, worded as the kernel's checked claim is."""
     b = request.board
     return "no " + describe_question(Shape(b.rows, b.cols, b.holes()), request.closed, request.start,

@@ -14,10 +14,10 @@ result is UNKNOWN with ``stats["covered"]``. ``retries`` more walks with random
 tie-breaks (seeds ``seed + 1, seed + 2, ...``) may follow a failed one.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.question import TourRequest
->>> solve(TourRequest(Board(8, 8), closed=False, start=(0, 0))).status.value
+>>> from kt_formal.question import Question
+>>> solve(Question(Board(8, 8), closed=False, start=(0, 0))).status.value
 'found'
->>> r = solve(TourRequest(Board(100, 100), closed=False, start=(0, 0)), order="clockwise-from-7", tiebreak="last")
+>>> r = solve(Question(Board(100, 100), closed=False, start=(0, 0)), order="clockwise-from-7", tiebreak="last")
 >>> r.status.value, r.stats["covered"]
 ('unknown', 9976)
 """
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kt_formal.engines._search import centre_distance, prepare_kernels, table_for, warnsdorff_kernel
-from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.pathsearch import centre_distance, prepare_kernels, table_for, warnsdorff_kernel
+from kt_formal.question import Budget, Question
 from kt_formal.engines.base import found, unknown
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
@@ -41,7 +41,7 @@ TIEBREAKS = {"first": 0, "last": 1, "centre": 2, "pohl": 3, "random": 4}
 
 
 def solve(
-    request: TourRequest,
+    request: Question,
     *,
     tiebreak: str = "first",
     order=None,
@@ -53,14 +53,14 @@ def solve(
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
         Forced moves are refused; forbidden moves are left out of the walk. An open
         tour with a fixed end keeps that square for last; a closed tour must end next to
         its first square.
     tiebreak : {"first", "last", "centre", "pohl", "random"}
     order : str, optional
         Move order (``knight``, ``down-first``, ``clockwise-from-7``, ``clockwise`` or
-        ``"dr,dc;..."``; see :data:`kt_formal.engines._search.ORDERS`).
+        ``"dr,dc;..."``; see :data:`kt_formal.engines.pathsearch.ORDERS`).
     retries : int
         Further walks with random tie-breaks after a failure.
     seed : int

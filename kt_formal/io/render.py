@@ -16,7 +16,7 @@ Sizes are capped (:data:`MAX_SVG_SIDE`, :data:`MAX_PNG_SIDE`): above them the
 functions raise :class:`~kt_formal.exceptions.InvalidInput` before drawing anything.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.tour import Tour
+>>> from kt_formal.tours import Tour
 >>> ring = Board(3, 3, holes=[(1, 1)])
 >>> t = Tour.from_squares(ring, [(0, 0), (1, 2), (2, 0), (0, 1), (2, 2), (1, 0), (0, 2), (2, 1)],
 ...                       closed=True)
@@ -535,7 +535,7 @@ def save_picture(obj, path, *, numbers: bool = False, cell: int | None = None) -
     InvalidInput
         For an unknown suffix, a board above the cap, or a file that cannot be written.
     """
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     fmt = check_picture_path(path)
     if isinstance(obj, Tour):
@@ -560,7 +560,7 @@ def board_repr_svg(board) -> str | None:
 
 
 def tour_repr_svg(tour) -> str | None:
-    """Jupyter display of a :class:`~kt_formal.tour.Tour`, numbered up to 12x12."""
+    """Jupyter display of a :class:`~kt_formal.tours.Tour`, numbered up to 12x12."""
     if max(tour.board.rows, tour.board.cols) > MAX_SVG_SIDE:
         return None
     return tour_svg(tour, numbers=max(tour.board.rows, tour.board.cols) <= 12)

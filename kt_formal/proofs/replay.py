@@ -62,7 +62,7 @@ def replay_exhaustive(d, time_limit: float = REPLAY_SECONDS) -> str:
     :class:`~kt_formal.exceptions.LimitReached` (unknown).
     """
     from kt_formal.engines import cpsat, exhaustive
-    from kt_formal.question import Status, TourRequest
+    from kt_formal.question import Status, Question
 
     if type(d.get("engine")) is not str or type(d.get("pruning")) is not str:
         _reject("'engine' and 'pruning' must be strings")
@@ -73,7 +73,7 @@ def replay_exhaustive(d, time_limit: float = REPLAY_SECONDS) -> str:
     if nodes > MAX_REPLAY_NODES:
         _reject(f"the record claims {nodes:,} nodes; replays run up to {MAX_REPLAY_NODES:,}")
     try:
-        request = TourRequest(board, closed=d["closed"], start=d["start"] and tuple(d["start"]),
+        request = Question(board, closed=d["closed"], start=d["start"] and tuple(d["start"]),
                               end=d["end"] and tuple(d["end"]))
     except InvalidInput as exc:
         raise CertificateRejected(f"bad request in the proof: {exc}") from None

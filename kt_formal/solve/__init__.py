@@ -11,7 +11,7 @@
 * the SAT route's refutation (:func:`refute`).
 
 It sits above engines, combine and counting, so none of them imports another through it;
-:mod:`kt_formal.decide` reaches engines and constructions only through this door.
+:mod:`kt_formal.pipeline` reaches engines and constructions only through this door.
 :func:`find_tour` is the entry point for one engine.
 
 >>> from kt_formal.board import Board
@@ -25,12 +25,12 @@ import importlib
 
 from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
-from kt_formal.question import Result, Status, TourRequest
+from kt_formal.question import Result, Status, Question
 from kt_formal.solve.options import check_options
 from kt_formal.solve.policy import choose_engine, shape_of
 
 __all__ = ["find_tour", "get_engine", "check_engine", "choose_engine", "shape_of", "check_options", "refute", "explain_refutation",
-           "ENGINES", "Result", "Status", "TourRequest"]
+           "ENGINES", "Result", "Status", "Question"]
 
 #: engine name -> module implementing it
 ENGINES: dict[str, str] = {
@@ -94,13 +94,13 @@ def find_tour(
     **options
         Passed to the engine (``time_limit``, ``seed``, ``workers``, ...).
     """
-    request = TourRequest(board, closed=closed, start=start, end=end, forced=forced, forbidden=forbidden)
+    request = Question(board, closed=closed, start=start, end=end, forced=forced, forbidden=forbidden)
     name = choose_engine(request) if engine == "auto" else engine
     module = get_engine(name)
     return module.solve(request, **check_options(module, options))
 
 
-def refute(request: TourRequest, time_limit: float | None) -> Result | None:
+def refute(request: Question, time_limit: float | None) -> Result | None:
     """The SAT route's answer to ``request`` (a DRUP proof the kernel checks when no tour
     exists), or None when the board is too big for its encoding."""
     from kt_formal.engines import sat

@@ -11,7 +11,7 @@ comes before the repair), and Warnsdorff-ordered backtracking
 independent checker; what each step did is in ``stats["steps"]``.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board.from_spec(20, 20, ["8,8,2x2"])))
+>>> r = solve(Question(Board.from_spec(20, 20, ["8,8,2x2"])))
 >>> r.status.value, r.stats["method"]
 ('found', 'blocks')
 """
@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 from kt_formal.solve.policy import SMALL_SQUARES
 
 from kt_formal.engines.base import found, unknown  # noqa: F401
@@ -32,7 +32,7 @@ __all__ = ["solve", "construct", "repair_first", "frame_applies"]
 NAME = "blocks"
 
 
-def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int = 0, steps=None,
+def construct(request: Question, time_limit: float | None = 60.0, seed: int = 0, steps=None,
               stop=None, frame: bool = True):
     """The constructions alone: a Tour (not yet checked) or None; ``steps`` collects notes.
 
@@ -127,7 +127,7 @@ def _small_holes(board) -> bool:
 def _repair(request, time_limit, seed, steps, stop):
     """The hole repair (closed, or an open tour cut from it at its first square); None if it fails."""
     from kt_formal.combine.repair import RepairNotApplicable, repair_tour
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     t = time.perf_counter()
     try:
@@ -148,7 +148,7 @@ def _repair(request, time_limit, seed, steps, stop):
     return Tour(request.board, order, False)
 
 
-def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, progress=None):
+def solve(request: Question, *, time_limit: float | None = 60.0, seed: int = 0, progress=None):
     """Constructions first, then backtracking with the time left.
 
     Returns

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
-from kt_formal.question import Budget, Stage, TourRequest
+from kt_formal.question import Budget, Stage, Question
 from kt_formal.solve import policy
 from kt_formal.solve.portfolio import Portfolio
 
@@ -29,7 +29,7 @@ class Built(NamedTuple):
     message: str | None = None
 
 
-def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progress,
+def build(request: Question, shape: str, budget: Budget, seed, workers, progress,
           stages: list) -> tuple[Built | None, Portfolio | None]:
     """Try the constructions that suit ``request``; note each in ``stages``.
 
@@ -59,7 +59,7 @@ def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progr
     return _build_around_holes(request, budget, seed, workers, progress, stages)
 
 
-def _margin(request: TourRequest, stages: list) -> Built | None:
+def _margin(request: Question, stages: list) -> Built | None:
     """The margin-three construction (certified pieces, no search): milliseconds."""
     from kt_formal.combine.margin import margin_open_tour, margin_tour, theorem_of
     from kt_formal.engines.base import found
@@ -80,7 +80,7 @@ def _margin(request: TourRequest, stages: list) -> Built | None:
     return Built(result.tour, "margin", "construction:margin-three", None, message)
 
 
-def _frame(request: TourRequest, stages: list) -> Built | None:
+def _frame(request: Question, stages: list) -> Built | None:
     """The frame construction: milliseconds, whether it applies or not."""
     from kt_formal.combine.frame_large import NotApplicable, frame_tour
     from kt_formal.engines.base import found

@@ -10,15 +10,15 @@ closed tour's start square is only a renumbering. Every tour passes the independ
 checker (``engines.base.found``) before it is returned.
 
 >>> from kt_formal.board import Board
->>> solve(TourRequest(Board(14, 15))).tour.check() is None
+>>> solve(Question(Board(14, 15))).tour.check() is None
 True
->>> solve(TourRequest(Board(4, 9))).status.value
+>>> solve(Question(Board(4, 9))).status.value
 'impossible'
 """
 
 from __future__ import annotations
 
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 
 from kt_formal.engines.base import found, impossible, unknown, with_article  # noqa: F401
 
@@ -30,7 +30,7 @@ NAME = "divide"
 CPSAT_FALLBACK_SQUARES = 1600
 
 
-def is_plain(request: TourRequest) -> bool:
+def is_plain(request: Question) -> bool:
     """A full rectangle with no forced/forbidden moves and no fixed end (closed start allowed)."""
     return (not request.board.has_holes and not request.forced and not request.forbidden
             and request.end is None and (request.closed or request.start is None))
@@ -46,13 +46,13 @@ def _fallback(request, clock, why: str, options):
     return unknown(request, NAME, clock.elapsed(), f"{why}; the board is too large for the CP-SAT fallback")
 
 
-def solve(request: TourRequest, *, progress=None, scheme: str = "general", base: str = "library",
+def solve(request: Question, *, progress=None, scheme: str = "general", base: str = "library",
           base_path=None, time_limit: float | None = 60.0, seed: int = 0, workers: int = 2):
     """Build a tour of a plain rectangle by divide and conquer.
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
     progress : callable, optional
         ``progress(done, total, text)`` during the construction.
     scheme : {"general", "quadrants"}

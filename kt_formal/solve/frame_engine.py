@@ -7,14 +7,14 @@ limit (limit reached: UNKNOWN). Boards too large for CP-SAT that the constructio
 does not cover get UNKNOWN with the reason. Every tour passes the independent checker.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board.from_spec(10, 10, ["3,3,4x4"])))
+>>> r = solve(Question(Board.from_spec(10, 10, ["3,3,4x4"])))
 >>> r.status.value, r.stats["method"]
 ('found', 'cpsat')
 """
 
 from __future__ import annotations
 
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 from kt_formal.solve.policy import SMALL_SQUARES
 
 from kt_formal.engines.base import found, unknown  # noqa: F401
@@ -28,13 +28,13 @@ SMALL = SMALL_SQUARES
 CPSAT_MAX = 10_000
 
 
-def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, workers: int = 2,
+def solve(request: Question, *, time_limit: float | None = 60.0, seed: int = 0, workers: int = 2,
           method: str = "auto", small: int = SMALL, cpsat_max: int = CPSAT_MAX):
     """Closed tour of a holed board: the frame construction, else CP-SAT, else UNKNOWN.
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
     time_limit, seed, workers
         For CP-SAT (the construction itself has no limit: it takes time linear in the board).
     method : {"auto", "construct", "cpsat"}

@@ -8,17 +8,17 @@ moves, fixed ends the construction does not offer, boards with both sides above 
 A fixed start of a closed tour is only a renumbering and is honoured.
 
 >>> from kt_formal.board import Board
->>> solve(TourRequest(Board(3, 10), start=(1, 4))).tour.start
+>>> solve(Question(Board(3, 10), start=(1, 4))).tour.start
 (1, 4)
->>> solve(TourRequest(Board(4, 12))).status
+>>> solve(Question(Board(4, 12))).status
 <Status.IMPOSSIBLE: 'impossible'>
->>> solve(TourRequest(Board(6, 6))).status
+>>> solve(Question(Board(6, 6))).status
 <Status.UNKNOWN: 'unknown'>
 """
 
 from __future__ import annotations
 
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Budget, Question
 
 from kt_formal.engines.base import found, impossible, unknown
 
@@ -27,7 +27,7 @@ __all__ = ["solve", "NAME"]
 NAME = "narrow"
 
 
-def solve(request: TourRequest):
+def solve(request: Question):
     """Answer ``request`` with the strip construction (options are ignored).
 
     Returns

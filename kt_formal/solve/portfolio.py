@@ -12,7 +12,7 @@ import threading
 import time
 
 from kt_formal.exceptions import ResourceLimit
-from kt_formal.question import Budget, Result, Stage, Status, TourRequest
+from kt_formal.question import Budget, Result, Stage, Status, Question
 from kt_formal.solve import policy
 
 __all__ = ["Portfolio", "run_portfolio"]
@@ -25,7 +25,7 @@ class _Stopped(Exception):
 class Portfolio:
     """Engines run side by side in threads; the first decisive answer stops the others."""
 
-    def __init__(self, request: TourRequest, seed, workers, progress):
+    def __init__(self, request: Question, seed, workers, progress):
         self.request = request
         self.seed, self.workers, self.progress = seed, workers, progress
         self.stop = threading.Event()
@@ -134,7 +134,7 @@ class Portfolio:
                    for r, _ in self.results.values())
 
 
-def run_portfolio(request: TourRequest, shape: str, budget: Budget, seed, workers, progress, stages,
+def run_portfolio(request: Question, shape: str, budget: Budget, seed, workers, progress, stages,
                   pf: Portfolio | None = None):
     """Run the engines that suit the board's shape side by side; the first answer wins.
 

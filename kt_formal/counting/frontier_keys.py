@@ -1,6 +1,6 @@
 """The frontier counter's states as keys: encoding and decoding, mirror images, a step's move
 tables, the hash table's slots (numba kernels inlined into the steps of
-:mod:`kt_formal.counting._frontier_tables`).
+:mod:`kt_formal.counting.frontier_tables`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from kt_formal.engines._jit import cached_njit
+from kt_formal.engines.compiled import cached_njit
 
 __all__ = ["_LIMB", "_MIX1", "_MIX2", "_mix", "_pass_hash", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_popcount", "_colours_dead", "_watch_can", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch", "limbs_to_int"]
 

@@ -12,7 +12,7 @@ coloured by the answers on that size. Closed and open tours are drawn side by
 side. Colours: green all yes, red all no, a mix of both amber, grey any unknown.
 
 >>> import tempfile, os
->>> from kt_formal.census import Store, run_census, remove_squares
+>>> from kt_formal.survey import Store, run_census, remove_squares
 >>> path = os.path.join(tempfile.mkdtemp(), "c.sqlite")
 >>> with Store.open(path) as s:
 ...     _ = run_census(remove_squares(3, 3, 1), s, time_limit=5.0)
@@ -36,7 +36,7 @@ import sqlite3
 from pathlib import Path
 
 
-from kt_formal.census.store import COLUMNS, Store, row_question
+from kt_formal.survey.store import COLUMNS, Store, row_question
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError
 from kt_formal.files import output_file
 from kt_formal.kernel.reader import certificate_from_text
@@ -75,7 +75,7 @@ def _kernel_answer(row: tuple) -> tuple:
     """``(answer, method, certificate)`` of a stored row ``(rows, cols, holes, tour, start, end,
     answer, certificate text)`` after the kernel's check: the answer "rejected" with the reason as
     method when the kernel refuses the certificate (or it is not about the row's question)."""
-    from kt_formal.census.runners import check_row_certificate
+    from kt_formal.survey.runners import check_row_certificate
 
     *where, answer, cert = row
     if answer == "unknown":
@@ -469,7 +469,7 @@ def verify_store(path, progress=None, replay: bool = False, time_limit: float = 
 
 def _check_row(q, answer, cert, replay: bool, left: float, time_limit: float) -> None:
     """Check one row's certificate (see :func:`verify_store`); raise on anything amiss."""
-    from kt_formal.census.runners import check_row_certificate
+    from kt_formal.survey.runners import check_row_certificate
     from kt_formal.exceptions import LimitReached
 
     if answer not in ("yes", "no", "unknown"):

@@ -36,7 +36,7 @@ from kt_formal.board import SYMMETRIES, Board, transform_coords
 from kt_formal.exceptions import InvalidInput
 
 __all__ = [
-    "Question",
+    "CensusKey",
     "parse_range",
     "board_sizes",
     "family_questions",
@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 #: A question: (rows, cols, holes, closed, start, end); holes a sorted tuple of (row, col).
-Question = tuple
+CensusKey = tuple
 
 #: Largest family a census accepts (questions); more is refused as bad input.
 MAX_QUESTIONS = 5_000_000
@@ -273,7 +273,7 @@ def _map(sq, rows: int, cols: int, sym: str):
     return (r, c)
 
 
-def transform_question(q: Question, sym: str) -> Question:
+def transform_question(q: CensusKey, sym: str) -> CensusKey:
     """The image of a question under a symmetry of its board's shape.
 
     >>> transform_question((3, 4, ((0, 0),), False, (0, 1), None), "rot180")
@@ -289,12 +289,12 @@ _INVERSE = {"identity": "identity", "rot90": "rot270", "rot270": "rot90", "rot18
             "antitranspose": "antitranspose"}
 
 
-def _order_key(q: Question):
+def _order_key(q: CensusKey):
     rows, cols, holes, closed, start, end = q
     return (holes, start is not None, start or (0, 0), end is not None, end or (0, 0))
 
 
-def canonical(q: Question) -> tuple[Question, str]:
+def canonical(q: CensusKey) -> tuple[CensusKey, str]:
     """The least image of ``q`` and a symmetry ``s`` with ``transform_question(rep, s) == q``."""
     rows, cols = q[0], q[1]
     best, rep = None, None
@@ -306,7 +306,7 @@ def canonical(q: Question) -> tuple[Question, str]:
     return rep, _INVERSE[best[1]]
 
 
-def group_by_symmetry(questions) -> list[tuple[Question, list[tuple[Question, str]]]]:
+def group_by_symmetry(questions) -> list[tuple[CensusKey, list[tuple[CensusKey, str]]]]:
     """Orbits of the questions given: ``[(representative, [(question, symmetry), ...]), ...]``.
 
     Each member is ``transform_question(representative, symmetry)``; the orbits keep

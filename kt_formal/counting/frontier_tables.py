@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import prange
-from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _BATCH, _DB_INDEX, _nibbles_equal, _popcount, _P_B0, _P_B16, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _N_PRM, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _pass_hash, _prefetch, _spread_bits, step_tables
-from kt_formal.counting._frontier_successors import _combo16, _mirror_image16, _open_mask_dead, _successor, _successor16, _successor_open16, _touched
+from kt_formal.engines.compiled import cached_njit
+from kt_formal.counting.frontier_keys import _BATCH, _DB_INDEX, _nibbles_equal, _popcount, _P_B0, _P_B16, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _N_PRM, _P_FREE, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MERGE, _P_MIRROR, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _add_limbs, _combo, _decode, _emit, _home, _mirror_image, _pass_hash, _prefetch, _spread_bits, step_tables
+from kt_formal.counting.frontier_successors import _combo16, _mirror_image16, _open_mask_dead, _successor, _successor16, _successor_open16, _touched
 
 __all__ = ["fill_closed16", "fill_open16", "fill_wide", "packed_keys", "regrow", "shrink", "compact", "complete_tours", "KERNELS"]
 

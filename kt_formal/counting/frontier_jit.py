@@ -8,7 +8,7 @@ reference the tests compare against. What changes is the bookkeeping:
   values as digits (base 16, 4 bits each, for ``k <= 7``; base 11 for open tours with
   ``k = 8``, where 17 hexadecimal digits would not fit: at most nine path labels, so digits
   0..10; closed tours eight across have 63-bit keys of their own, two places narrower,
-  stepped on one word as well: :mod:`~kt_formal.counting._frontier_packed17`);
+  stepped on one word as well: :mod:`~kt_formal.counting.frontier_packed17`);
 * the live states are two arrays, keys and counts; a step merges their successors into
   one open-addressing hash table: the states go in blocks, every thread writes the
   successors of its share of a block into a small buffer (in the processor's cache),
@@ -18,9 +18,9 @@ reference the tests compare against. What changes is the bookkeeping:
   The table is laid out for the states the same row gave in the last column (grown
   when short) and kept, emptied, for the next step; the merged states are then read
   out into dense arrays. At the peak of a step the input, the table and the output
-  are held, about :data:`~kt_formal.counting._frontier_memory.BYTES_PER_STATE` bytes a state and nothing per successor
+  are held, about :data:`~kt_formal.counting.frontier_memory.BYTES_PER_STATE` bytes a state and nothing per successor
   (the successors of one block at a time);
-* a step whose table would pass :data:`~kt_formal.counting._frontier_memory.TABLE_BYTES` runs in passes: each takes the
+* a step whose table would pass :data:`~kt_formal.counting.frontier_memory.TABLE_BYTES` runs in passes: each takes the
   successors whose second hash falls in its range, and a pass whose table fills drops
   the keys of the upper half of its range in place (:func:`shrink`) and leaves that
   half to a pass of its own; the states of such a step, or of one whose states and
@@ -35,9 +35,9 @@ reference the tests compare against. What changes is the bookkeeping:
   the moves set nibbles, a join renames a label at all its places with one mask
   (nibbles equal to a value, found without a loop), and the labels are renumbered in
   frontier order one label at a time, not one place at a time;
-* the threads: a step of fewer than :data:`~kt_formal.engines._threads.SMALL_STEP` states
+* the threads: a step of fewer than :data:`~kt_formal.engines.kernel_threads.SMALL_STEP` states
   runs on one, a larger one on those asked for (``threads=``, ``KT_FORMAL_THREADS``) or
-  the cores free at that step; they sleep while they wait (:mod:`kt_formal.engines._threads`),
+  the cores free at that step; they sleep while they wait (:mod:`kt_formal.engines.kernel_threads`),
   so a busy machine costs a count its share of the cores, not a spinning team's;
 * the kernels are loaded (compiled once, on a cold cache) by :func:`prepare_kernels`
   before a count's clock starts: compiling never uses up a time limit;
@@ -78,18 +78,18 @@ import numba
 import numpy as np
 
 from kt_formal.board import Board
-from kt_formal.engines import _threads
-from kt_formal.engines._jit import Preparation
+from kt_formal.engines import kernel_threads
+from kt_formal.engines.compiled import Preparation
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, square_colour, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, limbs_to_int, step_tables
-from kt_formal.counting._frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
-from kt_formal.counting._frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
-from kt_formal.counting._frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
-from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, _physical_memory
+from kt_formal.counting.frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, limbs_to_int, step_tables
+from kt_formal.counting.frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
+from kt_formal.counting.frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
+from kt_formal.counting.frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
+from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, _physical_memory
 from kt_formal.memory import available_memory
-from kt_formal.counting._frontier_checkpoint import board_checkpointer, row_checkpointer
-from kt_formal.counting._frontier_pace import pace
+from kt_formal.counting.frontier_checkpoint import board_checkpointer, row_checkpointer
+from kt_formal.counting.frontier_pace import pace
 
 __all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "fill_group", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
 
@@ -123,7 +123,7 @@ def _warm(count):
 
 
 _COMMON = (step_tables, regrow, shrink, compact)
-#: The four ways to expand a state (:func:`~kt_formal.counting._frontier_packed17.fill_kernel`),
+#: The four ways to expand a state (:func:`~kt_formal.counting.frontier_packed17.fill_kernel`),
 #: each compiled apart with the kernels a count of its kind needs.
 FILLS = (fill_closed16, fill_open16, fill_wide, fill_closed17)
 #: The kernels a count calls from Python (the others are inlined into them).
@@ -197,7 +197,7 @@ class _Sweep:
         # threads of a large step: those asked for, else the cores free at that step;
         # its table parts: one a thread that may run (a power of two, at most 16)
         self.threads = threads
-        most = threads if threads is not None else _threads.cores_available()
+        most = threads if threads is not None else kernel_threads.cores_available()
         self.parts = _THREADS or 1 << (max(1, min(most, 16)).bit_length() - 1)
         self.used = []  # (states, threads) of each step
         self.b16 = packed_keys(W)
@@ -266,7 +266,7 @@ class _Sweep:
                                   int(_LIMIT * capp), self.gk, self.gs, dacc, ovf, lo, hi)
                     if s == e:
                         if s < S and self.threads is None:
-                            numba.set_num_threads(_threads.step_threads(S, None))
+                            numba.set_num_threads(kernel_threads.step_threads(S, None))
                         continue
                     if T * capp * _LOAD >= self.max_states:
                         raise self._out_of_reach(i)
@@ -341,7 +341,7 @@ class _Sweep:
         S = sum(keys.shape[0] for keys, _c in chunks)
         L = max(counts.shape[1] for _k, counts in chunks)
         T = 1 if S < _ONE_PART else self.parts
-        nthreads = _threads.step_threads(S, self.threads)
+        nthreads = kernel_threads.step_threads(S, self.threads)
         numba.set_num_threads(nthreads)
         self.used.append((S, nthreads))
         r = self.ratio.get(i % self.k)
@@ -437,7 +437,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                       symmetry: bool = True) -> FrontierCount:
     """:func:`kt_formal.counting.frontier.count_request`, compiled (same arguments and result).
 
-    ``table_bytes`` bounds the hash table of one step (default :data:`~kt_formal.counting._frontier_memory.TABLE_BYTES`): a
+    ``table_bytes`` bounds the hash table of one step (default :data:`~kt_formal.counting.frontier_memory.TABLE_BYTES`): a
     step that needs more runs in passes and keeps its states in files, unlinked as soon
     as they are made, in ``spill_dir`` (default: the system's temporary directory).
     ``threads``: the threads of a large step (default: ``KT_FORMAL_THREADS``, else the
@@ -446,10 +446,10 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
 
     ``checkpoint``: a directory where the states are written after a step (a square) once
     ``checkpoint_every`` seconds (default 60) have passed since the last
-    (:mod:`kt_formal.counting._frontier_checkpoint`); with ``resume`` the count goes on
+    (:mod:`kt_formal.counting.frontier_checkpoint`); with ``resume`` the count goes on
     from the last checkpoint there (or starts afresh when there is none).
     """
-    threads = _threads.requested_threads(threads)
+    threads = kernel_threads.requested_threads(threads)
     t0 = time.perf_counter()
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
@@ -515,7 +515,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         raise InvalidInput(f"the frontier method counts boards with a side of at most {MAX_SHORT_SIDE}, not {k}")
     if not 1 <= a <= b:
         raise InvalidInput(f"the range {a}..{b} is empty")
-    threads = _threads.requested_threads(threads)
+    threads = kernel_threads.requested_threads(threads)
     t0 = time.perf_counter()
     out = {}
     if k == 1:  # no knight moves: only the single square has a (open) tour

@@ -52,10 +52,10 @@ from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
 from kt_formal.proofs import (explain, find_colour_proof, find_degree_proof, find_ends_proof, find_hall_proof,
                               find_proof)
-from kt_formal.question import Budget, Stage, Status, TourRequest
+from kt_formal.question import Budget, Stage, Status, Question
 from kt_formal.solve import policy
 from kt_formal.theorems import rectangle_tour
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIMIT"]
 
@@ -140,7 +140,7 @@ def _kind(closed: bool) -> str:
     return "closed" if closed else "open"
 
 
-def _proof_by_search(request: TourRequest, time_limit: float | None) -> tuple[dict | None, str]:
+def _proof_by_search(request: Question, time_limit: float | None) -> tuple[dict | None, str]:
     """Look harder for a checkable proof once a tour is known (or believed) not to exist.
 
     Called when a search engine found no tour, or when a theorem says so on a plain
@@ -244,7 +244,7 @@ def decide(
     """
     budget = Budget(time_limit)
     solve.check_engine(engine)
-    asked = TourRequest(board, closed=closed, start=start, end=end)  # the ends checked on the board
+    asked = Question(board, closed=closed, start=start, end=end)  # the ends checked on the board
     if options:
         if engine == "auto":
             raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name it with --engine")
@@ -256,7 +256,7 @@ def decide(
 class _Run:
     """One run of the pipeline: the question, its budget, the stages so far, and how to answer."""
 
-    def __init__(self, asked: TourRequest, budget: Budget, engine: str, seed, workers, progress):
+    def __init__(self, asked: Question, budget: Budget, engine: str, seed, workers, progress):
         board, closed, s, e = asked.board, asked.closed, asked.start, asked.end
         self.asked, self.budget, self.engine = asked, budget, engine
         self.seed, self.workers, self.progress = seed, workers, progress
@@ -267,7 +267,7 @@ class _Run:
         # tour cut open (the constructions and searches for closed tours are much faster).
         self.cut = (engine == "auto" and not closed and (s is None or e is None) and not board.has_holes
                     and rectangle_has_tour(board.rows, board.cols, closed=True))
-        self.request = TourRequest(board, closed=True if self.cut else closed, start=s, end=e)
+        self.request = Question(board, closed=True if self.cut else closed, start=s, end=e)
         self.fast = policy.fast_first(self.request, engine)
         # on a holed board (or with fixed ends) the fast attempt comes before the slower proof
         # searches: a tour found makes them moot, and when none is found they run after it

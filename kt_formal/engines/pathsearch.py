@@ -37,13 +37,13 @@ import numpy as np
 
 from kt_formal import memory
 from kt_formal.board import KNIGHT_MOVES, ensure_memory
-from kt_formal.engines._jit import Preparation, kernels_compiled
+from kt_formal.engines.compiled import Preparation, kernels_compiled
 from kt_formal.exceptions import InvalidInput
 from kt_formal.question import MAX_NODES, Budget, check_number
-from kt_formal.engines._search_kernels import plain_kernel, search_kernel, warnsdorff_kernel
+from kt_formal.engines.pathsearch_kernels import plain_kernel, search_kernel, warnsdorff_kernel
 
 
-__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for", "ensure_search_memory", "search_fits", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
+__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "NodeMeter", "Outcome", "search_request", "table_for", "ensure_search_memory", "search_fits", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
 
 #: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
 #: clock position of the first move and the direction they turn.
@@ -171,7 +171,7 @@ def _warm_up() -> None:
 
 
 #: Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note, once
-#: a process); returns the seconds it took (0 when loaded already). A :class:`Limits` calls
+#: a process); returns the seconds it took (0 when loaded already). A :class:`NodeMeter` calls
 #: it before its clock starts, so compiling never uses up a search's time limit.
 prepare_kernels = Preparation(KERNELS, "the search kernels", COMPILE_SECONDS, _warm_up)
 
@@ -283,7 +283,7 @@ class PathSearch:
 
         Returns ``"found"``, ``"done"`` or ``"limit"``.
         """
-        limits = limits or Limits()
+        limits = limits or NodeMeter()
         while True:
             chunk = limits.next_chunk(self.nodes)
             if chunk <= 0:
@@ -296,7 +296,7 @@ class PathSearch:
                 return "done"
 
 
-class Limits:
+class NodeMeter:
     """Node and time limits shared by several searches, and the progress hook.
 
     ``base_nodes`` is what earlier searches used; the hook is called at most ten
@@ -440,7 +440,7 @@ def search_tables(request, engine: str, order=None):
 
 def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdorff", prune=True,
                    parity=False, count=False, limits=None, on_solution=None) -> Outcome:
-    """Search for the tours a :class:`~kt_formal.engines.base.TourRequest` asks for.
+    """Search for the tours a :class:`~kt_formal.engines.base.Question` asks for.
 
     Parameters
     ----------
@@ -457,7 +457,7 @@ def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdor
         With ``count``, called with the board indices of every solution (each undirected
         tour once where the request leaves both ends free).
     """
-    limits = limits or Limits()
+    limits = limits or NodeMeter()
     k = len(nt)
     closed = request.closed
     node = nt.node

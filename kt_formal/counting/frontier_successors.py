@@ -1,12 +1,12 @@
 """The successors of one frontier state: every way the next square can join the paths
-(compiled, inlined into the step kernel of :mod:`kt_formal.counting._frontier_tables`).
+(compiled, inlined into the step kernel of :mod:`kt_formal.counting.frontier_tables`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _colours_dead, _lowest_bit, _watch_can, _nibbles_equal, _popcount, _with_leaving
+from kt_formal.engines.compiled import cached_njit
+from kt_formal.counting.frontier_keys import _DEBRUIJN, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _colours_dead, _lowest_bit, _watch_can, _nibbles_equal, _popcount, _with_leaving
 
 __all__ = ["_combo16", "_neighbour_sets", "_moves16", "_relabelled16", "_labels_from", "_successor16", "_singles", "_successor_open16", "_ends_dead", "_touched", "_open_mask_dead", "_successor"]
 
@@ -121,7 +121,7 @@ def _labels_from(Y, t, out, nxt, db_index):  # pragma: no cover - compiled
 
 @cached_njit(inline="always")
 def _mirror_image16(nk, W, low_w, db_index):  # pragma: no cover - compiled
-    """:func:`~kt_formal.counting._frontier_keys._mirror_image` of a packed key (closed or
+    """:func:`~kt_formal.counting.frontier_keys._mirror_image` of a packed key (closed or
     open tours): the rows of both columns turned over with shifts, the labels renumbered
     by :func:`_relabelled16`; the key's two low bits (the ends of an open tour) kept."""
     F = np.uint64(15)

@@ -1,7 +1,7 @@
 """Closed tours eight across on packed keys: the frontier of 17 places in one 63-bit word.
 
 A count eight across has ``W = 17`` frontier places, and 17 hexadecimal digits do not fit a
-64-bit key, so these counts ran on :func:`~kt_formal.counting._frontier_tables.fill_wide`,
+64-bit key, so these counts ran on :func:`~kt_formal.counting.frontier_tables.fill_wide`,
 which decodes each state into an array of base-11 digits. For closed tours two places need
 fewer than four bits:
 
@@ -20,7 +20,7 @@ hold at most eight paths' ends); 63 bits in all.
 (its move to the new square, if it is a path end, is made first: the new square takes its
 label), places 1..16 as the nibbles of one 64-bit word, the new square as a number; the
 moves, the joins of two paths (one mask of nibbles), the look-ahead and the renumbering of
-the labels are those of :func:`~kt_formal.counting._frontier_tables.fill_closed16`, and the
+the labels are those of :func:`~kt_formal.counting.frontier_tables.fill_closed16`, and the
 mirror image at a column's end turns each column's eight nibbles over with three shifts.
 The counts are those of ``fill_wide`` (tests compare them on holed boards and rows).
 """
@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _DB_INDEX, _N_PRM, _ONES, _P_B0, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MIRROR, _P_N_WATCH, _P_NEW_LIVE, _P_OUT_LIVE, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _emit, _nibbles_equal, _popcount, _spread_bits, _with_leaving
-from kt_formal.counting._frontier_successors import _labels_from, _neighbour_sets
-from kt_formal.counting._frontier_tables import _block, _insert_part, _sizes, _thread_arrays, _thread_done, fill_closed16, fill_open16, fill_wide, packed_keys
+from kt_formal.engines.compiled import cached_njit
+from kt_formal.counting.frontier_keys import _DB_INDEX, _N_PRM, _ONES, _P_B0, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MIRROR, _P_N_WATCH, _P_NEW_LIVE, _P_OUT_LIVE, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _emit, _nibbles_equal, _popcount, _spread_bits, _with_leaving
+from kt_formal.counting.frontier_successors import _labels_from, _neighbour_sets
+from kt_formal.counting.frontier_tables import _block, _insert_part, _sizes, _thread_arrays, _thread_done, fill_closed16, fill_open16, fill_wide, packed_keys
 
 __all__ = ["W17", "fill_closed17", "fill_kernel", "key_encoding", "start_key", "pack17", "unpack17"]
 
@@ -123,7 +123,7 @@ def _turned_over(z):  # pragma: no cover - compiled
 @cached_njit(inline="always")
 def _combo17(p0, w, m, nbr_s, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
              b0):  # pragma: no cover - compiled
-    """:func:`~kt_formal.counting._frontier_keys._combo` of a state (place 0 ``p0``, places
+    """:func:`~kt_formal.counting.frontier_keys._combo` of a state (place 0 ``p0``, places
     1..16 the nibbles of ``w``; the masks spread, nibble q - 1 for place q)."""
     allowed, required = _neighbour_sets(w, _ONES, m, nbr_s, nbr_end, z_dead, l_dead, z_req, l_req, z_forb, b0)
     if allowed < 0:
@@ -137,7 +137,7 @@ def _combo17(p0, w, m, nbr_s, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z
 @cached_njit(inline="always")
 def _moves17(p0, w, bv, mask, m, nbr_s, nbr_end, b0):  # pragma: no cover - compiled
     """The moves of ``mask`` from the new square (value ``bv``): ``(w, bv, code)`` as
-    :func:`~kt_formal.counting._frontier_successors._moves16`'s. A move to place 0 (a path
+    :func:`~kt_formal.counting.frontier_successors._moves16`'s. A move to place 0 (a path
     end: the only move it may take) goes first: the new square takes its label."""
     zero = np.uint64(0)
     one = np.uint64(1)
@@ -181,7 +181,7 @@ def _moves17(p0, w, bv, mask, m, nbr_s, nbr_end, b0):  # pragma: no cover - comp
 def _successor17(p0, w, bv, mask, m, nbr_s, nbr_end, b0, may_finish, mirror, n_watch, wb, wt, wa,
                  wn):  # pragma: no cover - compiled
     """The key of the state that ``mask`` makes, -1 when it makes none, -2 when it
-    finishes the tour (:func:`~kt_formal.counting._frontier_successors._successor16`)."""
+    finishes the tour (:func:`~kt_formal.counting.frontier_successors._successor16`)."""
     one = np.uint64(1)
     two = np.uint64(2)
     F = np.uint64(15)
@@ -232,7 +232,7 @@ def _watch17(prm):  # pragma: no cover - compiled
 @cached_njit(parallel=True)
 def fill_closed17(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
                   fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
-    """:func:`~kt_formal.counting._frontier_tables.fill_closed16` for closed tours eight
+    """:func:`~kt_formal.counting.frontier_tables.fill_closed16` for closed tours eight
     across, on the keys of this module."""
     S, L, T, _W, m, G, cflat, used = _sizes(keys, counts, prm, nbr_p, logT, gk)
     nbr_s = np.empty(m, np.uint64)

@@ -4,14 +4,14 @@ The unit of work is :func:`solve_question`, one plain tuple in, plain data out, 
 it pickles for a process pool and for Dask. Around it :func:`solve_orbit` answers
 one symmetry orbit: it solves the representative, re-checks the certificate with
 the kernel's checker, moves it to every other member of the orbit
-(:func:`~kt_formal.census.families.transform_certificate`) and re-checks each image;
+(:func:`~kt_formal.survey.families.transform_certificate`) and re-checks each image;
 a member whose certificate cannot be moved (an exhaustive record) or
 whose image is rejected is solved on its own board. Orbits travel in chunks, so
 trivial questions do not pay the per-task overhead.
 
 :func:`run_census` skips the questions already stored, sends the rest to the
 workers and writes the rows as they come back (``as_completed``), through
-:class:`~kt_formal.census.store.Store`, which commits them in batches at most 0.2 s
+:class:`~kt_formal.survey.store.Store`, which commits them in batches at most 0.2 s
 apart, and at once whenever no other result is ready: a kill loses only the boards
 still being worked on.
 
@@ -30,9 +30,9 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
-from kt_formal.census.families import group_by_symmetry, transform_certificate
-from kt_formal.census.store import Store, question_key
-from kt_formal.counting._frontier_dask import DaskCluster
+from kt_formal.survey.families import group_by_symmetry, transform_certificate
+from kt_formal.survey.store import Store, question_key
+from kt_formal.counting.frontier_dask import DaskCluster
 from kt_formal.exceptions import CertificateRejected, InvalidInput, KtFormalError
 
 __all__ = [
@@ -110,7 +110,7 @@ def solve_question(task: tuple) -> tuple:
     import signal
     import threading
 
-    from kt_formal.decide import decide
+    from kt_formal.pipeline import decide
 
     t = time.perf_counter()
     cap = hard_limit(time_limit)
@@ -289,7 +289,7 @@ def _pool_results(chunks, workers: int):
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    import kt_formal.decide  # noqa: F401 - loaded once, inherited by forked workers
+    import kt_formal.pipeline  # noqa: F401 - loaded once, inherited by forked workers
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -310,7 +310,7 @@ def _pool_results(chunks, workers: int):
 
 class DaskConnection(DaskCluster):
     """A Dask client (and the LocalCluster it started, if any) that solves census chunks;
-    close it when done (see :class:`kt_formal.counting._frontier_dask.DaskCluster`)."""
+    close it when done (see :class:`kt_formal.counting.frontier_dask.DaskCluster`)."""
 
     def results(self, chunks):
         """Results of the chunks as they finish (``as_completed``)."""
@@ -346,7 +346,7 @@ def run_census(questions, store: Store, *, time_limit: float | None = 10.0, work
 
     Parameters
     ----------
-    questions : iterable of question tuples (see :mod:`kt_formal.census.families`)
+    questions : iterable of question tuples (see :mod:`kt_formal.survey.families`)
     store : Store
     time_limit : float or None
         Seconds per board (``retry_unknown``: :data:`RETRY_FACTOR` times this for the unknowns).
