@@ -22,7 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from kt_formal.board import Board  # noqa: E402
-from kt_formal.pipeline import decide  # noqa: E402
+from kt_formal.api import decide  # noqa: E402
 from kt_formal.proofs import check_proof, find_proof  # noqa: E402
 
 

@@ -46,7 +46,7 @@ import numpy as np  # noqa: E402
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.combine import blocks  # noqa: E402
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares  # noqa: E402
-from kt_formal.pipeline import decide  # noqa: E402
+from kt_formal.api import decide  # noqa: E402
 from kt_formal.solve.policy import FAST_MAX_SQUARES  # noqa: E402
 
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
-from kt_formal.pipeline import DEFAULT_TIME_LIMIT, Verdict
+from kt_formal.pipeline import Verdict
+from kt_formal.question import DEFAULT_TIME_LIMIT, Limits, Question
 from kt_formal.pipeline import decide as _decide
 
 __all__ = ["tour", "decide", "count", "census", "Decision", "CountResult", "CensusResult"]
@@ -92,8 +93,9 @@ def decide(board, cols=None, closed: bool = True, start=None, end=None, *, hole=
         cols, closed = None, cols
     b = _board(board, cols, hole, remove, mask)
     s, e = _ends(b, start, end)
-    v = _decide(b, closed=closed, start=s, end=e, time_limit=time_limit, engine=engine, seed=seed,
-                workers=threads if workers is None else workers, progress=progress, **options)
+    question = Question(b, closed=closed, start=s, end=e)
+    limits = Limits(time_limit, seed=seed, threads=threads if workers is None else workers, progress=progress)
+    v = _decide(question, limits, engine=engine, **options)
     return Decision.of(v, b, closed, s, e)
 
 

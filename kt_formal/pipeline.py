@@ -28,18 +28,18 @@ The stages, each timed and recorded in :attr:`Verdict.stages`:
    run side by side within one time budget (threads; the first answer stops the other);
 6. an honest ``unknown`` naming every stage, what it did and its time.
 
-``--time-limit`` is a promise: every stage takes its share of one
-:class:`~kt_formal.question.Budget`, made (and checked) once here. Engines and
+``--time-limit`` is a promise: every stage takes its share of the one
+:class:`~kt_formal.question.Limits` of the question, made (and checked) where it is asked. Engines and
 constructions are reached only through the door :mod:`kt_formal.solve`, whose policy
 (:mod:`kt_formal.solve.policy`) says which runs when.
 
 >>> from kt_formal.board import Board
->>> v = decide(Board(5, 5))
+>>> v = decide(Question(Board(5, 5)))
 >>> v.answer, v.certificate["method"]
 ('no', 'colour')
 >>> print(v.explanation)
 No closed tour: the board has 13 dark and 12 light squares; a closed tour alternates colours.
->>> decide(Board(3, 4), closed=False).answer
+>>> decide(Question(Board(3, 4), closed=False)).answer
 'yes'
 """
 
@@ -52,16 +52,12 @@ from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
 from kt_formal.proofs import (explain, find_colour_proof, find_degree_proof, find_ends_proof, find_hall_proof,
                               find_proof)
-from kt_formal.question import Budget, Stage, Status, Question
+from kt_formal.question import Budget, DEFAULT_TIME_LIMIT, Limits, Question, Stage, Status
 from kt_formal.solve import policy
 from kt_formal.theorems import rectangle_tour
 from kt_formal.tours import Tour
 
 __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIMIT"]
-
-#: Seconds allowed by default (the command line's and the Python API's default too).
-DEFAULT_TIME_LIMIT = 60.0
-
 
 class Verdict:
     """An existence verdict.
@@ -86,6 +82,8 @@ class Verdict:
         Every stage tried, in order.
     engine : str
         The engine or construction that produced the tour.
+    question : Question
+        What was asked.
     """
 
     def __init__(self, answer, certificate, explanation, wall_time, route, stats=None, *,
@@ -100,6 +98,7 @@ class Verdict:
         self.stages = list(stages)
         self.engine = engine
         self.message = ""  # one line on how a tour was found (yes)
+        self.question: Question | None = None  # what was asked (set by :func:`decide`)
 
     @property
     def certificate(self):
@@ -200,57 +199,50 @@ def _cut_open(tour: Tour, start, end) -> Tour:
     return open_tour
 
 
-def decide(
-    board: Board,
-    closed: bool = True,
-    start=None,
-    end=None,
-    *,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
-    engine: str = "auto",
-    seed: int = 0,
-    workers: int = 2,
-    progress=None,
-    **options,
-) -> Verdict:
-    """Decide whether ``board`` has a closed (open) tour, with a certificate either way.
+def decide(question: Question, limits: Limits | None = None, *, engine: str = "auto", **options) -> Verdict:
+    """Decide whether the tour ``question`` asks for exists, with a certificate either way.
 
     Parameters
     ----------
-    board : Board
-    closed : bool
-    start, end : (row, col) or str, optional
-        Fixed first / last square (for a closed tour: the last square returns to the first).
-    time_limit : float or None
-        Seconds for the whole run (every stage shares it); when it runs out the answer
-        is ``unknown``.
+    question : Question
+        The board, closed or open, fixed ends (for a closed tour: the last square
+        returns to the first); checked where it was made.
+    limits : Limits, optional
+        What the run may spend: ``time_limit`` for the whole run (every stage shares it;
+        when it runs out the answer is ``unknown``), ``seed``, ``threads`` (CP-SAT's
+        workers; 2 when not given), ``progress``. Default: ``Limits(DEFAULT_TIME_LIMIT)``.
     engine : str
         ``auto`` (the pipeline) or an engine name: the cheap proofs, then only that engine.
-    seed, workers
-        Solver seed and CP-SAT threads.
-    progress : callable, optional
-        ``progress(done, total, text)`` passed to the searches.
     **options
         Passed to a named engine (``node_limit``, ``order``, ``tiebreak``, ``retries``).
 
     Returns
     -------
     Verdict
+        Carrying ``question``.
 
     Raises
     ------
     InvalidInput
-        For ends off the board or on holes, an unknown engine, a limit that is not positive.
+        For an unknown engine or an option it cannot take.
+
+    >>> from kt_formal.board import Board
+    >>> decide(Question(Board(5, 5))).answer
+    'no'
     """
-    budget = Budget(time_limit)
+    if limits is None:
+        limits = Limits(DEFAULT_TIME_LIMIT)
     solve.check_engine(engine)
-    asked = Question(board, closed=closed, start=start, end=end)  # the ends checked on the board
     if options:
         if engine == "auto":
-            raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name it with --engine")
+            raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name the engine")
         solve.check_options(solve.get_engine(engine), options)  # bad values refused before any work
-    run = _Run(asked, budget, engine, seed, workers, progress)
-    return run.answer(options)
+    budget = Budget(limits.time_limit)
+    run = _Run(question, budget, engine, limits.seed, 2 if limits.threads is None else limits.threads,
+               limits.progress)
+    verdict = run.answer(options)
+    verdict.question = question
+    return verdict
 
 
 class _Run:

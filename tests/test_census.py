@@ -21,7 +21,7 @@ from kt_formal.survey.report import census_table, summary_lines, verify_store, w
 from kt_formal.survey.runners import check_row_certificate, run_census, solve_orbit
 from kt_formal.survey.store import APPLICATION_ID, SCHEMA_VERSION, Store, question_key
 from kt_formal.certificate import verify_certificate
-from kt_formal.pipeline import decide
+from kt_formal.api import decide
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.theorems import three_row_minus_one_tour
 

@@ -10,7 +10,7 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
-from kt_formal.pipeline import decide
+from kt_formal.api import decide
 from kt_formal.solve import find_tour
 from kt_formal.question import Status
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput

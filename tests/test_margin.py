@@ -162,7 +162,7 @@ def test_the_plan_transposes_an_odd_by_even_board():
 
 
 def test_the_pipeline_uses_the_construction_first():
-    from kt_formal.pipeline import decide
+    from kt_formal.api import decide
 
     v = decide(Board.from_spec(40, 50, ["17,20,2x2"]), closed=True, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three"
@@ -220,7 +220,7 @@ def test_open_tours_on_bigger_boards_and_refusals():
 
 
 def test_the_pipeline_builds_open_tours_minus_one_square():
-    from kt_formal.pipeline import decide
+    from kt_formal.api import decide
 
     v = decide(Board.from_spec(30, 31, ["10,10,1x1"]), closed=False, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three" and not v.tour.closed

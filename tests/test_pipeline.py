@@ -19,7 +19,7 @@ from kt_formal.certificate import verify_certificate
 from kt_formal.combine import blocks
 from kt_formal.solve import blocks_engine, policy
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
-from kt_formal.pipeline import decide
+from kt_formal.api import decide
 from kt_formal.solve import ENGINES, find_tour, shape_of
 from kt_formal.question import Status
 

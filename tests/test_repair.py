@@ -9,7 +9,7 @@ from kt_formal.board import Board
 from kt_formal.combine import repair, repair_plan
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.solve.blocks_engine import construct
-from kt_formal.pipeline import decide
+from kt_formal.api import decide
 from kt_formal.question import Question
 from kt_formal.proofs import find_proof
 from kt_formal.kernel.shape import Shape

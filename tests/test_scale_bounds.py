@@ -151,7 +151,7 @@ def test_a_large_board_given_by_rectangles_is_kept_as_its_squares():
 def test_frames_two_wide_have_no_closed_tour_by_the_forced_moves(rows, cols):
     """The proof is found, the kernel accepts it, and the board is indeed without a closed tour
     (the SAT route's DRUP proof, checked by the kernel, says so independently)."""
-    from kt_formal.pipeline import decide
+    from kt_formal.api import decide
 
     board = Board.from_spec(rows, cols, [f"2,2,{rows - 4}x{cols - 4}"])
     proof = find_reduction_proof(board)
@@ -227,5 +227,5 @@ def test_an_engine_named_is_not_given_zero_seconds_when_the_proofs_took_the_limi
         time.sleep(0.05)
 
     monkeypatch.setattr(pipeline, "find_proof", slow)
-    v = pipeline.decide(Board(40, 40, holes=[(1, 1), (2, 3)]), time_limit=0.01, engine="cpsat")
+    v = pipeline.decide(pipeline.Question(Board(40, 40, holes=[(1, 1), (2, 3)])), pipeline.Limits(0.01), engine="cpsat")
     assert v.answer == "unknown" and "ran out of time" in v.explanation

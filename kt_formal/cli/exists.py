@@ -41,7 +41,7 @@ def _add_exists(sub) -> None:
 def _run_exists(args) -> int:
     import json
 
-    from kt_formal.pipeline import decide
+    from kt_formal.api import decide
 
     board = board_from_args(args)
     if args.time_limit is not None and not args.time_limit > 0:

@@ -94,7 +94,7 @@ _ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "cloc
 
 
 def _run_tour(args) -> int:
-    from kt_formal.pipeline import decide
+    from kt_formal.api import decide
     from kt_formal.progress import progress_for
 
     board = board_from_args(args)

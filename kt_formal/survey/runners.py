@@ -111,6 +111,7 @@ def solve_question(task: tuple) -> tuple:
     import threading
 
     from kt_formal.pipeline import decide
+    from kt_formal.question import Limits, Question
 
     t = time.perf_counter()
     cap = hard_limit(time_limit)
@@ -122,8 +123,8 @@ def solve_question(task: tuple) -> tuple:
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, cap)
         try:
-            v = decide(_board(rows, cols, holes), closed=closed, start=start, end=end,
-                       time_limit=time_limit, workers=1)
+            v = decide(Question(_board(rows, cols, holes), closed=closed, start=start, end=end),
+                       Limits(time_limit, threads=1))
         finally:
             if alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
