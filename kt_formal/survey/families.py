@@ -30,6 +30,7 @@ import itertools
 import math
 import random
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from kt_formal.board import SYMMETRIES, Board, transform_coords
@@ -39,6 +40,7 @@ __all__ = [
     "CensusKey",
     "parse_range",
     "board_sizes",
+    "Family",
     "family_questions",
     "remove_squares",
     "hole_positions",
@@ -443,12 +445,53 @@ def _transform_drup(cert: dict, rows: int, cols: int, sym: str) -> dict | None:
     return out
 
 
-def family_questions(args) -> list:
-    """The questions of the family the ``census`` options describe (``args``: rows, cols,
-    remove_squares, hole, random_holes, mask_dir, samples, seed, open, start, end, and
-    optionally rect_holes and atlas), each once; bad input raises InvalidInput."""
-    sizes = board_sizes(args.rows, args.cols)
-    closed = not args.open
+@dataclass(frozen=True)
+class Family:
+    """A family of census questions: the board sizes and one kind of holes.
+
+    ``rows`` and ``cols`` are a number or an inclusive range like ``"3..10"`` (the same
+    range for both asks only ``rows <= cols``). Exactly one kind: ``remove_squares`` (every
+    set of K removed squares), ``hole_size`` (every position of an ``"HxW"`` hole),
+    ``random_holes`` (``samples`` random sets of K squares, by ``seed``), ``mask_dir`` (the
+    ASCII masks of a folder), ``rect_holes`` (every rectangular hole with a margin) or
+    ``atlas`` (closed tours with every rectangular hole and open tours with every single
+    square removed). ``closed``, ``start`` and ``end`` say which tour is asked.
+
+    >>> len(Family(rows=3, cols="4", remove_squares=1).questions())
+    12
+    """
+
+    rows: int | str
+    cols: int | str
+    remove_squares: int | None = None
+    hole_size: str | None = None
+    random_holes: int | None = None
+    mask_dir: str | None = None
+    rect_holes: bool = False
+    atlas: bool = False
+    samples: int = 100
+    seed: int = 0
+    closed: bool = True
+    start: object = None
+    end: object = None
+
+    def __post_init__(self):
+        kinds = [self.remove_squares is not None, self.hole_size is not None, self.random_holes is not None,
+                 self.mask_dir is not None, bool(self.rect_holes), bool(self.atlas)]
+        if sum(kinds) != 1:
+            raise InvalidInput("a census family takes exactly one of remove_squares, hole_size, random_holes, "
+                               "mask_dir, rect_holes and atlas")
+
+    def questions(self) -> list:
+        """The family's questions, each once (:func:`family_questions`)."""
+        return family_questions(self)
+
+
+def family_questions(family: Family) -> list:
+    """The questions of ``family``, each once; bad input raises InvalidInput."""
+    args = family
+    sizes = board_sizes(str(args.rows), str(args.cols))
+    closed = bool(args.closed)
 
     def ends(m, n):
         probe = Board(m, n)
@@ -461,7 +504,7 @@ def family_questions(args) -> list:
     questions: list = []
     if getattr(args, "atlas", False) or getattr(args, "rect_holes", False):
         atlas = getattr(args, "atlas", False)
-        if atlas and (args.open or args.start is not None or args.end is not None):
+        if atlas and (not args.closed or args.start is not None or args.end is not None):
             raise InvalidInput("--atlas asks closed tours (every rectangular hole) and open tours (every "
                                "single square removed) by itself: --open, --start and --end do not go with it")
         if args.start is not None or args.end is not None:
@@ -486,11 +529,11 @@ def family_questions(args) -> list:
         if not questions:
             raise InvalidInput(f"--mask-dir {args.mask_dir}: no mask of the sizes asked")
         return questions
-    if args.hole is not None:
-        mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", args.hole)
+    if args.hole_size is not None:
+        mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(args.hole_size))
         if not mt:
             raise InvalidInput(f"--hole-size must look like 6x6 (every position of the hole is asked), "
-                               f"got {args.hole!r}")
+                               f"got {args.hole_size!r}")
         h, w = int(mt.group(1)), int(mt.group(2))
         fits = [(m, n) for m, n in sizes if h <= m and w <= n and h * w < m * n]
         if not fits:
@@ -515,7 +558,7 @@ def family_questions(args) -> list:
         raise InvalidInput(f"the family has {total:,} questions; a census takes at most {MAX_QUESTIONS:,}")
     for m, n in sizes:
         s, e = ends(m, n)
-        if args.hole is not None:
+        if args.hole_size is not None:
             questions += hole_positions(m, n, h, w, closed, s, e)
         elif args.remove_squares is not None:
             questions += remove_squares(m, n, args.remove_squares, closed, s, e)
