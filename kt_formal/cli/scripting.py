@@ -98,7 +98,8 @@ def _json_count_line(args, k: int, key, count: int, rows: list | None = None) ->
 
 def _next_step(message: str) -> str:
     """A limit reached names the option that moves it."""
-    if ("time limit" in message or "ran out of time" in message) and "--time-limit" not in message:
+    if ("time limit" in message or "ran out of time" in message) and "--time-limit" not in message \
+            and "time limit must" not in message:  # a bad value, not one too small
         return message.rstrip(".") + "; give more time with --time-limit S"
     return message
 
