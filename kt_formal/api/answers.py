@@ -229,9 +229,16 @@ class CountResult:
         return 0 if self.complete else 3
 
     def what(self) -> str:
-        """The tours counted in words, plural unless the figure shown is one."""
+        """The tours counted in words, plural unless the figure shown is one; the ends by
+        their chess names (up to 26 columns, else ``row,col``), as the pipeline names squares."""
+        from kt_formal.claims import square_name
+
+        q = self.question
+        what = f"{'closed' if q.closed else 'open'} tour of the {q.board.describe()} board"
+        for word, sq in (("from", q.start), ("to", q.end)):
+            if sq is not None:
+                what += f" {word} " + (square_name(q.board.rows, sq) if q.board.cols <= 26 else f"{sq[0]},{sq[1]}")
         shown = self.count if self.complete else self.lower_bound
-        what = self.question.describe()
         return what if shown == 1 else what.replace("tour", "tours", 1)
 
     def to_json(self, *, out: str | None = None) -> dict:

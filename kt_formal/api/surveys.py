@@ -89,6 +89,15 @@ def census(family, *, db, time_limit: float | None = CENSUS_TIME_LIMIT, workers:
     Returns
     -------
     CensusResult
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from kt_formal.survey.families import Family
+    >>> db = os.path.join(tempfile.mkdtemp(), "holes.sqlite")
+    >>> r = census(Family(rows=5, cols=5, hole_size="1x1", closed=False), db=db, workers=1)
+    >>> r.questions, r.asked, r.exit_code
+    (25, 25, 0)
     """
     from kt_formal.question import check_time_limit
     from kt_formal.survey.runners import DaskConnection, run_census
