@@ -94,16 +94,20 @@ def _bounded(kind, low, high, what: str):
 
 
 def seconds(text: str) -> float:
-    """An argparse type: a number of seconds, as written (the API checks its value:
-    :func:`kt_formal.question.check_time_limit`, the one check of a time limit)."""
+    """An argparse type: a number of seconds, refused by the one check of a time limit
+    (:func:`kt_formal.api.check_time_limit`) in its words, after the option's name."""
     text = text.strip()
     try:
         if len(text) > 40 or not text.isascii():
             raise ValueError
-        return float(text)
+        value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a number of seconds is wanted, not {text[:20]!r}"
                                          f"{'...' if len(text) > 20 else ''}") from None
+    try:
+        return api.check_time_limit(value)
+    except api.InvalidInput as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 seconds.__name__ = "--time-limit"
