@@ -183,3 +183,12 @@ def test_help_gives_the_default_time_limit(cli):
         assert f"(default {api.DEFAULT_TIME_LIMIT:g})" in " ".join(r.out.split())
     r = cli("census", "--help")
     assert f"(default {api.CENSUS_TIME_LIMIT:g}," in " ".join(r.out.split())
+
+
+def test_a_question_is_asked_as_it_is():
+    q = api.Question(kt.Board(5, 6), closed=False, start=(0, 0))
+    c = kt.count(q)
+    assert c.question is q and c.complete and c.count == kt.count(5, 6, closed=False, start="a5").count
+    assert kt.decide(api.Question(kt.Board(5, 5))).answer == "no"
+    with pytest.raises(TypeError, match="Question"):
+        kt.count(q, closed=False)

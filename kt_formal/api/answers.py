@@ -71,6 +71,17 @@ def make_board(board, cols: int | None = None, *, holes: Sequence = (), hole: Se
     return Board.from_spec(base.rows, base.cols, list(hole), squares)
 
 
+def _question(board, cols, closed, start, end, **spec) -> Question:
+    """The :class:`~kt_formal.question.Question` asked: ``board`` itself when it is one
+    (then nothing else may describe it), else the board and the tour described."""
+    if isinstance(board, Question):
+        if cols is not None or closed is not True or start is not None or end is not None or any(spec.values()):
+            raise TypeError("a Question says the board, closed or open, and the ends itself")
+        return board
+    b = make_board(board, cols, **spec)
+    return Question(b, closed=closed, start=start, end=end)
+
+
 @dataclass(frozen=True)
 class Decision:
     """The answer of :func:`decide` or :func:`tour`: a :class:`~kt_formal.pipeline.Verdict`
@@ -125,7 +136,7 @@ def decide(board, cols: int | None = None, closed: bool = True, start=None, end=
     ----------
     board, cols, holes, hole, remove, mask
         The board: a :class:`~kt_formal.board.Board`, or ``rows, cols`` with removed
-        squares (see :func:`make_board`).
+        squares (see :func:`make_board`); or the whole :class:`~kt_formal.question.Question`.
     closed : bool
         A closed tour (the last square a knight move from the first); False: an open one (a path).
     start, end : (row, col) or str, optional
@@ -162,8 +173,7 @@ def decide(board, cols: int | None = None, closed: bool = True, start=None, end=
     >>> decide(4, 6, closed=False, start="a1").answer
     'yes'
     """
-    b = make_board(board, cols, holes=holes, hole=hole, remove=remove, mask=mask)
-    question = Question(b, closed=closed, start=start, end=end)
+    question = _question(board, cols, closed, start, end, holes=holes, hole=hole, remove=remove, mask=mask)
     limits = Limits(time_limit, seed=seed, threads=threads, progress=progress)
     named = {k: v for k, v in (("node_limit", node_limit), ("order", order), ("tiebreak", tiebreak),
                                ("retries", retries)) if v is not None}
@@ -277,7 +287,7 @@ def count(board, cols: int | None = None, closed: bool = True, start=None, end=N
     Parameters
     ----------
     board, cols, holes, hole, remove, mask
-        The board (see :func:`make_board`).
+        The board (see :func:`make_board`), or the whole :class:`~kt_formal.question.Question`.
     closed : bool
         False counts open tours (Hamiltonian paths).
     start, end : optional
@@ -317,8 +327,7 @@ def count(board, cols: int | None = None, closed: bool = True, start=None, end=N
     """
     from kt_formal.counting.policy import run_count
 
-    b = make_board(board, cols, holes=holes, hole=hole, remove=remove, mask=mask)
-    question = Question(b, closed=closed, start=start, end=end)
+    question = _question(board, cols, closed, start, end, holes=holes, hole=hole, remove=remove, mask=mask)
     res = run_count(question, note, method=method, time_limit=time_limit, node_limit=node_limit, out=out,
                     progress=progress, checkpoint=checkpoint, resume=resume, discard_checkpoint=discard_checkpoint,
                     checkpoint_every=checkpoint_every, dask=dask, parts=parts, spill_dir=spill_dir,

@@ -145,7 +145,7 @@ def _count_one(args, board, request) -> int:
     check = api.second_count(request, method) if args.check else None
     with api.progress_for(enabled=not getattr(args, "quiet", False), label="count",
                           lines=args.verbose and method == "frontier") as progress:
-        res = api.count(board, closed=request.closed, start=request.start, end=request.end, method=method,
+        res = api.count(request, method=method,
                         progress=progress if progress.active else None, note=lambda t: _note(args, t), **opts)
         columns_shown = progress.active and progress.lines  # a line a column went to a file already
         second = None
