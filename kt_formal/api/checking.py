@@ -178,7 +178,7 @@ def verify(certificate, *, closed: bool = False, replay: bool = False,
     --------
     >>> from kt_formal.api.answers import tour
     >>> v = verify(tour(6, 6, threads=1).certificate, closed=True)
-    >>> v.answer, v.text().startswith("OK: a closed tour of the 6x6 board")
+    >>> v.answer, v.text().startswith("OK: closed tour of the 6x6 board")
     ('verified', True)
     >>> verify({"kind": "tour", "rows": 3, "cols": 3}).answer
     'rejected'

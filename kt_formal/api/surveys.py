@@ -10,7 +10,7 @@ write the database; this module runs no SQL of its own.
 >>> from kt_formal.survey.families import Family
 >>> db = os.path.join(tempfile.mkdtemp(), "c.sqlite")
 >>> r = census(Family(rows=3, cols=4, remove_squares=1), db=db, workers=1)
->>> r.questions, r.unknown, r.summary["boards"]
+>>> r.questions, r.unknown, r.summary["questions"]
 (12, 0, 12)
 """
 

@@ -5,8 +5,8 @@ graph, the count's method, its second way and a row of counts.
 >>> "cpsat" in engine_names() and engine_names()[0] == "auto"
 True
 >>> from kt_formal.api import make_board
->>> graph_summary(make_board(3, 4))["edges"]
-10
+>>> graph_summary(make_board(3, 4))["edges"]  # 4mn - 6(m + n) + 8
+14
 """
 
 from __future__ import annotations
