@@ -62,6 +62,9 @@ def test_decide_takes_holes_as_board_does():
     (lambda: kt.decide(8, 8, options={"order": "knight"}), "option 'order'"),
     (lambda: kt.decide(5, 5, holes=[(9, 9)]), "outside"),
     (lambda: kt.verify("no-such-file.json"), "no-such-file"),
+    (lambda: kt.count(5, 5, resume=True), "resume goes with checkpoint"),
+    (lambda: kt.count(5, 5, closed=False, out="tours.txt", method="frontier"), "use method='search'"),
+    (lambda: kt.count(20, 20), "try method='search' with a time_limit"),
 ])
 def test_errors_speak_python(call, match):
     with pytest.raises(kt.InvalidInput, match=match) as info:

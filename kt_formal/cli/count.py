@@ -103,7 +103,8 @@ def _options(args) -> dict:
                 resume=args.resume, discard_checkpoint=args.discard_checkpoint,
                 checkpoint_every=args.checkpoint_every, dask=args.dask, parts=args.workers, spill_dir=args.spill_dir,
                 table_bytes=None if args.table_memory is None else int(args.table_memory * 2**30),
-                threads=args.threads, symmetry=not args.no_mirror, quiet=bool(getattr(args, "quiet", False)))
+                threads=args.threads, symmetry=not args.no_mirror, quiet=bool(getattr(args, "quiet", False)),
+                words=api.COMMAND_WORDS)
 
 
 def _frontier_notes(args, board, res) -> str:
@@ -152,7 +153,7 @@ def _count_one(args, board, request) -> int:
         if check and res.complete:
             second = check[1](lambda t: _note(args, t), progress if progress.active else None,
                               **{k: v for k, v in opts.items()
-                                 if k in ("time_limit", "threads", "spill_dir", "table_bytes", "quiet")})
+                                 if k in ("time_limit", "threads", "spill_dir", "table_bytes", "quiet", "words")})
     line, code = _check_line(res, second) if second is not None else ("", 0)
     if getattr(args, "json", False):
         return _json_count(args, request, res, second, code)
