@@ -195,3 +195,17 @@ def test_a_question_is_asked_as_it_is():
     assert kt.decide(api.Question(kt.Board(5, 5))).answer == "no"
     with pytest.raises(TypeError, match="Question"):
         kt.count(q, closed=False)
+
+
+def test_the_verify_command_and_the_api_agree(cli, tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(kt.tour(6, 6, threads=1).tour.to_json())
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "kt-formal/1", "kind": "tour", "board": {"rows": 3, "cols": 3},
+                               "closed": True, "squares": [[0, 0]]}))
+    for file in (path, bad):
+        r = cli("verify", file, "--json", "--squares", "chess")
+        (cmd,) = [json.loads(line) for line in r.out.splitlines()]
+        got = kt.verify(file)
+        assert r.code == got.exit_code and cmd == got.to_json()
+    assert kt.verify(bad).answer == "rejected"
