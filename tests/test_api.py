@@ -209,3 +209,12 @@ def test_the_verify_command_and_the_api_agree(cli, tmp_path):
         got = kt.verify(file)
         assert r.code == got.exit_code and cmd == got.to_json()
     assert kt.verify(bad).answer == "rejected"
+
+
+def test_a_very_long_time_limit_is_a_time_limit(tmp_path):
+    """No upper bound is checked at parsing any more: a limit past what the system's timer
+    counts runs without the census's alarm, and is answered as any other."""
+    got = kt.census(kt.Family(rows=3, cols=4, remove_squares=1), db=tmp_path / "c.sqlite", workers=1,
+                    time_limit=1e300)
+    assert got.unknown == 0 and got.summary["answers"]
+    assert kt.decide(5, 6, time_limit=1e300).answer == "yes"
