@@ -65,6 +65,9 @@ def test_decide_takes_holes_as_board_does():
     (lambda: kt.count(5, 5, resume=True), "resume goes with checkpoint"),
     (lambda: kt.count(5, 5, closed=False, out="tours.txt", method="frontier"), "use method='search'"),
     (lambda: kt.count(20, 20), "try method='search' with a time_limit"),
+    (lambda: kt.census(kt.Family(rows=3, cols=4, remove_squares=1, samples=3), db="never.sqlite"),
+     "samples and seed go with random_holes"),
+    (lambda: kt.census(kt.Family(rows=3, cols=4, hole_size="big"), db="never.sqlite"), "hole_size must look like"),
 ])
 def test_errors_speak_python(call, match):
     with pytest.raises(kt.InvalidInput, match=match) as info:

@@ -104,7 +104,7 @@ def _options(args) -> dict:
                 checkpoint_every=args.checkpoint_every, dask=args.dask, parts=args.workers, spill_dir=args.spill_dir,
                 table_bytes=None if args.table_memory is None else int(args.table_memory * 2**30),
                 threads=args.threads, symmetry=not args.no_mirror, quiet=bool(getattr(args, "quiet", False)),
-                words=api.COMMAND_WORDS)
+                words=api.COUNT_COMMAND_WORDS)
 
 
 def _frontier_notes(args, board, res) -> str:
