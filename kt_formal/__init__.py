@@ -11,7 +11,8 @@ False
 
 The command line's verbs are here too, with its options as keyword arguments and results
 whose ``to_json()`` is the object ``--json`` prints: ``kt.tour``, ``kt.decide``,
-``kt.count``, ``kt.census`` (see :mod:`kt_formal.api`).
+``kt.count``, ``kt.verify``, ``kt.census`` (see :mod:`kt_formal.api`). Boards and tours
+draw themselves in a notebook (``_repr_svg_``, :mod:`kt_formal.svg`).
 """
 
 #: public name -> module defining it; imported on first use (PEP 562), so that
@@ -27,13 +28,16 @@ _LAZY = {
     "Result": "kt_formal.solve",
     "Status": "kt_formal.solve",
     "Question": "kt_formal.solve",
-    "tour": "kt_formal.api",
-    "decide": "kt_formal.api",
-    "count": "kt_formal.api",
-    "census": "kt_formal.api",
-    "Decision": "kt_formal.api",
-    "CountResult": "kt_formal.api",
-    "CensusResult": "kt_formal.api",
+    "tour": "kt_formal.api.answers",
+    "decide": "kt_formal.api.answers",
+    "count": "kt_formal.api.answers",
+    "census": "kt_formal.api.surveys",
+    "verify": "kt_formal.api.checking",
+    "Verification": "kt_formal.api.checking",
+    "Family": "kt_formal.survey.families",
+    "Decision": "kt_formal.api.answers",
+    "CountResult": "kt_formal.api.answers",
+    "CensusResult": "kt_formal.api.surveys",
     "Verdict": "kt_formal.pipeline",
     "find_proof": "kt_formal.proofs",
     "check_proof": "kt_formal.proofs",
@@ -45,29 +49,6 @@ _LAZY = {
     "LimitReached": "kt_formal.exceptions",
 }
 
-_PICTURES_WIRED = False
-
-
-def _wire_pictures() -> None:
-    """Boards and tours draw themselves in Jupyter.
-
-    The value types sit below the pictures (io.render imports them), so the package
-    facade, above every layer, attaches the drawing functions: no value type imports the
-    io layer. Done on the first use of a public name (not at import: the command line's
-    start-up stays free of numpy for --help).
-    """
-    global _PICTURES_WIRED
-    if _PICTURES_WIRED:
-        return
-    _PICTURES_WIRED = True
-    from kt_formal.board import Board
-    from kt_formal.io import render
-    from kt_formal.tours import Tour
-
-    Board._repr_svg_ = render.board_repr_svg
-    Tour._repr_svg_ = render.tour_repr_svg
-
-
 def __getattr__(name):
     from importlib import import_module
 
@@ -76,7 +57,6 @@ def __getattr__(name):
         if name == "io":  # kt_formal.io, e.g. kt_formal.io.render
             return import_module("kt_formal.io")
         raise AttributeError(f"module 'kt_formal' has no attribute {name!r}")
-    _wire_pictures()
     value = getattr(import_module(module), name)
     globals()[name] = value
     return value
@@ -101,6 +81,9 @@ __all__ = [
     "decide",
     "count",
     "census",
+    "verify",
+    "Verification",
+    "Family",
     "Decision",
     "CountResult",
     "CensusResult",

@@ -567,3 +567,9 @@ class Board:
             return f"Board({self.rows}, {self.cols}, holes=<{self._n_holes} squares>)"
         return f"Board({self.rows}, {self.cols})"
 
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows (:func:`kt_formal.svg.board_repr_svg`; None when too large)."""
+        from kt_formal.svg import board_repr_svg
+
+        return board_repr_svg(self)
+

@@ -263,7 +263,7 @@ def test_exists_unknown_when_the_limit_runs_out(cli_proc):
     (("5", "x"), "whole number"),
     (("5", "5", "--start", "z9"), "outside"),
     (("5", "5", "--remove", "c3", "--start", "c3"), "hole"),
-    (("5", "5", "--time-limit", "-1"), "from 0.001 to"),
+    (("5", "5", "--time-limit", "-1"), "positive number of seconds"),
     (("5",), "M N"),
 ])
 def test_exists_bad_input(cli_proc, args, needle):

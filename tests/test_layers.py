@@ -6,7 +6,6 @@ import math
 
 import pytest
 
-import kt_formal
 from kt_formal import Board, InvalidInput, find_tour
 from kt_formal.engines import backtrack, cpsat
 from kt_formal.solve import check_options
@@ -56,13 +55,16 @@ def test_run_settings_an_engine_does_not_use_are_accepted():
     assert check_options(backtrack, {"seed": 3, "workers": 2, "time_limit": 1.0}) == {"time_limit": 1.0}
 
 
-def test_pictures_for_jupyter_come_from_the_io_layer():
+def test_pictures_for_jupyter_come_from_below_the_value_types():
+    """Board and Tour draw themselves with kt_formal.svg (below them; io.render draws the same)."""
+    from kt_formal import svg as pictures
+    from kt_formal.io import render
+
     b = Board.from_spec(6, 6, ["2,2,2x2"])
     svg = b._repr_svg_()
-    assert svg.lstrip().startswith("<svg") and svg == kt_formal.io.render.board_svg(b)
+    assert svg.lstrip().startswith("<svg") and svg == render.board_svg(b) == pictures.board_svg(b)
     t = find_tour(Board(6, 6), engine="cpsat").tour
-    assert "<polyline" in t._repr_svg_()
-    assert kt_formal.Tour._repr_svg_ is kt_formal.io.render.tour_repr_svg
+    assert "<polyline" in t._repr_svg_() and t._repr_svg_() == pictures.tour_repr_svg(t)
 
 
 def test_value_types_import_nothing_above_them():

@@ -232,7 +232,7 @@ def test_no_search_once_building_the_model_used_the_limit(monkeypatch):
 def test_gave_up_early_does_not_claim_the_whole_limit(monkeypatch):
     monkeypatch.setattr(policy, "CPSAT_MAX_SQUARES", 0)
     b = Board.from_spec(60, 60, ["2,20,4x6"])
-    v = decide(b, time_limit=60, engine="frame", method="construct")
+    v = decide(b, time_limit=60, engine="frame", options={"method": "construct"})
     if v.answer == "unknown":
         assert "60 s" not in v.explanation.split("Stages")[0]
 

@@ -318,7 +318,7 @@ def test_api_mirrors_the_command_line(cli):
 def test_api_census(tmp_path, validator):
     import kt_formal as kt
 
-    res = kt.census(3, 4, remove_squares=1, db=tmp_path / "c.sqlite", workers=1)
+    res = kt.census(kt.Family(rows=3, cols=4, remove_squares=1), db=tmp_path / "c.sqlite", workers=1)
     d = res.to_json()
     validator.validate(d)
     assert d["run"]["questions"] == 12 and res.exit_code == 0
@@ -356,7 +356,7 @@ def test_the_verbs_are_plain_functions_whatever_is_imported_first(tmp_path):
         "import kt_formal as kt\n"
         "from kt_formal.tours import Tour\n"
         "for verb in (kt.tour, kt.decide, kt.count, kt.census):\n"
-        "    assert isinstance(verb, types.FunctionType) and verb.__module__ == 'kt_formal.api', verb\n"
+        "    assert isinstance(verb, types.FunctionType) and verb.__module__.startswith('kt_formal.api.'), verb\n"
         "assert type(kt) is types.ModuleType and type(kt_formal.tours) is types.ModuleType\n"
         "assert kt.Tour is Tour\n"
         "v = kt.decide(5, 5)\n"

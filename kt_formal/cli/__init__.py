@@ -29,8 +29,8 @@ from kt_formal.cli.census_report import _add_census_report
 from kt_formal.cli.warm import _add_warm
 from kt_formal.cli.completion import _add_completion
 from kt_formal.cli.scripting import _json_error, _next_step
-from kt_formal.exceptions import InvalidInput, KtFormalError, exit_code_of
-from kt_formal.files import reading, refuse_overwrites
+from kt_formal.api import InvalidInput, KtFormalError, exit_code_of
+from kt_formal.api import reading, refuse_overwrites
 
 __all__ = ["main", "build_parser", "run", "quiet_blas", "BLAS_THREAD_VARIABLES"]
 

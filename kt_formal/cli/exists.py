@@ -6,8 +6,8 @@ no with a proof that 'kt-formal verify' re-checks; unknown when a limit runs out
 
 from __future__ import annotations
 
-from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import add_board_arguments, add_question_arguments, add_search_arguments, board_from_args, command, _EngineNames, _note, _write_output
+from kt_formal import api
+from kt_formal.cli.common import add_board_arguments, add_question_arguments, add_search_arguments, board_from_args, command, _EngineNames, _note, _write_output, time_limit_of
 from kt_formal.cli.scripting import _exists_exit, _json_verdict, _next_step, _styled, add_script_arguments
 
 
@@ -41,13 +41,9 @@ def _add_exists(sub) -> None:
 def _run_exists(args) -> int:
     import json
 
-    from kt_formal.api import decide
-
     board = board_from_args(args)
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise InvalidInput(f"--time-limit must be positive, got {args.time_limit:g}")
-    verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
-                     time_limit=args.time_limit, engine=args.engine, seed=args.seed, workers=args.workers)
+    verdict = api.decide(board, closed=not args.open, start=args.start, end=args.end,
+                         time_limit=time_limit_of(args), engine=args.engine, seed=args.seed, threads=args.workers)
     if args.cert and verdict.certificate is not None:
         _write_output(json.dumps(verdict.certificate, separators=(",", ":")) + "\n", args.cert)
     if getattr(args, "json", False):

@@ -6,7 +6,7 @@ Build a closed tour around a centred hole from element A (n x m, from (1,1) to (
 
 from __future__ import annotations
 
-from kt_formal.exceptions import InvalidInput
+from kt_formal import api
 from kt_formal.cli.common import add_picture_arguments, _bounded, command, _note, _write_output, _write_pictures
 
 
@@ -35,22 +35,8 @@ def _add_frame(sub) -> None:
 
 
 def _run_frame(args) -> int:
-    from kt_formal.combine.frame import rotation_model, support_model
-    from kt_formal.combine.frame_large import single_hole
-
-    if args.model == "rotation":
-        if not args.element or args.a or args.b:
-            raise InvalidInput("the rotation model takes --element NxM (not --a/--b)")
-        tour = rotation_model(args.element, args.wh, args.wv)
-        what = f"rotation model of element A {args.element}"
-    else:
-        if not (args.a and args.b) or args.element:
-            raise InvalidInput("the support model takes --a NxM and --b N1xM1")
-        tour = support_model(args.a, args.b, args.wh, args.wv)
-        what = f"support model of A {args.a} and B {args.b}"
-    tour.verify()
+    tour, what, hole = api.frame_model(args.model, args.wh, args.wv, element=args.element, a=args.a, b=args.b)
     b = tour.board
-    hole = single_hole(b)
     hole_text = "no hole" if hole is None else f"the hole {hole[2]}x{hole[3]} at ({hole[0]}, {hole[1]})"
     line = (f"{what}, wh={args.wh}, wv={args.wv}: closed tour of the {b.rows}x{b.cols} board with "
             f"{hole_text}, {len(tour)} moves; verified")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from kt_formal.cli.parsing import Renamed
-from kt_formal.exceptions import InvalidInput
-from kt_formal.files import output_name
+from kt_formal import api
+from kt_formal.api import InvalidInput, output_name
 from kt_formal.cli.common import _bounded, command, _note
 
 
@@ -39,7 +39,6 @@ def _add_render(sub) -> None:
 
 
 def _run_render(args) -> int:
-    from kt_formal.exceptions import CertificateRejected
     from kt_formal.io.formats import read_tour_file
     from kt_formal.io.render import check_picture_path, save_picture
 
@@ -48,12 +47,10 @@ def _run_render(args) -> int:
     check_picture_path(args.output)
     try:
         tour, _ = read_tour_file(args.file, closed=True if args.closed else None)
-    except CertificateRejected as exc:
+    except api.CertificateRejected as exc:
         print(f"REJECTED: {exc}")
         return 1
-    from kt_formal.progress import progress_for
-
-    with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+    with api.progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
         p(0, None, f"drawing {args.output}")
         save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
     kind = "closed" if tour.closed else "open"

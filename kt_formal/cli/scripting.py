@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from kt_formal.exceptions import InvalidInput, KtFormalError
+from kt_formal import api
+from kt_formal.api import InvalidInput, KtFormalError
 from kt_formal.cli.common import _write_pictures, _write_tour
 
 
@@ -47,10 +48,8 @@ def _styled(args, board, text: str) -> str:
 def _check_json_tour(args, board) -> None:
     """``tour --json`` without ``--out`` lists the squares in the object: refuse what JSON cannot hold."""
     if getattr(args, "json", False) and not args.out:
-        from kt_formal.tourfile import JSON_MAX_SQUARES, json_limit_message
-
-        if board.n_squares > JSON_MAX_SQUARES:
-            raise InvalidInput(json_limit_message(board.n_squares, "board"))
+        if board.n_squares > api.JSON_MAX_SQUARES:
+            raise InvalidInput(api.json_limit_message(board.n_squares, "board"))
 
 
 def _json_verdict(args, command: str, board, verdict, fmt) -> int:
@@ -65,10 +64,7 @@ def _json_verdict(args, command: str, board, verdict, fmt) -> int:
             out = args.out
         _write_pictures(args, verdict.tour)
     cert = args.cert if command == "exists" and args.cert and verdict.certificate is not None else None
-    start = board.parse_square(args.start) if args.start else None
-    end = board.parse_square(args.end) if args.end else None
-    d = jsonout.verdict_json(command, verdict, board, not args.open, start, end,
-                             certificate=cert or out, out=out, squares=command == "tour" and not out)
+    d = verdict.to_json(certificate=cert or out, out=out)
     d["message"] = _styled(args, board, d["message"])  # as the text names the squares
     code = _exists_exit(args, verdict) if command == "exists" else verdict.exit_code
     d["exit_code"] = code
@@ -86,11 +82,10 @@ def _exists_exit(args, verdict) -> int:
 def _json_count_line(args, k: int, key, count: int, rows: list | None = None) -> None:
     """``count --sequence --json-lines``: one object a line, as each count is known; with
     ``rows`` (``--json``), the object is kept there for one array at the end."""
-    from kt_formal.board import Board
     from kt_formal.io import jsonout
 
     n, j = key if args.partial else (key, k)
-    board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
+    board = api.make_board(k, n, holes=[(r, n - 1) for r in range(j, k)])
     t0 = getattr(args, "_t0", time.perf_counter())
     d = jsonout.count_json(board, not args.open, count=count, complete=True, method="frontier",
                            seconds=time.perf_counter() - t0, message=f"{k}x{n} {count}",
@@ -101,35 +96,10 @@ def _json_count_line(args, k: int, key, count: int, rows: list | None = None) ->
         rows.append(d)
 
 
-
-
-
-
-def _json_census(args, command: str, unknown, run, status: int = 0) -> int:
-    """``census --json`` and ``census-report --json``: the database's summary as one object
-    (census: only the family asked decides the exit code, as in the text form; census-report:
-    ``status``, 1 when a theorem disagrees or a certificate is rejected)."""
-    from kt_formal.survey import report
-    from kt_formal.survey.store import Store
-    from kt_formal.io import jsonout
-
-    with Store.open(args.db, readonly=True) as store:
-        summary = report.summary_dict(store)
-        text = "\n".join(report.summary_lines(store))
-    code = 3 if unknown else status
-    if unknown is not None:
-        summary["unknown"] = int(unknown)
-    answer = "unknown" if unknown else "done"
-    run_d = None if run is None else {"questions": run.questions, "stored_before": run.stored_before,
-                                      "asked": run.asked, "orbits": run.orbits,
-                                      "seconds": round(float(run.seconds), 6)}
-    jsonout.emit(jsonout.census_json(command, answer, code, text, db=args.db, summary=summary, run=run_d))
-    return code
-
-
 def _next_step(message: str) -> str:
     """A limit reached names the option that moves it."""
-    if ("time limit" in message or "ran out of time" in message) and "--time-limit" not in message:
+    if ("time limit" in message or "ran out of time" in message) and "--time-limit" not in message \
+            and "time limit must" not in message:  # a bad value, not one too small
         return message.rstrip(".") + "; give more time with --time-limit S"
     return message
 

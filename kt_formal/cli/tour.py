@@ -5,9 +5,10 @@ Find a knight's tour, verify it independently, and print it.
 
 from __future__ import annotations
 
+from kt_formal import api
 from kt_formal.cli.parsing import RenamedChoice
-from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import add_board_arguments, add_picture_arguments, add_question_arguments, add_search_arguments, board_from_args, _bounded, _check_pictures, command, _EngineNames, _note, _write_pictures, _write_tour
+from kt_formal.api import InvalidInput
+from kt_formal.cli.common import add_board_arguments, add_picture_arguments, add_question_arguments, add_search_arguments, board_from_args, _bounded, _check_pictures, command, _EngineNames, _note, _write_pictures, _write_tour, time_limit_of
 from kt_formal.cli.scripting import _check_json_tour, _json_verdict, _next_step, _styled, add_script_arguments
 
 
@@ -68,19 +69,16 @@ def _add_tour(sub) -> None:
 
 def _check_tour_output(args, board) -> str:
     """The output format, refusing what cannot be written for this board size (before any work)."""
-    from kt_formal.tourfile import JSON_MAX_SQUARES, format_for_path, json_limit_message
-    from kt_formal.tourfile import TEXT_SLOW_SQUARES
-
-    fmt = args.format or format_for_path(args.out)
+    fmt = args.format or api.format_for_path(args.out)
     if fmt == "ktour":  # the writers' name for it
         fmt = "bin"
     if fmt in ("npy", "succ", "bin") and not args.out:
         suffix = ".ktour" if fmt == "bin" else ".npy"
         raise InvalidInput(f"--format {args.format} writes a binary file: give --out FILE{suffix}")
-    if fmt == "json" and board.n_squares > JSON_MAX_SQUARES:
-        raise InvalidInput(json_limit_message(board.n_squares, "board"))
-    if fmt in ("coords", "chess") and board.n_squares > TEXT_SLOW_SQUARES:
-        raise InvalidInput(f"--format {fmt} is limited to {TEXT_SLOW_SQUARES:,} squares; "
+    if fmt == "json" and board.n_squares > api.JSON_MAX_SQUARES:
+        raise InvalidInput(api.json_limit_message(board.n_squares, "board"))
+    if fmt in ("coords", "chess") and board.n_squares > api.TEXT_SLOW_SQUARES:
+        raise InvalidInput(f"--format {fmt} is limited to {api.TEXT_SLOW_SQUARES:,} squares; "
                            "use grid, npy, succ or bin")
     return fmt
 
@@ -94,9 +92,6 @@ _ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "cloc
 
 
 def _run_tour(args) -> int:
-    from kt_formal.api import decide
-    from kt_formal.progress import progress_for
-
     board = board_from_args(args)
     fmt = _check_tour_output(args, board)
     _check_json_tour(args, board)
@@ -110,10 +105,10 @@ def _run_tour(args) -> int:
         _note(args, f"--order {options['order']} is now called --order {new}")
         options["order"] = new
     engine_label = args.engine if args.engine != "auto" else "search"
-    with progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
-        verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
-                         time_limit=args.time_limit, engine=args.engine, seed=args.seed,
-                         workers=args.workers, progress=progress if progress.active else None, **options)
+    with api.progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
+        verdict = api.tour(board, closed=not args.open, start=args.start, end=args.end,
+                           time_limit=time_limit_of(args), engine=args.engine, seed=args.seed,
+                           threads=args.workers, progress=progress if progress.active else None, **options)
     if getattr(args, "json", False):
         return _json_verdict(args, "tour", board, verdict, fmt)
     if verdict.answer == "yes":
@@ -141,8 +136,6 @@ def _open_hint(args, board, result) -> str:
         return ""
     if board.has_holes or args.start or args.end:
         return "; for an open tour (a path) add --open"
-    from kt_formal.theorems import rectangle_tour
-
-    if rectangle_tour(board.rows, board.cols, False)[0]:
+    if api.open_tour_exists(board.rows, board.cols):
         return f"; an open tour exists: kt-formal tour {board.rows} {board.cols} --open"
     return ""

@@ -17,10 +17,10 @@ Work runs on a local process pool or a Dask cluster (:mod:`~kt_formal.survey.run
 (9, 3, {'no': 8, 'yes': 1})
 """
 
-from kt_formal.survey.families import (board_sizes, group_by_symmetry, hole_positions, mask_dir,
+from kt_formal.survey.families import (Family, board_sizes, group_by_symmetry, hole_positions, mask_dir,
                                        parse_range, random_holes, remove_squares)
 from kt_formal.survey.runners import run_census, solve_question
 from kt_formal.survey.store import Store
 
-__all__ = ["Store", "run_census", "solve_question", "board_sizes", "parse_range", "remove_squares",
+__all__ = ["Family", "Store", "run_census", "solve_question", "board_sizes", "parse_range", "remove_squares",
            "hole_positions", "random_holes", "mask_dir", "group_by_symmetry"]

@@ -40,6 +40,7 @@ from kt_formal.survey.store import COLUMNS, Store, row_question
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError
 from kt_formal.files import output_file
 from kt_formal.kernel.reader import certificate_from_text
+from kt_formal.question import DEFAULT_TIME_LIMIT
 
 __all__ = ["census_table", "rect_of", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
            "cell_key", "family_words", "proof_method", "checked_verdicts", "REJECTED", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
@@ -410,7 +411,7 @@ def write_map(store: Store, out, board=None, squares: str = "chess") -> list[Pat
 
 
 # ---------------------------------------------------------------------- re-checking
-def verify_store(path, progress=None, replay: bool = False, time_limit: float = 60.0
+def verify_store(path, progress=None, replay: bool = False, time_limit: float = DEFAULT_TIME_LIMIT
                  ) -> tuple[int, int, int, list[str]]:
     """Re-check every stored certificate with the kernel's checker.
 

@@ -77,6 +77,11 @@ class _Overrun(BaseException):
     """Raised by the alarm in the middle of a question that ran past the hard limit."""
 
 
+#: The longest hard limit set as an alarm (about three years; the system's timer takes no
+#: more than its clock can count): a longer time limit runs without one.
+MAX_ALARM_SECONDS = 10**8
+
+
 def hard_limit(time_limit: float | None) -> float | None:
     """Seconds after which a question is stopped (see :data:`HARD_LIMIT_FACTOR`).
 
@@ -115,7 +120,7 @@ def solve_question(task: tuple) -> tuple:
 
     t = time.perf_counter()
     cap = hard_limit(time_limit)
-    alarm = (cap is not None and hasattr(signal, "setitimer")
+    alarm = (cap is not None and cap <= MAX_ALARM_SECONDS and hasattr(signal, "setitimer")
              and threading.current_thread() is threading.main_thread())
     old = None
     try:
