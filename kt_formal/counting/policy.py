@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from kt_formal.board import Board
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.question import Budget, Question
+from kt_formal.question import Limits, Question, check_time_limit
 
 __all__ = ["Count", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "no_second_way", "check_count",
            "SEARCH_SQUARES", "SEARCH_OPEN_SQUARES"]
@@ -270,7 +270,7 @@ def pathsearch(request: Question, o: dict) -> Count:
     """A count by the exhaustive search."""
     from kt_formal.counting.exhaustive import count
 
-    res = count(request, node_limit=o["node_limit"], time_limit=o["time_limit"], out=o["out"], progress=o["progress"])
+    res = count(request, Limits(o["time_limit"], node_limit=o["node_limit"], progress=o["progress"]), out=o["out"])
     if not res.complete:
         return Count("search", False, None, int(res.count), res.wall_time, nodes=res.nodes, way="exhaustive search",
                      reason=f"the count stopped at its limit after {res.nodes:,} nodes and {res.wall_time:.2f} s")
@@ -291,7 +291,7 @@ def method_for(request: Question, **options) -> str:
     if unknown:
         raise TypeError(f"unknown count options: {', '.join(sorted(unknown))}")
     o = dict(_DEFAULTS, **options)
-    Budget.check_time_limit(o["time_limit"])  # NaN, 0 or negative: bad input, as for a tour
+    check_time_limit(o["time_limit"])  # NaN, 0 or negative: bad input, as for a tour
     frontier_only = bool(o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"])
     return choose_method(request.board, request.closed, o["method"], out=o["out"], node_limit=o["node_limit"],
                          frontier_only=frontier_only)
@@ -339,7 +339,7 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
     options as :func:`run_count` (frontier ones, and ``partial``)."""
     partial = options.pop("partial", False)
     o = dict(_DEFAULTS, **options)
-    Budget.check_time_limit(o["time_limit"])
+    check_time_limit(o["time_limit"])
     count_request, count_row = _counters()
     if o["dask"]:
         raise InvalidInput("--dask counts one board at a time, not a --sequence")
