@@ -55,7 +55,7 @@ def sweep(closed: bool, hi: int, time_limit: float) -> None:
     yes_t = 0.0
     for b in removals(3, hi):
         t = time.perf_counter()
-        p = find_proof(b, closed)
+        p = find_proof(Question(b, closed=closed))
         if p is not None:
             check_proof(p)
             cheap += 1

@@ -22,6 +22,7 @@ from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.api import decide
 from kt_formal.solve import ENGINES, find_tour, shape_of
 from kt_formal.question import Status
+from kt_formal.solve import run_engine
 
 decide_module = importlib.import_module("kt_formal.pipeline")
 
@@ -437,10 +438,9 @@ def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(m
 
 
 def test_the_kernels_loaded_test_follows_the_process():
-    from kt_formal.engines import backtrack
     from kt_formal.question import Question
 
-    backtrack.solve(Question(Board(6, 6)))
+    run_engine("backtrack", Question(Board(6, 6)))
     assert policy.kernels_loaded()
 
 

@@ -68,9 +68,9 @@ def test_scattered_holes_give_a_checked_tour(rows, cols, count, seed):
     try:
         tour = repair.repair_tour(board, stats=stats, time_limit=60)
     except repair.RepairNotApplicable:
-        assert find_proof(board, True) is not None, "the repair failed on a board with no cheap proof"
+        assert find_proof(Question(board, closed=True)) is not None, "the repair failed on a board with no cheap proof"
         return
-    assert find_proof(board, True) is None
+    assert find_proof(Question(board, closed=True)) is None
     _kernel_ok(tour)
     assert tour.closed and len(tour.order) == board.n_squares
     assert stats["clusters"] >= 1 and stats["windows"] >= stats["clusters"]
@@ -251,7 +251,7 @@ def test_random_holes_batched_give_a_verified_tour_like_one_window_at_a_time():
     """Uniformly random holes (edges and corners too): batches of windows side by side."""
     n = 100
     board = Board(n, n, holes=scattered_squares(n, n, 100, seed=11, margin=0))
-    assert find_proof(board, True) is None
+    assert find_proof(Question(board, closed=True)) is None
     tours = {}
     for key, kw in (("one", dict(batch=1, workers=1)), ("b1", dict(workers=1)), ("b2", dict(workers=2))):
         stats = {}

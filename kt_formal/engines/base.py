@@ -123,7 +123,8 @@ class Engine:
         if reason is not None:
             raise InvalidInput(reason)
         limits = Limits(DEFAULT_TIME_LIMIT) if limits is None else limits
-        own = limits.share(1.0)  # the engine's clock starts now, with what is left
+        own = limits.share(1.0)  # the engine's clock starts now, with what is left:
+        own.time_limit = limits.left()  # exactly (a spent limit ends the engine at its first check)
         if own.stop is not None and own.progress is not None:
             own.progress = _watching(own.progress, own.stop)
         try:
