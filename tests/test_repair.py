@@ -10,7 +10,7 @@ from kt_formal.combine import repair, repair_plan
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.solve.blocks_engine import construct
 from kt_formal.api import decide
-from kt_formal.question import Question
+from kt_formal.question import Limits, Question
 from kt_formal.proofs import find_proof
 from kt_formal.kernel.shape import Shape
 from kt_formal.kernel.tourcheck import check_tour
@@ -102,7 +102,7 @@ def test_construct_reaches_the_repair_and_cuts_open_tours():
         if start is not None and not board.is_live(*start):
             continue
         notes = []
-        tour, how = construct(Question(board, closed=closed, start=start), 60.0, 0, notes)
+        tour, how = construct(Question(board, closed=closed, start=start), Limits(60.0, seed=0), notes)
         assert how == "repair", notes
         assert [n for n, _, _ in notes][-1] == "repair"
         assert tour.closed == closed
