@@ -216,7 +216,8 @@ def decide(question: Question, limits: Limits | None = None, *, engine: str = "a
     engine : str
         ``auto`` (the pipeline) or an engine name: the cheap proofs, then only that engine.
     **options
-        Passed to a named engine (``node_limit``, ``order``, ``tiebreak``, ``retries``).
+        Passed to a named engine (``node_limit``, ``order``, ``tiebreak``, ``retries``;
+        see :class:`kt_formal.solve.PreparedEngine`).
 
     Returns
     -------
@@ -235,11 +236,11 @@ def decide(question: Question, limits: Limits | None = None, *, engine: str = "a
     if limits is None:
         limits = Limits(DEFAULT_TIME_LIMIT)
     solve.check_engine(engine)
-    if options:
-        if engine == "auto":
-            raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name the engine")
-        solve.check_options(solve.get_engine(engine), options)  # bad values refused before any work
-    verdict = _Run(question, limits, engine).answer(options)
+    if options and engine == "auto":
+        raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name the engine")
+    # a named engine and its options are checked here, before any work
+    named = None if engine == "auto" else solve.PreparedEngine(engine, options)
+    verdict = _Run(question, limits, engine).answer(named)
     verdict.question = question
     return verdict
 
@@ -273,14 +274,14 @@ class _Run:
     def stage(self, name: str, outcome: str, t: float) -> None:
         self.stages.append(Stage(name, outcome, time.perf_counter() - t))
 
-    def answer(self, options: dict) -> Verdict:
+    def answer(self, named) -> Verdict:
         """The stages in order; the first that answers ends the run."""
         for step in (self.proofs, self.theorems, self.fast_attempt):
             verdict = step()
             if verdict is not None:
                 return verdict
-        if self.engine != "auto":
-            return self.named_engine(options)
+        if named is not None:
+            return self.named_engine(named)
         from kt_formal.solve.build import build
         from kt_formal.solve.portfolio import run_portfolio
 
@@ -352,16 +353,14 @@ class _Run:
                 return self.no(proof, f"proof:{_method(proof)}")
         return None
 
-    def named_engine(self, options: dict) -> Verdict:
+    def named_engine(self, named) -> Verdict:
         """The engine asked for by name, alone, with what is left of the limits."""
         t = time.perf_counter()
         left = self.limits.left()
         if left is not None and left <= 0:  # the proofs took it all: no engine is given 0 s
             self.stage(self.engine, "not started: no time left", t)
             return self.unknown(f"search:{self.engine}+limit", None, at_limit=True)
-        # the settings of the run are the run's limits; an engine's own options (and a node limit) are its
-        own = {name: value for name, value in options.items() if name not in solve.RUN_SETTINGS}
-        result = solve.run_engine(self.engine, self.request, self.limits, **own)
+        result = named.run(self.request, self.limits)
         self.stage(self.engine, result.message or result.status.value, t)
         return self.from_result(result, f"search:{self.engine}")
 

@@ -27,11 +27,11 @@ import importlib
 from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
 from kt_formal.question import DEFAULT_TIME_LIMIT, Limits, Result, Status, Question
-from kt_formal.solve.options import RUN_SETTINGS, check_options
+from kt_formal.solve.options import check_options
 from kt_formal.solve.policy import choose_engine, shape_of
 
-__all__ = ["find_tour", "get_engine", "check_engine", "run_engine", "choose_engine", "shape_of", "check_options",
-           "refute", "explain_refutation", "ENGINES", "RUN_SETTINGS", "Result", "Status", "Question"]
+__all__ = ["find_tour", "get_engine", "check_engine", "run_engine", "PreparedEngine", "choose_engine", "shape_of", "check_options",
+           "refute", "explain_refutation", "ENGINES", "Result", "Status", "Question"]
 
 #: engine name -> ``module:class`` of the :class:`~kt_formal.engines.base.Engine` subclass
 ENGINES: dict[str, str] = {
@@ -66,22 +66,37 @@ def get_engine(name: str):
     return getattr(importlib.import_module(module), cls)()
 
 
-def run_engine(name: str, question: Question, limits: Limits | None = None, **options) -> Result:
-    """Run the engine ``name`` on ``question``: the one sequence of :func:`get_engine`,
-    :func:`check_options` and :meth:`~kt_formal.engines.base.Engine.run`.
+class PreparedEngine:
+    """An engine by name with its options checked (:func:`check_options`), ready to run:
+    the one sequence of :func:`get_engine`, :func:`check_options` and
+    :meth:`~kt_formal.engines.base.Engine.run`.
 
-    ``limits`` default to :data:`~kt_formal.question.DEFAULT_TIME_LIMIT` seconds; settings
-    of the run among ``options`` (``time_limit``, None for none; ``node_limit``, ``seed``,
-    ``workers``, ``progress``) replace those of ``limits``; the rest are the engine's own.
+    Settings of the run among ``options`` (``time_limit``, None for none; ``node_limit``,
+    ``seed``, ``workers``, ``progress``) replace those of the limits it is run with; the
+    rest are the engine's own options.
+    """
+
+    def __init__(self, name: str, options: dict):
+        self.engine = get_engine(name)
+        self.changes, self.options = check_options(self.engine, options)
+
+    def run(self, question: Question, limits: Limits | None = None) -> Result:
+        """The engine's answer to ``question`` within ``limits`` (default
+        :data:`~kt_formal.question.DEFAULT_TIME_LIMIT` seconds)."""
+        limits = Limits(DEFAULT_TIME_LIMIT) if limits is None else limits
+        return self.engine.run(question, limits.share(1.0, **self.changes) if self.changes else limits,
+                               self.options)
+
+
+def run_engine(name: str, question: Question, limits: Limits | None = None, **options) -> Result:
+    """Run the engine ``name`` on ``question`` within ``limits`` with ``options`` (see
+    :class:`PreparedEngine`).
 
     >>> from kt_formal.board import Board
     >>> run_engine("dfs", Question(Board(5, 5), closed=False, start=(0, 0)), order="clockwise").status.value
     'found'
     """
-    engine = get_engine(name)
-    changes, own = check_options(engine, options)
-    limits = Limits(DEFAULT_TIME_LIMIT) if limits is None else limits
-    return engine.run(question, limits.share(1.0, **changes) if changes else limits, own)
+    return PreparedEngine(name, options).run(question, limits)
 
 
 def _unknown_engine(name) -> str:
