@@ -129,7 +129,7 @@ def test_a_stop_event_ends_the_search_as_a_limit():
 
 
 def test_values_kept_across_restarts_match_fresh_ones():
-    from kt_formal.engines.pathsearch import _colour, centre_distance, ordered_table, table_degrees, table_for
+    from kt_formal.engines.pathsearch import centre_distance, node_colours, ordered_table, table_degrees, table_for
     from kt_formal.graph import neighbour_table
 
     board = Board.from_spec(13, 17, ["4,4,2x3"])
@@ -144,4 +144,4 @@ def test_values_kept_across_restarts_match_fresh_ones():
     assert d2[nt.node(a)] == table_degrees(nt, tab)[nt.node(a)] - 1
     r, c = divmod(nt.squares, board.cols)
     assert (centre_distance(nt) == abs(r - (13 // 2 - 1)) + abs(c - (17 // 2 - 1))).all()
-    assert (_colour(nt) == (r + c) % 2).all()
+    assert (node_colours(nt) == (r + c) % 2).all()

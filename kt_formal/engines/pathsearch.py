@@ -43,7 +43,7 @@ from kt_formal.question import Limits
 from kt_formal.engines.pathsearch_kernels import plain_kernel, search_kernel, warnsdorff_kernel
 
 
-__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "NodeMeter", "Outcome", "refuses", "search_request", "table_for", "ensure_search_memory", "search_fits", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
+__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "NodeMeter", "Outcome", "refuses", "node_colours", "dark_count", "table_degrees", "search_request", "table_for", "ensure_search_memory", "search_fits", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
 
 #: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
 #: clock position of the first move and the direction they turn.
@@ -396,7 +396,8 @@ def table_for(request, nt, order=None, engine="this engine") -> np.ndarray:
     return tab
 
 
-def _dark(nt, colour) -> int:
+def dark_count(nt, colour) -> int:
+    """How many of the table's squares are dark (kept in the table's memo)."""
     memo = getattr(nt, "memo", None)
     if memo is None:
         return int(colour.sum())
@@ -405,7 +406,8 @@ def _dark(nt, colour) -> int:
     return memo["dark"]
 
 
-def _colour(nt) -> np.ndarray:
+def node_colours(nt) -> np.ndarray:
+    """The colour (0 or 1) of each square of the table, in its node order (kept in its memo)."""
     memo = getattr(nt, "memo", None)
     if memo is not None and "colour" in memo:
         return memo["colour"]
@@ -467,8 +469,8 @@ def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdor
     k = len(nt)
     closed = request.closed
     node = nt.node
-    colour = _colour(nt)
-    n1 = _dark(nt, colour)
+    colour = node_colours(nt)
+    n1 = dark_count(nt, colour)
     n0 = k - n1
     plans = []  # (root, target, first, closing)
     halve = False  # directed solutions counted twice

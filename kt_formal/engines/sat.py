@@ -42,7 +42,7 @@ from kt_formal.claims import describe_question
 from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate
 from kt_formal.kernel.shape import Shape
 
-__all__ = ["NAME", "Sat", "fits", "too_big", "formula", "trim_proof", "certificate", "explain", "SOLVER",
+__all__ = ["NAME", "Sat", "fits", "too_big", "ProofOutOfTime", "drup_claim_of", "formula", "trim_proof", "certificate", "explain", "SOLVER",
            "encode_proof", "encode_cut"]
 
 NAME = "sat"
