@@ -77,13 +77,25 @@ class PreparedEngine:
     """
 
     def __init__(self, name: str, options: dict):
-        self.engine = get_engine(name)
-        self.changes, self.options = check_options(self.engine, options)
+        self.name, self.given = name, dict(options)
+        self.engine = self.changes = self.options = None
+        if options:  # options are checked now, before any work; without any the engine's module
+            self.prepare()  # is loaded when it runs (OR-Tools takes a while to import)
+        else:
+            check_engine(name)
+
+    def prepare(self) -> None:
+        """Load the engine and check the options given."""
+        if self.engine is None:
+            engine = get_engine(self.name)
+            self.changes, self.options = check_options(engine, self.given)
+            self.engine = engine
 
     def run(self, question: Question, limits: Limits | None = None) -> Result:
         """The engine's answer to ``question`` within ``limits`` (default
         :data:`~kt_formal.question.DEFAULT_TIME_LIMIT` seconds)."""
         limits = Limits(DEFAULT_TIME_LIMIT) if limits is None else limits
+        self.prepare()
         return self.engine.run(question, limits.share(1.0, **self.changes) if self.changes else limits,
                                self.options)
 
