@@ -156,7 +156,7 @@ def refute(question: Question, limits: Limits) -> Result | None:
 
     if not fits(question.board, question.closed):
         return None
-    return get_engine("sat").run(question, limits)
+    return run_engine("sat", question, limits)
 
 
 def explain_refutation(proof: dict) -> str:

@@ -51,11 +51,11 @@ class Portfolio:
         th.start()
 
     def _run(self, name, time_limit, node_limit=None):
-        from kt_formal.solve import get_engine
+        from kt_formal.solve import run_engine
 
         t = time.perf_counter()
         try:
-            res = get_engine(name).run(self.request, self.part(time_limit, node_limit))
+            res = run_engine(name, self.request, self.part(time_limit, node_limit))
             if node_limit is not None and res.status is Status.LIMIT and not self.stop.is_set():
                 res.message = (f"no tour within one walk ({res.stats.get('nodes', node_limit):,} "
                                "nodes); given up next to the constructions")
