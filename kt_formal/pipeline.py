@@ -49,7 +49,6 @@ import dataclasses
 import time
 
 from kt_formal import solve
-from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
 from kt_formal.proofs import (explain, find_colour_proof, find_degree_proof, find_ends_proof, find_hall_proof,
                               find_proof)
@@ -127,10 +126,10 @@ def rectangle_has_tour(rows: int, cols: int, closed: bool = True) -> bool:
     return rectangle_tour(rows, cols, closed)[0]
 
 
-def _quick_proof(board: Board, closed: bool, start, end) -> dict | None:
+def _quick_proof(question: Question) -> dict | None:
     """The proofs that take a glance: fixed ends, colour, degree."""
     for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
-        proof = finder(board, closed, start, end)
+        proof = finder(question.board, question.closed, question.start, question.end)
         if proof is not None:
             return proof
     return None
@@ -298,14 +297,14 @@ class _Run:
     # ---------------------------------------------------------------- the stages
     def proofs(self) -> Verdict | None:
         """1. The cheap proofs (only the quick ones when the fast attempt goes first)."""
-        board, closed, s, e = self.asked.board, self.asked.closed, self.asked.start, self.asked.end
+        board, closed = self.asked.board, self.asked.closed
         t = time.perf_counter()
         if self.plain and rectangle_has_tour(board.rows, board.cols, closed):
             # no proof of impossibility can exist: the theorem below says a tour does
             self.stage("proofs", "not needed: a tour exists by the classification of rectangles", t)
             return None
         if self.early:
-            proof = _quick_proof(board, closed, s, e)
+            proof = _quick_proof(self.asked)
             none = "none of the quick ones applies (fixed ends, colour, degree)"
         else:
             proof = find_proof(self.asked)
