@@ -102,7 +102,8 @@ try:
                 out.update(count=str(r.count), states=r.max_states, steps=len(r.states_per_column))
         else:
             from kt_formal.counting.exhaustive import count
-            r = count(Question(b, closed=closed), time_limit=limit)
+            from kt_formal.question import Limits
+            r = count(Question(b, closed=closed), Limits(limit))
             out["count"] = str(r.count) if r.complete else "unknown"
 except (LimitReached, ResourceLimit) as exc:
     out["count"] = "stopped: " + str(exc)

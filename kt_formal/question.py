@@ -5,10 +5,12 @@ forbidden moves. :class:`Limits` is what a run may spend (time, nodes) and how i
 stopped and watched (a stop event, progress), with its seed and threads; both are checked
 once, where they are made, and handed down from the command line or the Python API to the
 engine and the kernel's claim. A :class:`Result` is an answer: FOUND (with a verified
-tour), IMPOSSIBLE (proved) or UNKNOWN (nothing claimed; never reported as impossible).
+tour), IMPOSSIBLE (proved), LIMIT (a time or node limit, or the stop event, ended the run)
+or UNKNOWN (the engine gave up); the last two claim nothing and are never reported as
+impossible.
 
->>> Status.FOUND.exit_code, Status.IMPOSSIBLE.exit_code, Status.UNKNOWN.exit_code
-(0, 1, 3)
+>>> Status.FOUND.exit_code, Status.IMPOSSIBLE.exit_code, Status.UNKNOWN.exit_code, Status.LIMIT.exit_code
+(0, 1, 3, 3)
 >>> Limits(time_limit=10).left() <= 10, DEFAULT_TIME_LIMIT
 (True, 60.0)
 """
@@ -25,7 +27,7 @@ from kt_formal.exceptions import InvalidInput
 from kt_formal.tours import Tour
 
 __all__ = ["Status", "Result", "Question", "Limits", "Stage", "check_number", "check_time_limit",
-           "DEFAULT_TIME_LIMIT"]
+           "DEFAULT_TIME_LIMIT", "DEFAULT_THREADS"]
 
 #: The largest node limit a search accepts.
 MAX_NODES = 2**62
@@ -50,11 +52,18 @@ class Status(enum.Enum):
 
     FOUND = "found"
     IMPOSSIBLE = "impossible"
-    UNKNOWN = "unknown"
+    UNKNOWN = "unknown"  # the engine gave up: nothing is claimed
+    LIMIT = "limit"  # a time or node limit, or the stop event, ended it: nothing is claimed
 
     @property
     def exit_code(self) -> int:
-        return {"found": 0, "impossible": 1, "unknown": 3}[self.value]
+        """0 found, 1 impossible, 3 unknown or limit (the command line's exit codes)."""
+        return {"found": 0, "impossible": 1, "unknown": 3, "limit": 3}[self.value]
+
+    @property
+    def decided(self) -> bool:
+        """Whether the answer claims something (FOUND or IMPOSSIBLE)."""
+        return self is Status.FOUND or self is Status.IMPOSSIBLE
 
 
 @dataclass
@@ -123,6 +132,9 @@ class Result:
         Engine-specific counters (nodes, branches, conflicts, squares covered, ...).
     message : str
         One human sentence on what happened.
+    verified : bool
+        Whether ``tour`` has passed the kernel's check (every FOUND result that leaves
+        :meth:`kt_formal.engines.base.Engine.run` has).
     """
 
     status: Status
@@ -133,6 +145,7 @@ class Result:
     wall_time: float = 0.0
     stats: dict = field(default_factory=dict)
     message: str = ""
+    verified: bool = field(default=False, repr=False)
 
     @property
     def found(self) -> bool:
@@ -152,6 +165,8 @@ class Result:
 #: The time limit of a question when none is given, in seconds: the one default of the
 #: package (the command line, the Python API and every engine take it from here).
 DEFAULT_TIME_LIMIT = 60.0
+#: The threads (CP-SAT's workers) of a run whose limits name none.
+DEFAULT_THREADS = 2
 
 _MAX_SEED = 2**31 - 1
 _MAX_THREADS = 1024
@@ -274,17 +289,6 @@ class Limits:
     def __repr__(self) -> str:
         return (f"<Limits time_limit={self.time_limit} node_limit={self.node_limit} seed={self.seed} "
                 f"threads={self.threads} elapsed={self.elapsed():.3f}>")
-
-
-class Budget(Limits):
-    """Deprecated name of :class:`Limits` while the package moves to it (time only)."""
-
-    __slots__ = ()
-
-    check_time_limit = staticmethod(check_time_limit)
-
-    def share(self, fraction: float, at_most: float | None = None):  # type: ignore[override]
-        return self.seconds(fraction, at_most)
 
 
 @dataclass

@@ -9,9 +9,9 @@ trusted kernel; tests check it gives the kernel's answer on accepted and rejecte
 proofs, and ``kt-formal verify`` uses the kernel.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.engines import sat
+>>> from kt_formal.solve import run_engine
 >>> from kt_formal.question import Question
->>> cert = sat.solve(Question(Board(4, 6))).proof
+>>> cert = run_engine("sat", Question(Board(4, 6))).proof
 >>> check_drup_certificate_fast(cert).startswith("OK: no closed tour of the 4x6 board")
 True
 """

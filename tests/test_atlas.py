@@ -19,6 +19,7 @@ from kt_formal.survey.runners import run_census
 from kt_formal.survey.store import Store
 from kt_formal.exceptions import InvalidInput
 from kt_formal.io.maps import CHAR_WIDTH
+from kt_formal.solve import run_engine
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -412,12 +413,11 @@ def test_page_in_headless_chromium(small, tmp_path):
 def test_a_drup_proof_moves_to_every_image_and_the_kernel_accepts_it(closed):
     from kt_formal.survey.families import shape_symmetries, transform_certificate, transform_question
     from kt_formal.survey.runners import check_row_certificate
-    from kt_formal.engines import sat
     from kt_formal.question import Question
     from kt_formal.exceptions import CertificateRejected
 
     holes = ((0, 1), (1, 1), (2, 1))  # no symmetry of the 5x5 board keeps this hole
-    r = sat.solve(Question(Board(5, 5, holes=list(holes)), closed=closed), time_limit=60)
+    r = run_engine("sat", Question(Board(5, 5, holes=list(holes)), closed=closed), time_limit=60)
     assert r.proof is not None and r.proof["kind"] == "drup"
     q = (5, 5, holes, closed, None, None)
     images = set()

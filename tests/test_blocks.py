@@ -217,11 +217,11 @@ def test_no_block_construction_after_the_repair_used_up_the_time():
     """The constructions' stage keeps to its share: once the hole repair has used the
     time, the block construction is not started (a note says so)."""
     from kt_formal.solve.blocks_engine import construct
-    from kt_formal.question import Question
+    from kt_formal.question import Limits, Question
 
     board = Board(200, 200, holes=scattered_squares(200, 200, 400, seed=1, margin=0))
     notes = []
-    tour, how = construct(Question(board), time_limit=0.0, steps=notes, frame=False)
+    tour, how = construct(Question(board), Limits(1e-9), notes, frame=False)  # the time is spent
     assert tour is None and how is None
     assert ("blocks", "not started: no time left") in [(n, o) for n, o, _s in notes]
     assert any(n == "repair" and "ran out of time" in o for n, o, _s in notes)

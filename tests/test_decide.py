@@ -14,6 +14,7 @@ from kt_formal.api import decide
 from kt_formal.solve import find_tour
 from kt_formal.question import Status
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput
+from kt_formal.solve import run_engine
 
 
 # The theorems, written here from the reference (not imported from kt_formal.pipeline).
@@ -185,10 +186,9 @@ def test_hall_proof_before_the_sat_route(cli_proc, tmp_path):
 
 def exhaustive_record() -> dict:
     """The exhaustive engine's record for no open tour of 3x7 ending at d2 (decide no longer makes these)."""
-    from kt_formal.engines import exhaustive
     from kt_formal.question import Question
 
-    return exhaustive.solve(Question(Board(3, 7), closed=False, end=(1, 3))).proof
+    return run_engine("exhaustive", Question(Board(3, 7), closed=False, end=(1, 3))).proof
 
 
 def test_exhaustive_records_are_checked_only_on_replay(cli_proc, tmp_path):

@@ -307,7 +307,7 @@ def test_random_impossible_verdicts_confirmed_by_exhaustive_engine():
 def test_engine_reports_unknown_when_the_time_limit_is_reached():
     board = Board.from_spec(60, 60, ["10,10,5x5"])  # the frame does not apply (colour count)
     r = find_tour(board, engine="frame", time_limit=0.01)
-    assert r.status is Status.UNKNOWN and "does not apply" in r.message
+    assert r.status is Status.LIMIT and "does not apply" in r.message
 
 
 def test_engine_unknown_for_huge_board_it_cannot_build():

@@ -7,8 +7,7 @@ import math
 import pytest
 
 from kt_formal import Board, InvalidInput, find_tour
-from kt_formal.engines import backtrack, cpsat
-from kt_formal.solve import check_options
+from kt_formal.solve import check_options, get_engine
 
 
 def test_misspelt_option_names_the_closest():
@@ -27,9 +26,9 @@ def test_node_limit_is_refused_by_cpsat_not_ignored():
 
 
 def test_node_limit_is_honoured_by_backtracking():
-    # a node limit of 1 cannot finish a 20x20 search: the answer is unknown, not a tour
+    # a node limit of 1 cannot finish a 20x20 search: the answer is a limit reached, not a tour
     r = find_tour(Board(20, 20), closed=False, start=(0, 0), engine="backtrack", node_limit=1)
-    assert r.status.value in ("unknown", "found")
+    assert r.status.value in ("limit", "found")
     if r.status.value == "found":  # Warnsdorff may walk straight through; then it used <= 1 restart
         assert r.tour.check() is None
 
@@ -47,12 +46,15 @@ def test_node_limit_is_honoured_by_backtracking():
 ])
 def test_values_out_of_range_are_refused(name, value, what):
     with pytest.raises(InvalidInput, match=what):
-        check_options(cpsat, {name: value})
+        check_options(get_engine("cpsat"), {name: value})
 
 
 def test_run_settings_an_engine_does_not_use_are_accepted():
-    # backtracking is deterministic and single-threaded: seed and workers are settings of the run
-    assert check_options(backtrack, {"seed": 3, "workers": 2, "time_limit": 1.0}) == {"time_limit": 1.0}
+    # backtracking is deterministic and single-threaded: seed and workers are settings of the run,
+    # handed on in its limits; it has no options of its own
+    backtrack = get_engine("backtrack")
+    changes, own = check_options(backtrack, {"seed": 3, "workers": 2, "time_limit": 1.0})
+    assert changes == {"seed": 3, "threads": 2, "time_limit": 1.0} and own == backtrack.Options()
 
 
 def test_pictures_for_jupyter_come_from_below_the_value_types():

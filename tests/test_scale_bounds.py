@@ -22,6 +22,7 @@ from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.kernel.proofcheck import MAX_REDUCED_SQUARES
 from kt_formal.livesquares import rect_squares
 from kt_formal.proofs import find_proof, find_reduction_proof
+from kt_formal.question import Question
 from tests.conftest import ROOT
 
 #: The address space a command below may take.
@@ -166,7 +167,7 @@ def test_the_forced_move_proof_is_not_claimed_where_a_tour_exists():
     no proof (and a holed board with a tour never gets one)."""
     board = Board.from_spec(14, 14, ["3,3,8x8"])
     assert find_reduction_proof(board) is None
-    assert find_proof(board) is None
+    assert find_proof(Question(board)) is None
 
 
 def _proof_by_squares(rows, cols, squares, **fields):

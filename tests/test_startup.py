@@ -95,9 +95,9 @@ def test_loaded_kernel_counts_as_compiled():
     from kt_formal.board import Board
     from kt_formal.engines import pathsearch
     from kt_formal.question import Question
-    from kt_formal.engines.dfs import solve
+    from kt_formal.engines.dfs import Dfs
 
-    assert solve(Question(Board(5, 5), closed=False, start=(0, 0))).found
+    assert Dfs().run(Question(Board(5, 5), closed=False, start=(0, 0))).found
     assert pathsearch.kernels_compiled(pathsearch.plain_kernel)
 
 

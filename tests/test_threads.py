@@ -364,6 +364,7 @@ def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
     """A NodeMeter clock starts after the search kernels are ready: the time they take to
     load (here made slow) is not the search's."""
     from kt_formal.engines import pathsearch
+    from kt_formal.question import Limits
 
     monkeypatch.setattr(pathsearch.prepare_kernels, "ready", False)
     real = pathsearch.PathSearch.run
@@ -378,7 +379,7 @@ def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
             ends.append(time.perf_counter())
 
     monkeypatch.setattr(pathsearch.PathSearch, "run", slow_run)  # the preparation's own searches
-    limits = pathsearch.NodeMeter(time_limit=0.2)
+    limits = pathsearch.NodeMeter(Limits(0.2))
     monkeypatch.setattr(pathsearch.PathSearch, "run", real)
     # the clock started after the last of them ended (no wall time compared: a busy machine
     # may stop this process between any two lines)

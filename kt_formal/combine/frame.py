@@ -160,11 +160,11 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
             path = piece.tour
     if path is None:
         from kt_formal.engines import cpsat
-        from kt_formal.question import Status, Question
+        from kt_formal.question import Limits, Status, Question
 
         request = Question(spec.board(), closed=False, start=spec.start, end=spec.end)
-        result = cpsat.solve(request, time_limit=time_limit, seed=spec.seed, workers=2)
-        if result.status is Status.UNKNOWN:
+        result = cpsat.CpSat().run(request, Limits(time_limit, seed=spec.seed, threads=2))
+        if result.status is Status.LIMIT:
             _TIMED_OUT.add(spec.name)
             raise NotApplicable(f"CP-SAT found no {spec.name} within {time_limit:g} s")
         path = result.tour if result.found else None

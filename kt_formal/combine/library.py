@@ -251,11 +251,11 @@ def build_piece(spec: PieceSpec, time_limit: float = 120.0, workers: int = 2) ->
         If CP-SAT proves the spec impossible or runs out of time (the message says which).
     """
     from kt_formal.engines import cpsat
-    from kt_formal.question import Question
+    from kt_formal.question import Limits, Question
 
     request = Question(spec.board(), closed=spec.closed, start=spec.start, end=spec.end,
                           forced=spec.forced)
-    result = cpsat.solve(request, time_limit=time_limit, seed=spec.seed, workers=workers)
+    result = cpsat.CpSat().run(request, Limits(time_limit, seed=spec.seed, threads=workers))
     if not result.found:
         raise InvalidInput(f"piece {spec.name}: {result.status.value}: {result.message}")
     reason = spec_violation(spec, result.tour)

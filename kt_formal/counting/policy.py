@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from kt_formal.board import Board
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.question import DEFAULT_TIME_LIMIT, Question, check_time_limit
+from kt_formal.question import DEFAULT_TIME_LIMIT, Limits, Question, check_time_limit
 
 __all__ = ["Count", "PYTHON_WORDS", "COMMAND_WORDS", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "no_second_way", "check_count",
            "SEARCH_SQUARES", "SEARCH_OPEN_SQUARES"]
@@ -284,7 +284,7 @@ def pathsearch(request: Question, o: dict) -> Count:
     """A count by the exhaustive search."""
     from kt_formal.counting.exhaustive import count
 
-    res = count(request, node_limit=o["node_limit"], time_limit=o["time_limit"], out=o["out"], progress=o["progress"])
+    res = count(request, Limits(o["time_limit"], node_limit=o["node_limit"], progress=o["progress"]), out=o["out"])
     if not res.complete:
         return Count("search", False, None, int(res.count), res.wall_time, nodes=res.nodes, way="exhaustive search",
                      reason=f"the count stopped at its limit after {res.nodes:,} nodes and {res.wall_time:.2f} s")

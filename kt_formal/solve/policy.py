@@ -18,7 +18,8 @@ import sys
 from kt_formal.board import Board
 from kt_formal.question import Question
 
-__all__ = ["shape_of", "choose_engine", "fast_first", "kernels_loaded", "portfolio_engines",
+__all__ = ["shape_of", "choose_engine", "fast_first", "kernels_loaded", "portfolio_engines", "builds_plain",
+           "builds_margin", "constructions_suit", "construction_share",
            "SMALL_SQUARES", "DENSE_HOLES", "CPSAT_MAX_SQUARES", "FAST_FIRST", "FAST_MAX_SQUARES",
            "FAST_WARM_SQUARES", "FAST_SECONDS", "FAST_ENGINE", "PROBE_PER_GROUP", "PROBE_PER_SQUARE",
            "PROBE_SECONDS", "BACKGROUND_BACKTRACK", "BACKGROUND_NODES_PER_SQUARE", "BACKGROUND_MAX_SQUARES", "INLINE_PROBE_SQUARES",
