@@ -196,7 +196,7 @@ def test_the_tour_does_not_depend_on_the_machine_load(busy_cpsat, board):
     for busy in (False, True):
         if busy:
             busy_cpsat()
-        blocks_layout._CACHE.clear()  # solved again, not taken from the cache
+        blocks_layout.GROUP_CACHE.clear()  # solved again, not taken from the cache
         st = {}
         tours.append(_check(board, time_limit=10 ** 5, stats=st).order)
         stats.append(st)

@@ -36,11 +36,11 @@ def _warm_groups():
     from kt_formal.engines import pathsearch, successors
 
     succ = np.array([1, 0], np.int64)
-    small = (successors.follow_kernel(), *repair._kernels(), blocks._walker())
+    small = (successors.follow_kernel(), *repair.window_kernels(), blocks.walker())
 
     def walks():
         walk.walk(succ, 0, 2)
-        number, one_cycle, cycle_pos, exits = repair._kernels()
+        number, one_cycle, cycle_pos, exits = repair.window_kernels()
         for dtype in (np.int32, np.int64):  # the repair's positions: int32 below 2**31 squares
             number(succ.astype(dtype), 0, 2, np.zeros(2, dtype))
             exits(succ.astype(dtype), np.zeros(2, np.int32), 1, np.zeros(1, np.int64), np.empty(1, np.int64))

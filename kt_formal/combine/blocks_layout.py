@@ -10,7 +10,10 @@ from kt_formal.exceptions import InvalidInput
 import os
 from kt_formal.engines.successors import compile_once
 
-__all__ = ["BlocksNotApplicable", "cut_parts", "solve_group", "group_work", "GROUP_WORK", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
+__all__ = ["BlocksNotApplicable", "cut_parts", "solve_group", "group_work", "GROUP_WORK", "walk_neighbours",
+           "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES", "GROUP_CACHE", "DEBUG", "Layout", "DisjointSets",
+           "adjacent_member", "cell_path", "group_mask", "low_degree_cells", "neighbour_cells",
+           "nearest_route", "walker"]
 
 
 #: Largest group (live squares) handed to CP-SAT; beyond it the construction gives up.
@@ -24,7 +27,8 @@ ENDS_GROUP_SQUARES = 2500
 _MOVES = np.array([(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)])
 
 
-_DEBUG = bool(os.environ.get("KT_BLOCKS_DEBUG"))
+#: print the blocks construction's steps (environment variable KT_BLOCKS_DEBUG)
+DEBUG = bool(os.environ.get("KT_BLOCKS_DEBUG"))
 
 
 class BlocksNotApplicable(Exception):
@@ -110,7 +114,9 @@ def _wanted(mask: np.ndarray, axis: int) -> dict:
     return {int(i) + 1: float(run[i]) for i in np.flatnonzero(run)}
 
 
-class _DSU:
+class DisjointSets:
+    """Union-find over ``0..n-1`` (path halving): :meth:`find` a set's root, :meth:`union` two sets."""
+
     def __init__(self, n):
         self.p = list(range(n))
 
@@ -128,7 +134,8 @@ class _DSU:
         return a
 
 
-_CACHE: dict = {}
+#: the solved groups, by their mask and ends (cleared when it holds too many)
+GROUP_CACHE: dict = {}
 
 
 _CACHE_MAX = 20000
@@ -187,13 +194,13 @@ def solve_group(live: np.ndarray, *, closed: bool = True, start=None, end=None, 
     """
     key = (live.shape, np.packbits(live).tobytes(), closed, start, end,
            tuple(tuple(sorted(s)) for s in need))
-    if key in _CACHE:
-        return _CACHE[key]
+    if key in GROUP_CACHE:
+        return GROUP_CACHE[key]
     res = _solve_group(live, closed, start, end, need, time_limit, seed, workers, work)
     if res is not None:
-        if len(_CACHE) > _CACHE_MAX:
-            _CACHE.clear()
-        _CACHE[key] = res
+        if len(GROUP_CACHE) > _CACHE_MAX:
+            GROUP_CACHE.clear()
+        GROUP_CACHE[key] = res
     return res
 
 
@@ -256,7 +263,7 @@ def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba
 
 
 #: The compiled :func:`_walk_py`, made on first use.
-_walker = compile_once(_walk_py, nogil=True)
+walker = compile_once(_walk_py, nogil=True)
 
 
 def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
@@ -269,13 +276,13 @@ def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
     [0, 1, 2]
     """
     out = np.empty(length, dtype=np.int64)
-    n = _walker()(nb, np.int64(start), out)
+    n = walker()(nb, np.int64(start), out)
     if n != length:
         raise RuntimeError(f"the walk covered {n} of {length} squares")
     return out
 
 
-class _Layout:
+class Layout:
     """Cells of the cut, their content, and the groups (union-find over cells)."""
 
     def __init__(self, board: Board, closed: bool, start, end):
@@ -306,7 +313,7 @@ class _Layout:
         area = np.outer(rp, cp)
         self.lib = (self.nlive == area) & (area % 2 == 0)
         self.empty = self.nlive == 0
-        self.dsu = _DSU(p * q)
+        self.dsu = DisjointSets(p * q)
         # the cell owning each square: the cut's rectangles, until squares are handed over
         ci = np.repeat(np.arange(p), rp)
         cj = np.repeat(np.arange(q), cp)
@@ -368,7 +375,8 @@ class _Layout:
         return int(self.ro[i]), int(self.ro[i + 1]), int(self.co[j]), int(self.co[j + 1])
 
 
-def _nbr_cells(L: _Layout, cell):
+def neighbour_cells(L: Layout, cell):
+    """The cells edge-adjacent to ``cell`` in the layout's grid."""
     i, j = divmod(cell, L.q)
     if i > 0:
         yield cell - L.q
@@ -380,13 +388,13 @@ def _nbr_cells(L: _Layout, cell):
         yield cell + 1
 
 
-def _cell_path(L: _Layout, c1: int, c2: int) -> list[int]:
+def cell_path(L: Layout, c1: int, c2: int) -> list[int]:
     """Cells of an L-shaped route from cell c1 to c2 (rows first), skipping empty cells by BFS."""
-    path = _nearest(L, [c1], lambda c: c == c2)
+    path = nearest_route(L, [c1], lambda c: c == c2)
     return [c1] + (path or [])
 
 
-def _nearest(L: _Layout, sources, accept, through=None, depth=None):
+def nearest_route(L: Layout, sources, accept, through=None, depth=None):
     """Shortest route of cells (BFS over non-empty cells ``through`` allows) from ``sources``
     to a cell ``accept`` takes; the route's cells, the accepted one last, or None."""
     prev = {s: None for s in sources}
@@ -396,7 +404,7 @@ def _nearest(L: _Layout, sources, accept, through=None, depth=None):
         c = dq.popleft()
         if depth is not None and dist[c] >= depth:
             continue
-        for d in _nbr_cells(L, c):
+        for d in neighbour_cells(L, c):
             if d in prev or L.empty.flat[d]:
                 continue
             prev[d] = c
@@ -413,12 +421,12 @@ def _nearest(L: _Layout, sources, accept, through=None, depth=None):
     return None
 
 
-def _bbox(L: _Layout, cells):
+def _bbox(L: Layout, cells):
     rs = [L.cell_rect(c) for c in cells]
     return min(r[0] for r in rs), max(r[1] for r in rs), min(r[2] for r in rs), max(r[3] for r in rs)
 
 
-def _group_mask(L: _Layout, cells):
+def group_mask(L: Layout, cells):
     """``(local, r0, c0)``: the group's live squares in its bounding box, and the box corner.
 
     The box is the cells' rectangles grown by one square (squares handed over from a
@@ -431,15 +439,15 @@ def _group_mask(L: _Layout, cells):
     return out, r0, c0
 
 
-def _adjacent_member(L: _Layout, cells, target):
+def adjacent_member(L: Layout, cells, target):
     """A cell of ``cells`` edge-adjacent to ``target``, or None."""
     for c in cells:
-        if target in _nbr_cells(L, c):
+        if target in neighbour_cells(L, c):
             return c
     return None
 
 
-def _low_degree(L: _Layout, grp, is_open: bool):
+def low_degree_cells(L: Layout, grp, is_open: bool):
     """Cells holding outside neighbours of group squares with fewer than 2 moves inside."""
     live, r0, c0 = grp
     h, w = live.shape
