@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kt_formal.counting.frontier_keys import HASH_SPACE, home_slot, pass_hash
+from kt_formal.counting.frontier_hash import HASH_SPACE, home_slot, pass_hash
 from kt_formal.engines.compiled import cached_njit
 
 W = 17  # eight across: positions in base 11

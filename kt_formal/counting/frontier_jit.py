@@ -82,7 +82,8 @@ from kt_formal.engines import kernel_threads
 from kt_formal.engines.compiled import Preparation
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, square_colour, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.counting.frontier_keys import BLOCK, HASH_SPACE, LIMB, MAX_LOAD, LOAD_FACTOR, P_MIRROR, SPARE_BYTES, limbs_to_int, step_tables
+from kt_formal.counting.frontier_hash import BLOCK, HASH_SPACE, LIMB, limbs_to_int, LOAD_FACTOR, MAX_LOAD, SPARE_BYTES
+from kt_formal.counting.frontier_keys import P_MIRROR, step_tables
 from kt_formal.counting.frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
 from kt_formal.counting.frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
 from kt_formal.counting.frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours

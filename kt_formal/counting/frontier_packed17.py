@@ -31,7 +31,8 @@ import numpy as np
 from numba import prange
 
 from kt_formal.engines.compiled import cached_njit
-from kt_formal.counting.frontier_keys import DB_INDEX, N_PRM, ONES, P_B0, P_L_DEAD, P_L_REQ, P_MAY_FINISH, P_MIRROR, P_N_WATCH, P_NEW_LIVE, P_OUT_LIVE, P_Z_DEAD, P_Z_FORB, P_Z_REQ, emit, nibbles_equal, popcount, spread_bits, with_leaving
+from kt_formal.counting.frontier_hash import emit
+from kt_formal.counting.frontier_keys import DB_INDEX, N_PRM, ONES, P_B0, P_L_DEAD, P_L_REQ, P_MAY_FINISH, P_MIRROR, P_N_WATCH, P_NEW_LIVE, P_OUT_LIVE, P_Z_DEAD, P_Z_FORB, P_Z_REQ, nibbles_equal, popcount, spread_bits, with_leaving
 from kt_formal.counting.frontier_successors import labels_from, neighbour_sets
 from kt_formal.counting.frontier_tables import next_block, insert_part, table_sizes, thread_arrays, thread_done, fill_closed16, fill_open16, fill_wide, packed_keys
 

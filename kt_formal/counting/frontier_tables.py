@@ -23,7 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 from kt_formal.engines.compiled import cached_njit
-from kt_formal.counting.frontier_keys import BATCH, DB_INDEX, nibbles_equal, popcount, P_B0, P_B16, P_BALANCE, P_CLOSED, P_COLOUR, P_FIXED, P_LIGHT, P_N_WATCH, N_PRM, P_FREE, P_L_DEAD, P_L_REQ, P_MAY_FINISH, P_MERGE, P_MIRROR, P_NEW_LIVE, P_NO_ROOM, P_ONE_ROOM, P_OUT_FIXED, P_OUT_LIVE, P_SHUT, P_W, P_Z_DEAD, P_Z_FORB, P_Z_REQ, add_limbs, move_combo, decode_key, emit, home_slot, mirror_image, pass_hash, prefetch, spread_bits, step_tables
+from kt_formal.counting.frontier_hash import add_limbs, BATCH, emit, home_slot, pass_hash, prefetch
+from kt_formal.counting.frontier_keys import DB_INDEX, nibbles_equal, popcount, P_B0, P_B16, P_BALANCE, P_CLOSED, P_COLOUR, P_FIXED, P_LIGHT, P_N_WATCH, N_PRM, P_FREE, P_L_DEAD, P_L_REQ, P_MAY_FINISH, P_MERGE, P_MIRROR, P_NEW_LIVE, P_NO_ROOM, P_ONE_ROOM, P_OUT_FIXED, P_OUT_LIVE, P_SHUT, P_W, P_Z_DEAD, P_Z_FORB, P_Z_REQ, move_combo, decode_key, mirror_image, spread_bits, step_tables
 from kt_formal.counting.frontier_successors import move_combo16, mirror_image16, open_mask_dead, successor, successor16, successor_open16, touched_masks
 
 __all__ = ["fill_closed16", "fill_open16", "fill_wide", "packed_keys", "regrow", "shrink", "compact",
