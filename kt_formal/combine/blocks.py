@@ -18,7 +18,7 @@ are formed so that they can be solved:
   groups of its other neighbours;
 * ports: a group with no live port toward the rest is merged with a neighbour;
 * failure: a group CP-SAT cannot solve (infeasible, or its budget of deterministic time,
-  :func:`~kt_formal.combine.blocks_layout.group_work`, ran out) is merged with its
+  :func:`~kt_formal.combine.blocks_groups.group_work`, ran out) is merged with its
   neighbours and solved again, bigger.
 
 Groups and library cells are joined along a spanning tree by the 2-move swap of
@@ -58,8 +58,9 @@ from kt_formal.tours import Tour
 __all__ = ["block_tour", "BlocksNotApplicable", "solve_group", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
 
 
-from kt_formal.combine.blocks_layout import BlocksNotApplicable, ENDS_GROUP_SQUARES, MAX_GROUP_SQUARES, GROUP_CACHE, DEBUG, Layout, adjacent_member, cell_path, group_mask, low_degree_cells, group_work, neighbour_cells, nearest_route, solve_group, walk_neighbours
-from kt_formal.combine.blocks_joins import bfs_groups, join_halves, has_move, join_candidates, join_present, stamp_library, swap_join, spanning_tree, tree_edges
+from kt_formal.combine.blocks_layout import BlocksNotApplicable, DEBUG, Layout, adjacent_member, cell_path, group_mask, low_degree_cells, neighbour_cells, nearest_route
+from kt_formal.combine.blocks_groups import ENDS_GROUP_SQUARES, MAX_GROUP_SQUARES, GROUP_CACHE, group_work, solve_group
+from kt_formal.combine.blocks_joins import bfs_groups, join_halves, has_move, join_candidates, join_present, stamp_library, swap_join, spanning_tree, tree_edges, walk_neighbours
 
 
 # ====================================================================== cuts

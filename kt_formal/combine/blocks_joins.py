@@ -1,4 +1,11 @@
-"""The joins of the block construction: the port moves between neighbouring cells and groups, the spanning tree of joins, and the swap that splices two tours into one at a join."""
+"""The joins of the block construction: the port moves between neighbouring cells and groups,
+the spanning tree of joins, the library's pieces stamped into the tour's neighbour array, the
+swap that splices two tours into one at a join, and the walk that reads the visiting order off
+the neighbour array.
+
+>>> walk_neighbours(np.array([[1, 2], [0, 2], [1, 0]]), 0, 3).tolist()
+[0, 1, 2]
+"""
 
 from __future__ import annotations
 
@@ -6,9 +13,10 @@ from collections import deque
 import numpy as np
 from kt_formal.combine.divide import port_piece, port_edges
 from kt_formal.combine.blocks_layout import BlocksNotApplicable, DisjointSets, Layout
+from kt_formal.engines.successors import compile_once
 
 __all__ = ["bfs_groups", "join_halves", "has_move", "join_candidates", "join_present", "stamp_library",
-           "swap_join", "spanning_tree", "tree_edges"]
+           "swap_join", "spanning_tree", "tree_edges", "walk_neighbours", "walker"]
 
 
 def join_candidates(L: Layout, a: int, b: int, lib_a: bool, lib_b: bool):
@@ -201,3 +209,37 @@ def stamp_library(L: Layout, special, nb):
                 nb[sq, 0] = (bb + n0[None, :]).ravel()
                 nb[sq, 1] = (bb + n1[None, :]).ravel()
     _ = port_edges  # the port layout these pieces follow
+
+
+def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba
+    prev = -1
+    cur = start
+    for k in range(out.shape[0]):
+        out[k] = cur
+        a = nb[cur, 0]
+        nxt = nb[cur, 1] if a == prev else a
+        prev = cur
+        cur = nxt
+        if cur < 0:
+            return k + 1
+    return out.shape[0]
+
+
+#: The compiled :func:`_walk_py`, made on first use.
+walker = compile_once(_walk_py, nogil=True)
+
+
+def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
+    """Visiting order along an undirected neighbour array ``nb`` (n, 2) from ``start`` (numba).
+
+    From ``start`` the walk goes to ``nb[start, 0]`` first (an open tour's first square
+    has its one neighbour there), then always to the neighbour it did not come from.
+
+    >>> walk_neighbours(np.array([[1, 2], [0, 2], [1, 0]]), 0, 3).tolist()
+    [0, 1, 2]
+    """
+    out = np.empty(length, dtype=np.int64)
+    n = walker()(nb, np.int64(start), out)
+    if n != length:
+        raise RuntimeError(f"the walk covered {n} of {length} squares")
+    return out
