@@ -144,7 +144,7 @@ def _step_part(part, spec, i, args):
         return [_empty() for _ in range(P)], 0
     fj.prepare_kernels(note=False, k=spec["k"], closed=spec["closed"])
     sweep = fj.Sweep(spec["k"], spec["W"], spec["closed"], spec["free"], spec["max_states"], None, None,
-                      time.perf_counter(), spec["n"], spec["table_bytes"], spec["spill_dir"], 1)
+                     time.perf_counter(), spec["n"], spec["table_bytes"], spec["spill_dir"], 1)
     sweep.chunks = [(keys, counts)]
     sweep.mirror = spec.get("mirror", False)
     with fj.threads_restored():

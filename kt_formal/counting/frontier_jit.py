@@ -467,7 +467,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                              end=None if closed else end, resumed=lay.n)
     t0 += prepare_kernels(k=lay.k, closed=closed)
     sweep = Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
-                   table_bytes, spill_dir, threads)
+                  table_bytes, spill_dir, threads)
     sweep.mirror = symmetry and upside_down_alike(lay)
     first, done, emptied = 0, 0, 0
     if resume and (got := ckpt.latest()) is not None:
@@ -536,7 +536,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         raise InvalidInput("resuming a count needs its checkpoint directory")
     t0 += prepare_kernels(k=k, closed=closed)
     sweep = Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
-                   spill_dir, threads)
+                  spill_dir, threads)
     sweep.mirror = symmetry and not partial  # a full strip looks the same upside down
     first = 0
     if resume and (got := ckpt.latest()) is not None:

@@ -216,7 +216,7 @@ def _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed,
     if tn2 + nf + n_short > free:
         return True
     return colour and colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
-                                    balance, f, nf, n_short, light_short)
+                                   balance, f, nf, n_short, light_short)
 
 
 @cached_njit(inline="always")
@@ -393,7 +393,7 @@ def _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W, n_short, light_short): 
     if tn2 + nf + n_short > prm[P_FREE]:
         return True
     if prm[P_COLOUR] and colours_dead(zpost, lpost, tn2, prm[P_FREE], prm[P_LIGHT], prm[P_FIXED],
-                                        prm[P_BALANCE], f, nf, n_short, light_short):
+                                      prm[P_BALANCE], f, nf, n_short, light_short):
         return True
     # a path whose two ends take no more moves (shut, or gone from the frontier as an
     # end of the tour) is the whole tour: dead while any other square waits for moves

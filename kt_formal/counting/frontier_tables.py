@@ -170,12 +170,12 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
                 c = move_combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
-                             prm[P_B0], low_w, True)
+                                 prm[P_B0], low_w, True)
                 if c < 0:
                     continue
                 for mi in range(mstart[c], mstart[c + 1]):
                     nk = successor16(X, mlist[mi], W, m, nbr_p4, nbr_end, out_live, may_finish,
-                                      low_w, low_a, DB_INDEX, n_watch, wb, wa, wn)
+                                     low_w, low_a, DB_INDEX, n_watch, wb, wa, wn)
                     if mirror and nk >= 0:
                         nk = mirror_image16(nk, W, low_w, DB_INDEX)
                     emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
@@ -210,7 +210,7 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 X = (np.uint64(keys[x]) >> np.uint64(2)) | new_sq
                 c = move_combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
-                             prm[P_B0], low_w, False)
+                                 prm[P_B0], low_w, False)
                 if c < 0:
                     continue
                 tn = keys[x] & 3
@@ -224,13 +224,13 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
                     mask = mlist[mi]
                     gone = (v0 >= two) if b0 < 0 or not (mask >> b0) & 1 else v0 == zero
                     if open_mask_dead(zu, lu, nz, touched[mask], popcount(mask),
-                                       tn + (1 if gone and not out_fixed else 0), free, may_finish, one_room,
-                                       no_room, colour, light, fixed, balance, n_watch, wb, wa, wn, wl):
+                                      tn + (1 if gone and not out_fixed else 0), free, may_finish, one_room,
+                                      no_room, colour, light, fixed, balance, n_watch, wb, wa, wn, wl):
                         continue
                     nk = successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed,
-                                           may_finish, free, merge, one_room, no_room, shut, low_w,
-                                           low_a, DB_INDEX, colour, light, fixed, balance, n_watch, wb,
-                                           wa, wn, wl)
+                                          may_finish, free, merge, one_room, no_room, shut, low_w,
+                                          low_a, DB_INDEX, colour, light, fixed, balance, n_watch, wb,
+                                          wa, wn, wl)
                     if mirror and nk >= 0:
                         nk = mirror_image16(nk, W, low_w, DB_INDEX)
                     emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
@@ -263,7 +263,7 @@ def fill_wide(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 tn = decode_key(keys[x], W, b16, new_live, base)
                 c = move_combo(base, W, m, nbr_p, nbr_end, prm[P_B0], closed, prm[P_OUT_LIVE],
-                           prm[P_Z_DEAD], prm[P_L_DEAD], prm[P_Z_REQ], prm[P_L_REQ], prm[P_Z_FORB])
+                               prm[P_Z_DEAD], prm[P_L_DEAD], prm[P_Z_REQ], prm[P_L_REQ], prm[P_Z_FORB])
                 if c < 0:
                     continue
                 zm = 0
