@@ -80,7 +80,7 @@ def run_family(name, boards, limit, compare_first: int, compare_limit: float):
     times = []
     rows = []
     for k, (label, board, kw) in enumerate(boards):
-        blocks._CACHE.clear()  # no head start from an earlier board's groups
+        blocks.GROUP_CACHE.clear()  # no head start from an earlier board's groups
         t0 = time.perf_counter()
         v = decide(board, time_limit=limit, **kw)
         dt = time.perf_counter() - t0
@@ -96,7 +96,7 @@ def run_family(name, boards, limit, compare_first: int, compare_limit: float):
                     continue
                 if eng == "extend-rotate" and board.n_squares > FAST_MAX_SQUARES:
                     continue
-                blocks._CACHE.clear()
+                blocks.GROUP_CACHE.clear()
                 t1 = time.perf_counter()
                 w = decide(board, time_limit=compare_limit, engine=eng, **kw)
                 line += f" | {eng}: {w.answer} {time.perf_counter() - t1:.2f} s"
@@ -129,7 +129,7 @@ def overhead(limit: float):
         three below a second."""
         times = []
         while len(times) < (15 if not times or times[0] < 0.05 else 3 if times[0] < 1 else 1):
-            blocks._CACHE.clear()
+            blocks.GROUP_CACHE.clear()
             t = time.perf_counter()
             out = decide(board, time_limit=limit, **kw, **extra)
             times.append(time.perf_counter() - t)

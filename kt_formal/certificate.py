@@ -82,7 +82,7 @@ def board_from_dict(d) -> Board:
     try:
         if shape.live is not None:
             return Board(shape.rows, shape.cols, live=sorted(r * shape.cols + c for r, c in shape.live))
-        return Board(shape.rows, shape.cols, holes=sorted(shape.holes))
+        return Board(shape.rows, shape.cols, holes=sorted(shape.holes or ()))
     except InvalidInput as exc:
         raise CertificateRejected(f"bad board: {exc}") from None
 

@@ -266,4 +266,4 @@ class Tour:
             and np.array_equal(self.order, other.order)
         )
 
-    __hash__ = None  # mutable array inside
+    __hash__ = None  # type: ignore[assignment]  # mutable array inside

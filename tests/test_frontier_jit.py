@@ -555,7 +555,7 @@ def test_a_step_in_one_pass_keeps_its_states_in_memory_while_they_fit(monkeypatc
     asks here (no arrays count as small), with room for all and with none."""
     from kt_formal.counting import frontier_jit as F
 
-    monkeypatch.setattr(F, "_SPARE_BYTES", 0)
+    monkeypatch.setattr(F, "SPARE_BYTES", 0)
     monkeypatch.setattr(F, "available_memory", lambda: 1 << 50)
     roomy = count_request_jit(Board(6, 6), spill_dir=str(tmp_path))
     monkeypatch.setattr(F, "available_memory", lambda: 0)
@@ -575,7 +575,7 @@ def test_the_output_of_a_step_reuses_arrays_large_enough_and_lets_large_others_g
 
     from kt_formal.counting import frontier_jit as F
 
-    sweep = F._Sweep(5, 11, True, 0, 1 << 20, None, None, 0.0, 6)
+    sweep = F.Sweep(5, 11, True, 0, 1 << 20, None, None, 0.0, 6)
     big = (np.empty(1000, np.int64), np.empty(2000, np.int64))
     small = (np.empty(10, np.int64), np.empty(10, np.int64))
     sweep.cur, sweep.spare = big, small
@@ -592,15 +592,15 @@ def test_the_output_of_a_step_reuses_arrays_large_enough_and_lets_large_others_g
     keys, counts = sweep._memory_arrays(1500, 1)
     assert not np.shares_memory(keys, big[0]) and sweep.cur[0].shape[0] >= 1500 + 1500 // 4
     assert sweep.spare is big  # the input's arrays: the spare, while not larger than its limit
-    old = F._SPARE_BYTES
+    old = F.SPARE_BYTES
     try:
-        F._SPARE_BYTES = 100
+        F.SPARE_BYTES = 100
         sweep.cur, sweep.spare = big, None
         sweep._keep_arrays(1500, 1)
         sweep._memory_arrays(1500, 1)
         assert sweep.spare is None
     finally:
-        F._SPARE_BYTES = old
+        F.SPARE_BYTES = old
 
 
 @pytest.mark.slow  # 30 to 50 s with a busy neighbour: CI runs it with the slow tests

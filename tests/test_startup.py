@@ -201,8 +201,8 @@ def test_the_frontier_kernels_know_the_files_they_are_made_of():
     from kt_formal.engines.compiled import kernel_sources
 
     names = {os.path.basename(p) for p in kernel_sources(T.fill_closed16)}
-    assert names == {"frontier_tables.py", "frontier_successors.py", "frontier_keys.py"}
-    assert {os.path.basename(p) for p in kernel_sources(T.compact)} <= {"frontier_tables.py", "frontier_keys.py"}
+    assert names == {"frontier_tables.py", "frontier_successors.py", "frontier_keys.py", "frontier_hash.py"}
+    assert {os.path.basename(p) for p in kernel_sources(T.compact)} <= {"frontier_tables.py", "frontier_keys.py", "frontier_hash.py"}
 
 
 def test_quiet_blas_asks_for_one_thread_unless_the_user_chose():

@@ -351,12 +351,12 @@ def test_after_the_preparation_a_count_compiles_nothing(wide):
             F.count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=spill)
             F.count_row(5, 23, 24, table_bytes=1 << 20, spill_dir=spill)
         F.count_row(4, 3, 6, closed=False, partial=True)
-        old = F._LOAD
+        old = F.LOAD_FACTOR
         try:
-            F._LOAD = 50.0  # tables laid out far too small: they grow
+            F.LOAD_FACTOR = 50.0  # tables laid out far too small: they grow
             F.count_request_jit(Board(5, 6))
         finally:
-            F._LOAD = old
+            F.LOAD_FACTOR = old
     assert {k.__name__: len(k.signatures) for k in kernels} == before
 
 

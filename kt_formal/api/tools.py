@@ -117,22 +117,22 @@ def _warm_groups():
     """(name, kernels, prepare) of each group of compiled kernels."""
     import numpy as np
 
-    from kt_formal.combine import blocks_layout as blocks, repair, walk
+    from kt_formal.combine import blocks_joins, repair, walk
     from kt_formal.counting import frontier_jit
     from kt_formal.engines import pathsearch, successors
 
     succ = np.array([1, 0], np.int64)
-    small = (successors.follow_kernel(), *repair._kernels(), blocks._walker())
+    small = (successors.follow_kernel(), *repair.window_kernels(), blocks_joins.walker())
 
     def walks():
         walk.walk(succ, 0, 2)
-        number, one_cycle, cycle_pos, exits = repair._kernels()
+        number, one_cycle, cycle_pos, exits = repair.window_kernels()
         for dtype in (np.int32, np.int64):  # the repair's positions: int32 below 2**31 squares
             number(succ.astype(dtype), 0, 2, np.zeros(2, dtype))
             exits(succ.astype(dtype), np.zeros(2, np.int32), 1, np.zeros(1, np.int64), np.empty(1, np.int64))
         one_cycle(succ)
         cycle_pos(succ, np.empty(2, np.int64))
-        blocks.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
+        blocks_joins.walk_neighbours(np.array([[1, -1], [0, -1]], np.int32), 0, 2)  # int32 below 2**31 squares
 
     kinds = {frontier_jit.fill_closed16: "closed tours", frontier_jit.fill_open16: "open tours",
              frontier_jit.fill_wide: "open tours eight across", frontier_jit.fill_closed17: "closed tours eight across"}

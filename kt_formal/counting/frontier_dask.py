@@ -2,7 +2,7 @@
 
 Each step of :func:`kt_formal.counting.frontier_jit.count_request_jit`'s sweep runs as
 ``2 * P`` tasks for ``P`` parts: a task a part steps its states with the compiled kernels
-(:class:`~kt_formal.counting.frontier_jit._Sweep`, one thread: a worker process a core)
+(:class:`~kt_formal.counting.frontier_jit.Sweep`, one thread: a worker process a core)
 and merges their successors in its own table, then cuts them into ``P`` pieces by a hash
 of the key; a task a part then merges the pieces meant for it from every part (equal keys
 add their counts, exactly, in 31-bit digits). So no state is held twice after a step, no
@@ -143,11 +143,11 @@ def _step_part(part, spec, i, args):
     if keys.shape[0] == 0:
         return [_empty() for _ in range(P)], 0
     fj.prepare_kernels(note=False, k=spec["k"], closed=spec["closed"])
-    sweep = fj._Sweep(spec["k"], spec["W"], spec["closed"], spec["free"], spec["max_states"], None, None,
-                      time.perf_counter(), spec["n"], spec["table_bytes"], spec["spill_dir"], 1)
+    sweep = fj.Sweep(spec["k"], spec["W"], spec["closed"], spec["free"], spec["max_states"], None, None,
+                     time.perf_counter(), spec["n"], spec["table_bytes"], spec["spill_dir"], 1)
     sweep.chunks = [(keys, counts)]
     sweep.mirror = spec.get("mirror", False)
-    with fj._threads_restored():
+    with fj.threads_restored():
         done, _ = sweep.step(i, *args)
     out = [(np.asarray(k), np.asarray(c)) for k, c in sweep.chunks]
     L = max(c.shape[1] for _k, c in out)
@@ -207,7 +207,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
         # the kernels loaded (compiled once) on every worker before the clock starts
         client.run(_prepare_worker, lay.k, bool(closed))
         t0 = time.perf_counter()
-        first = fj._Sweep(lay.k, lay.W, closed, lay.free_terminals, 1, None, None, t0, lay.n)
+        first = fj.Sweep(lay.k, lay.W, closed, lay.free_terminals, 1, None, None, t0, lay.n)
         keys, counts = first.chunks[0]
         state = [client.scatter((keys, counts))] + [client.scatter(_empty()) for _ in range(parts - 1)]
         done, peak, per_column = 0, 1, []

@@ -82,16 +82,19 @@ from kt_formal.engines import kernel_threads
 from kt_formal.engines.compiled import Preparation
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, square_colour, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.counting.frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, limbs_to_int, step_tables
+from kt_formal.counting.frontier_hash import BLOCK, HASH_SPACE, LIMB, limbs_to_int, LOAD_FACTOR, MAX_LOAD, SPARE_BYTES
+from kt_formal.counting.frontier_keys import P_MIRROR, step_tables
 from kt_formal.counting.frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
 from kt_formal.counting.frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
 from kt_formal.counting.frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
-from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, _physical_memory
+from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, physical_memory
 from kt_formal.memory import available_memory
 from kt_formal.counting.frontier_checkpoint import board_checkpointer, row_checkpointer
 from kt_formal.counting.frontier_pace import pace
 
-__all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "fill_group", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
+__all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "fill_group", "count_fills",
+           "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES", "Sweep",
+           "threads_restored"]
 
 #: table parts of a large step (a power of two), None: one a thread asked for (at most 16)
 _THREADS = None
@@ -167,7 +170,7 @@ def prepare_fill(fill, note: bool = True) -> float:
     return _GROUPS[fill](note)
 
 
-class _threads_restored:
+class threads_restored:
     """Puts back numba's thread count of the calling thread when a sweep ends."""
 
     def __enter__(self):
@@ -184,7 +187,7 @@ def _masks(m: int, must: int, cap: int) -> np.ndarray:
                     dtype=np.int64)
 
 
-class _Sweep:
+class Sweep:
     """The per-square parameters of a sweep and the loop that runs the kernels.
 
     The live states are a list of chunks ``(keys, counts)``: one array pair in memory,
@@ -208,8 +211,8 @@ class _Sweep:
         self.spill_dir = spill_dir
         keys = np.array([start_key(W, closed)], np.int64)
         self.chunks = [(keys, np.ones((1, 1), np.int64))]
-        self.gk = np.empty(_BLOCK, np.int64)  # a block's successors: keys and source states
-        self.gs = np.empty(_BLOCK, np.int64)
+        self.gk = np.empty(BLOCK, np.int64)  # a block's successors: keys and source states
+        self.gs = np.empty(BLOCK, np.int64)
         self.pool = np.zeros(0, np.int64)  # the table's memory, kept from step to step
         # the arrays under the states (keys, limbs) and a spare pair for the next step's
         # output (small steps only: a large input is let go before the output is made)
@@ -230,7 +233,7 @@ class _Sweep:
         """A table of ``T`` parts for ``est`` keys: the front of the pool, which is all zero
         between steps (``compact`` clears what it reads); a larger pool when it is short,
         or (``grow``) a new one, the old one still holding the table to be moved."""
-        capp = int(est / (_LOAD * T)) + 64
+        capp = int(est / (LOAD_FACTOR * T)) + 64
         size = T * capp * (1 + Lo)
         if grow or self.pool.shape[0] < size:
             if not grow:
@@ -250,8 +253,8 @@ class _Sweep:
         Lo = L
         while True:  # once more, with a limb more, when a count overflows
             slot = (1 + Lo) * 8
-            if est * slot / _LOAD > self.table_bytes / 2:  # a large step: the whole budget at once
-                est = max(1, int(self.table_bytes * _LOAD / slot) - 64 * T)
+            if est * slot / LOAD_FACTOR > self.table_bytes / 2:  # a large step: the whole budget at once
+                est = max(1, int(self.table_bytes * LOAD_FACTOR / slot) - 64 * T)
             capp, tab = self._table(est, T, Lo)
             fill = np.zeros(T, np.int64)
             ovf = np.zeros(T, np.int64)
@@ -263,19 +266,19 @@ class _Sweep:
                     # a slice at a time: between slices the threads follow the cores free
                     e = S if S - s <= SLICE_STATES else s + SLICE_STATES
                     s = self.fill(keys[:e], counts[:e], s, *tables, tab, Lo, logT, capp, fill,
-                                  int(_LIMIT * capp), self.gk, self.gs, dacc, ovf, lo, hi)
+                                  int(MAX_LOAD * capp), self.gk, self.gs, dacc, ovf, lo, hi)
                     if s == e:
                         if s < S and self.threads is None:
                             numba.set_num_threads(kernel_threads.step_threads(S, None))
                         continue
-                    if T * capp * _LOAD >= self.max_states:
+                    if T * capp * LOAD_FACTOR >= self.max_states:
                         raise self._out_of_reach(i)
                     if hi - lo > 1 and 2.5 * T * capp * slot > self.table_bytes:
                         # old and new table together would pass the budget: keep half the range
                         hi = (lo + hi) // 2
                         shrink(tab, Lo, logT, capp, hi, fill)
                         continue
-                    ncapp, ntab = self._table(int(capp * T * _LOAD * 1.5) + 1024, T, Lo, grow=True)
+                    ncapp, ntab = self._table(int(capp * T * LOAD_FACTOR * 1.5) + 1024, T, Lo, grow=True)
                     regrow(tab, Lo, logT, capp, ntab, ncapp)
                     capp, tab = ncapp, ntab
                     del ntab
@@ -293,7 +296,7 @@ class _Sweep:
         pairs = [a for a in (self.cur, self.spare) if a is not None]
         fit = [a for a in pairs if a[0].shape[0] >= n and a[1].shape[0] >= n * Lo]
         self.cur = fit[0] if fit else None
-        rest = [a for a in pairs if a is not self.cur and a[0].nbytes + a[1].nbytes <= _SPARE_BYTES]
+        rest = [a for a in pairs if a is not self.cur and a[0].nbytes + a[1].nbytes <= SPARE_BYTES]
         self.spare = rest[0] if rest else None
 
     def _memory_arrays(self, n, Lo):
@@ -313,7 +316,7 @@ class _Sweep:
         write out and drop."""
         new = 0 if self.cur is not None else n * (1 + Lo) * 8
         need = new + max(0, self.table_bytes - int(0.8 * self.pool.nbytes))
-        return need + _physical_memory() // 20 <= available_memory()
+        return need + physical_memory() // 20 <= available_memory()
 
     def _file_arrays(self, n, Lo):
         """Keys and limbs for ``n`` states in a file of the spill directory, mapped and
@@ -335,7 +338,7 @@ class _Sweep:
                                              _masks(len(nbr), must, cap), new_live, out_live, out_fixed,
                                              np.asarray(room, dtype=np.int64), fixed_pos, may_finish, light, balance, watch)
         if self.mirror and i % self.k == self.k - 1:
-            prm[_P_MIRROR] = 1
+            prm[P_MIRROR] = 1
         tables = (prm, nbr_p, nbr_end, pw, mstart, mlist)
         chunks = self.chunks
         S = sum(keys.shape[0] for keys, _c in chunks)
@@ -355,19 +358,19 @@ class _Sweep:
         spill = False
         out, n, done, passes = [], 0, 0, 0
         lo = 0  # each pass takes what is left of the range, or its lower part
-        while lo < _HSPACE:
-            tab, Lo, nr, dacc, mid = self._merge(i, chunks, L, T, est * (_HSPACE - lo) // _HSPACE + 1024, lo,
-                                                 _HSPACE, tables)
-            if lo == 0 and mid == _HSPACE:  # the only pass: the input is no longer needed
+        while lo < HASH_SPACE:
+            tab, Lo, nr, dacc, mid = self._merge(i, chunks, L, T, est * (HASH_SPACE - lo) // HASH_SPACE + 1024, lo,
+                                                 HASH_SPACE, tables)
+            if lo == 0 and mid == HASH_SPACE:  # the only pass: the input is no longer needed
                 self.chunks = chunks = None
                 self._keep_arrays(nr, Lo)
-                spill = nr * (1 + Lo) * 8 > _SPARE_BYTES and not self._output_fits(nr, Lo)
-            spill = spill or mid < _HSPACE
+                spill = nr * (1 + Lo) * 8 > SPARE_BYTES and not self._output_fits(nr, Lo)
+            spill = spill or mid < HASH_SPACE
             lo = mid
             passes += 1
             n += nr
-            if lo < _HSPACE:  # a step in passes: a line a pass
-                self._square_line(i, 0.5, f": pass {passes} done, {lo / _HSPACE:.0%} of its states, {n:,} so far")
+            if lo < HASH_SPACE:  # a step in passes: a line a pass
+                self._square_line(i, 0.5, f": pass {passes} done, {lo / HASH_SPACE:.0%} of its states, {n:,} so far")
             if n > self.max_states:
                 raise self._out_of_reach(i)
             done += sum(limbs_to_int(row) for row in dacc)
@@ -454,7 +457,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
-    ckpt = (board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, _LIMB, key_encoding(lay.W, closed),
+    ckpt = (board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, LIMB, key_encoding(lay.W, closed),
                                ends=(start, end), resume=resume) if checkpoint else None)
     if resume and ckpt is None:
         raise InvalidInput("resuming a count needs its checkpoint directory")
@@ -463,15 +466,15 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                              int(old.get("peak", 0)), 0.0, start=None if closed else start,
                              end=None if closed else end, resumed=lay.n)
     t0 += prepare_kernels(k=lay.k, closed=closed)
-    sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
-                   table_bytes, spill_dir, threads)
+    sweep = Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
+                  table_bytes, spill_dir, threads)
     sweep.mirror = symmetry and upside_down_alike(lay)
     first, done, emptied = 0, 0, 0
     if resume and (got := ckpt.latest()) is not None:
         step, chunks, meta = got
         sweep.restore(chunks, meta)
         first, done = step + 1, int(meta["done"])
-    with _threads_restored():
+    with threads_restored():
         for i, args in board_steps(lay, first):
             d, _ = sweep.step(i, *args)
             done += d
@@ -527,13 +530,13 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         return out
     ckpt = None
     if checkpoint:
-        ckpt = row_checkpointer(k, closed, partial, checkpoint, checkpoint_every, symmetry, _LIMB,
+        ckpt = row_checkpointer(k, closed, partial, checkpoint, checkpoint_every, symmetry, LIMB,
                                 key_encoding(2 * k + 1, closed), resume=resume)
     elif resume:
         raise InvalidInput("resuming a count needs its checkpoint directory")
     t0 += prepare_kernels(k=k, closed=closed)
-    sweep = _Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
-                   spill_dir, threads)
+    sweep = Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
+                  spill_dir, threads)
     sweep.mirror = symmetry and not partial  # a full strip looks the same upside down
     first = 0
     if resume and (got := ckpt.latest()) is not None:
@@ -546,7 +549,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
                 out[key] = int(count)
                 if on_count is not None:
                     on_count(key, out[key])
-    with _threads_restored():
+    with threads_restored():
         _sweep_row(sweep, k, a, b, closed, on_count, partial, out, first, ckpt)
     return out
 
