@@ -84,6 +84,8 @@ class Verdict:
         The engine or construction that produced the tour.
     question : Question
         What was asked.
+    limit_reached : bool
+        True when the answer is unknown because the time limit ran out.
     """
 
     def __init__(self, answer, certificate, explanation, wall_time, route, stats=None, *,
@@ -99,6 +101,7 @@ class Verdict:
         self.engine = engine
         self.message = ""  # one line on how a tour was found (yes)
         self.question: Question | None = None  # what was asked (set by :func:`decide`)
+        self.limit_reached = False  # unknown because the time limit ran out (not a search that gave up)
 
     @property
     def certificate(self):
@@ -163,7 +166,7 @@ def _proof_by_search(request: Question, limits: Limits) -> tuple[dict | None, st
     result = solve.refute(request, limits.share(1.0, at_most=DEFAULT_TIME_LIMIT if limits.time_limit is None else None))
     if result is not None:
         if result.status is Status.IMPOSSIBLE:
-            return result.proof, "sat"
+            return result.proof if isinstance(result.proof, dict) else None, "sat"
         if result.status is Status.FOUND:  # a tour after all: the caller's belief was wrong
             raise RuntimeError(f"the SAT engine found a tour of {board.describe()} "
                                "where none was expected")
@@ -267,7 +270,7 @@ class _Run:
         # on a holed board (or with fixed ends) the fast attempt comes before the slower proof
         # searches: a tour found makes them moot, and when none is found they run after it
         self.early = self.fast and not self.plain
-        self.theorem = None
+        self.theorem: bool | None = None
         self.prefix = ""
 
     def stage(self, name: str, outcome: str, t: float) -> None:
@@ -418,13 +421,16 @@ class _Run:
         limits, kind, board = self.limits, self.kind, self.asked.board
         spent = limits.elapsed()
         an = "an" if kind == "open" else "a"
+        limit_reached = limits.time_limit is not None and (at_limit or spent >= 0.9 * limits.time_limit)
         if headline is None:
-            if limits.time_limit is not None and (at_limit or spent >= 0.9 * limits.time_limit):
+            if limit_reached:
                 headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board ran out "
                             f"of time ({limits.time_limit:g} s) before an answer; nothing is claimed.")
             else:
                 headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board gave up "
                             f"after {spent:.2f} s without an answer; nothing is claimed.")
         detail = "; ".join(str(x) for x in self.stages)
-        return Verdict("unknown", None, f"{headline} Stages: {detail}." if detail else headline,
-                       spent, route, stages=self.stages)
+        verdict = Verdict("unknown", None, f"{headline} Stages: {detail}." if detail else headline,
+                          spent, route, stages=self.stages)
+        verdict.limit_reached = limit_reached
+        return verdict

@@ -261,9 +261,10 @@ def test_unknown_said_once(cli):
 
 
 def test_time_limit_names_the_option(cli, tmp_path):
-    from kt_formal.cli.scripting import _next_step
+    from kt_formal.cli.scripting import next_step
 
-    assert "--time-limit" in _next_step("the frontier count stopped at its time limit (60 s) in column 3 of 8")
+    assert "--time-limit" in next_step("the frontier count stopped at its time limit (60 s) in column 3 of 8", True)
+    assert next_step("the frontier count stopped at its node limit", False) == "the frontier count stopped at its node limit"
     # a census that leaves questions unknown says how to ask them again
     r = cli("census", 10, 10, "--hole-size", "2x2", "--db", tmp_path / "c.sqlite", "--time-limit", "0.001")
     unknown = int(next(line.split()[-1] for line in r.out.splitlines() if line.startswith("unknown")))

@@ -107,6 +107,8 @@ class Decision:
     stages = property(lambda self: self.verdict.stages, doc="Every stage tried, in order.")
     stats = property(lambda self: self.verdict.stats, doc="Details of the search, if any.")
     wall_time = property(lambda self: self.verdict.wall_time, doc="Seconds spent.")
+    limit_reached = property(lambda self: self.verdict.limit_reached,
+                             doc="True when the answer is unknown because the time limit ran out.")
     exit_code = property(lambda self: self.verdict.exit_code, doc="The command's exit code: 0 yes, 1 no, 3 unknown.")
 
     def to_json(self, *, squares: bool | None = None, certificate: str | None = None, out: str | None = None) -> dict:

@@ -10,7 +10,7 @@ import argparse
 
 from kt_formal.cli.parsing import Renamed
 from kt_formal import api
-from kt_formal.cli.common import _bounded, command, MAX_SEED, _note, seconds, time_limit_of
+from kt_formal.cli.common import bounded, command, MAX_SEED, notify, seconds, time_limit_of
 from kt_formal.cli.scripting import add_script_arguments
 
 
@@ -35,7 +35,7 @@ family has an answer, 3 when some stay unknown, 2 for bad input.
 """
 
 
-def _add_census(sub) -> None:
+def add_census(sub) -> None:
     p = command(sub, __doc__, CENSUS_EXAMPLES)
     p.add_argument("rows", metavar="ROWS", help="rows: a number or a range like 3..10")
     p.add_argument("cols", metavar="COLS",
@@ -54,7 +54,7 @@ def _add_census(sub) -> None:
                      help="the atlas of holed boards: closed tours with every rectangular hole "
                           "(--rect-holes) and open tours with every single square removed")
     p.add_argument("--samples", type=int, default=100, metavar="S", help="random sets per board size (default 100)")
-    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+    p.add_argument("--seed", type=bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
                    help="random seed of the random sets (default 0); runs repeat")
     p.add_argument("--db", required=True, metavar="FILE", help="the SQLite database (created if missing)")
     p.add_argument("--open", action="store_true", help="open tours (paths) instead of closed ones")
@@ -86,10 +86,10 @@ def _run_census(args) -> int:
     with api.progress_for(enabled=not getattr(args, "quiet", False), label="census") as progress:
         run = api.census(_family(args), db=args.db, time_limit=time_limit, workers=args.workers, dask=args.dask,
                          retry_unknown=args.retry_unknown, progress=progress, words=api.CENSUS_COMMAND_WORDS)
-    _note(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
+    notify(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
                 f"({run.orbits} up to symmetry) in {run.seconds:.1f} s; database {args.db}")
     if run.unknown:
-        _note(args, f"kt-formal: {run.unknown} unknown (a limit ran out); ask them again with more time: "
+        notify(args, f"kt-formal: {run.unknown} unknown (a limit ran out); ask them again with more time: "
                     f"the same command with --retry-unknown --time-limit S (now {time_limit:g} s)")
     if getattr(args, "json", False):
         from kt_formal.io import jsonout

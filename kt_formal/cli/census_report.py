@@ -10,7 +10,7 @@ import sys
 
 from kt_formal import api
 from kt_formal.api import InvalidInput, STDOUT
-from kt_formal.cli.common import command, _note
+from kt_formal.cli.common import command, notify
 from kt_formal.cli.scripting import add_script_arguments
 
 
@@ -33,7 +33,7 @@ other row is shown as rejected and the command exits 1. Every OUT may be '-' (st
 """
 
 
-def _add_census_report(sub) -> None:
+def add_census_report(sub) -> None:
     p = command(sub, __doc__, CENSUS_REPORT_EXAMPLES)
     p.add_argument("db", metavar="FILE", help="the census database")
     p.add_argument("--csv", metavar="OUT", help="write one line per question to OUT")
@@ -71,7 +71,7 @@ def _run_census_report(args) -> int:
     if result.text and not getattr(args, "json", False) and not to_stdout:  # "-": the file alone on standard output
         print(result.text)
     for line in result.notes:
-        _note(args, line)
+        notify(args, line)
     for line in result.disagreements:
         print(line, file=sys.stderr)
     if result.rejected:  # the maps, table, findings and page show them as rejected, never as answers

@@ -46,7 +46,7 @@ def add_board_arguments(p: argparse.ArgumentParser) -> None:
                    help="read the board from an ASCII mask file: '.' square, '#' hole")
 
 
-def _size(text, what: str) -> int:
+def board_side(text, what: str) -> int:
     """A side of a board (or a bound of a range of them): a whole number from 1 to
     :data:`~kt_formal.board.MAX_SIDE`, the largest side a board may have."""
     MAX_SIDE = api.MAX_SIDE
@@ -67,12 +67,12 @@ def board_from_args(args):
         return api.make_board(None, hole=args.hole, remove=args.remove, mask=args.mask)
     if args.rows is None or args.cols is None:
         raise InvalidInput("give the board size M N (or --mask FILE)")
-    rows = _size(args.rows, "M (rows)")
-    cols = _size(args.cols, "N (columns)")
+    rows = board_side(args.rows, "M (rows)")
+    cols = board_side(args.cols, "N (columns)")
     return api.make_board(rows, cols, hole=args.hole, remove=args.remove)
 
 
-def _bounded(kind, low, high, what: str):
+def bounded(kind, low, high, what: str):
     """An argparse type: a number of ``kind`` from ``low`` to ``high`` (finite), named ``what``."""
 
     def parse(text: str):
@@ -127,27 +127,27 @@ MAX_SEED = 2**31 - 1
 def add_search_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=seconds, metavar="S",
                    help="give up after S seconds and report unknown (default 60)")
-    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+    p.add_argument("--seed", type=bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
                    help="random seed (default 0); runs repeat")
-    p.add_argument("--threads", type=_bounded(int, 1, MAX_WORKERS, "--threads"), default=2, dest="workers",
+    p.add_argument("--threads", type=bounded(int, 1, MAX_WORKERS, "--threads"), default=2, dest="workers",
                    metavar="T", help=f"solver threads, 1 to {MAX_WORKERS} (default 2)")
-    p.add_argument("--workers", type=_bounded(int, 1, MAX_WORKERS, "--threads"), dest="workers",
+    p.add_argument("--workers", type=bounded(int, 1, MAX_WORKERS, "--threads"), dest="workers",
                    metavar="T", action=Renamed, new="--threads", help=argparse.SUPPRESS)
 
 
-def _write_output(text: str, out: str | None) -> None:
+def write_output(text: str, out: str | None) -> None:
     """``text`` to the file ``out`` (whole or not at all, :func:`~kt_formal.files.output_file`),
     or to standard output when ``out`` is None or ``-``."""
     with api.output_file(out or "-") as fh:
         fh.write(text)
 
 
-def _note(args, text: str) -> None:
+def notify(args, text: str) -> None:
     if not getattr(args, "quiet", False):
         print(text, file=sys.stderr)
 
 
-class _EngineNames:
+class EngineNames:
     """``auto`` and the engine registry's names, looked up only when needed.
 
     The registry's package imports numpy; ``kt-formal --help`` and ``verify`` do not
@@ -169,10 +169,10 @@ def add_picture_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
     p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
-    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
+    p.add_argument("--cell", type=bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
 
 
-def _check_pictures(args, board) -> None:
+def check_pictures(args, board) -> None:
     """Refuse picture sizes above the caps before any search starts."""
     for fmt in ("svg", "png"):
         if getattr(args, fmt, None):
@@ -181,7 +181,7 @@ def _check_pictures(args, board) -> None:
             check_picture_size(board, fmt)
 
 
-def _write_pictures(args, tour) -> list[str]:
+def write_pictures(args, tour) -> list[str]:
     """Write the ``--svg`` / ``--png`` pictures of a tour; return the paths written."""
     written = []
     for fmt in ("svg", "png"):
@@ -199,7 +199,7 @@ def _write_pictures(args, tour) -> list[str]:
     return written
 
 
-def _write_tour(tour, fmt: str, out, engine: str) -> None:
+def write_tour(tour, fmt: str, out, engine: str) -> None:
     from kt_formal.io.formats import save_tour, tour_text
 
     if out:  # "-": standard output, as the file would be
@@ -209,4 +209,4 @@ def _write_tour(tour, fmt: str, out, engine: str) -> None:
         sys.stdout.flush()
         api.write_grid(tour, sys.stdout.buffer)
         return
-    _write_output(tour.to_json(engine=engine) if fmt == "json" else tour_text(tour, fmt), None)
+    write_output(tour.to_json(engine=engine) if fmt == "json" else tour_text(tour, fmt), None)

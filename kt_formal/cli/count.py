@@ -12,8 +12,8 @@ import sys
 
 from kt_formal import api
 from kt_formal.api import InvalidInput
-from kt_formal.cli.common import add_board_arguments, board_from_args, _bounded, command, MAX_SECONDS, _note, _size, seconds, time_limit_of
-from kt_formal.cli.scripting import _json_count_line, _styled, add_script_arguments
+from kt_formal.cli.common import add_board_arguments, board_from_args, bounded, command, MAX_SECONDS, notify, board_side, seconds, time_limit_of
+from kt_formal.cli.scripting import json_count_line, style_line, add_script_arguments
 
 
 COUNT_EXAMPLES = ("examples:\n  kt-formal count 6 6            9862 closed tours\n"
@@ -22,7 +22,7 @@ COUNT_EXAMPLES = ("examples:\n  kt-formal count 6 6            9862 closed tours
                   "  kt-formal count --sequence 3 10..16   a row of counts, one a line")
 
 
-def _add_count(sub) -> None:
+def add_count(sub) -> None:
     p = command(sub, __doc__, COUNT_EXAMPLES)
     add_board_arguments(p)
     p.add_argument("--open", action="store_true", help="count open tours (paths) instead of closed ones")
@@ -55,15 +55,15 @@ def _add_count(sub) -> None:
     p.add_argument("--discard-checkpoint", action="store_true",
                    help="frontier: remove the checkpoint the --checkpoint DIR holds (of this count or another) "
                         "and count afresh")
-    p.add_argument("--checkpoint-every", type=_bounded(float, 0.0, MAX_SECONDS, "--checkpoint-every"),
+    p.add_argument("--checkpoint-every", type=bounded(float, 0.0, MAX_SECONDS, "--checkpoint-every"),
                    metavar="S", help="seconds between checkpoints (default 60)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="frontier: step the states on a Dask cluster, parted by a hash of their keys: a "
                         "scheduler's address (tcp://HOST:8786) or 'local' for a cluster of --workers "
                         "processes here")
-    p.add_argument("--workers", type=_bounded(int, 1, 4096, "--workers"), default=2, metavar="P",
+    p.add_argument("--workers", type=bounded(int, 1, 4096, "--workers"), default=2, metavar="P",
                    help="with --dask: the parts of each step (default 2; with 'local', as many processes)")
-    p.add_argument("--table-memory", type=_bounded(float, 0.001, 2**20, "--table-memory"), metavar="GIB",
+    p.add_argument("--table-memory", type=bounded(float, 0.001, 2**20, "--table-memory"), metavar="GIB",
                    help="frontier: the most memory the hash table of one step takes, in GiB (default: "
                         "six tenths of the machine's); a larger step runs in passes, its states in --spill-dir")
     p.add_argument("--check", action="store_true",
@@ -73,7 +73,7 @@ def _add_count(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
     p.add_argument("--time-limit", type=seconds, metavar="S",
                    help="stop after S seconds and report unknown (default 60)")
-    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
+    p.add_argument("--node-limit", type=bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
     add_script_arguments(p, "count")
     p.add_argument("--json-lines", action="store_true",
@@ -113,7 +113,7 @@ def _frontier_notes(args, board, res) -> str:
     if res.resumed or res.resumed_squares:
         part = f" and {res.resumed_squares} square{'s' if res.resumed_squares > 1 else ''} of the next" \
             if res.resumed_squares else ""
-        _note(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {n} columns{part} were "
+        notify(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {n} columns{part} were "
                     "counted already" + (" (the count was finished)" if res.resumed == n else ""))
     gone = f"no partial tour went on past column {res.emptied} of {n}" if res.emptied and not res.count else ""
     how = (f"{res.reason}; nothing to count" if res.reason
@@ -147,11 +147,11 @@ def _count_one(args, board, request) -> int:
     with api.progress_for(enabled=not getattr(args, "quiet", False), label="count",
                           lines=args.verbose and method == "frontier") as progress:
         res = api.count(request, method=method,
-                        progress=progress if progress.active else None, note=lambda t: _note(args, t), **opts)
+                        progress=progress if progress.active else None, note=lambda t: notify(args, t), **opts)
         columns_shown = progress.active and progress.lines  # a line a column went to a file already
         second = None
         if check and res.complete:
-            second = check[1](lambda t: _note(args, t), progress if progress.active else None,
+            second = check[1](lambda t: notify(args, t), progress if progress.active else None,
                               **{k: v for k, v in opts.items()
                                  if k in ("time_limit", "threads", "spill_dir", "table_bytes", "quiet", "words")})
     line, code = _check_line(res, second) if second is not None else ("", 0)
@@ -160,7 +160,7 @@ def _count_one(args, board, request) -> int:
     what = res.what()
     if not res.complete:
         bound = f"; at least {res.lower_bound} {what}" if res.lower_bound is not None else ""
-        _note(args, f"unknown: {res.reason}{bound} (raise --time-limit {opts['time_limit']:g}"
+        notify(args, f"unknown: {res.reason}{bound} (raise --time-limit {opts['time_limit']:g}"
                     + (" or --node-limit" if method == "search" else "") + " to go further)")
         return 3
     extra = f" ({res.directed_count} directed)" if res.directed_count is not None else ""
@@ -170,14 +170,14 @@ def _count_one(args, board, request) -> int:
     else:
         text = f"{res.count} {what}{extra}; " + (f"{res.reason}; " if res.reason else "") + \
             f"{res.nodes:,} nodes in {res.seconds:.2f} s"
-    print(_styled(args, board, text))
+    print(style_line(args, board, text))
     if line:
         print(line)
         if code == 4:
             print(f"kt-formal: the two counts differ: {res.count} by the {res.way}, {second.count} by the "
                   f"{second.way} (a bug: please report it)", file=sys.stderr)
         elif code == 3:
-            _note(args, line)
+            notify(args, line)
     if args.verbose and method == "frontier":
         _verbose(res.details, columns_shown)
     return code
@@ -188,7 +188,7 @@ def _json_count(args, request, res, second, code) -> int:
     from kt_formal.io import jsonout
 
     d = res.to_json(out=args.out)
-    d["message"] = _styled(args, request.board, d["message"])
+    d["message"] = style_line(args, request.board, d["message"])
     if second is not None:
         d["check"] = {"method": second.method, "way": second.way, "count": second.count,
                       "complete": second.complete, "seconds": round(float(second.seconds), 6),
@@ -202,13 +202,13 @@ def _json_count(args, request, res, second, code) -> int:
 
 def _count_sequence(args) -> int:
     k_text, span = args.sequence
-    k = _size(k_text, "K (rows)")
+    k = board_side(k_text, "K (rows)")
     if k > api.MAX_SHORT_SIDE:
         raise InvalidInput(f"--sequence counts boards with K at most {api.MAX_SHORT_SIDE}, not {k}")
     lo, sep, hi = span.partition("..")
     if not sep:
         raise InvalidInput(f"--sequence takes a range A..B, not {span!r}")
-    a, b = _size(lo, "A"), _size(hi, "B")
+    a, b = board_side(lo, "A"), board_side(hi, "B")
     if a > b:
         raise InvalidInput(f"the range {span} is empty")
     if b - a > 1000:
@@ -219,7 +219,7 @@ def _count_sequence(args) -> int:
 
     def line(key, count):
         if getattr(args, "json", False):
-            return _json_count_line(args, k, key, count, rows)
+            return json_count_line(args, k, key, count, rows)
         if args.partial:
             n, j = key
             print(f"{k}x{n} {j}/{k} {count}", flush=True)
@@ -228,7 +228,7 @@ def _count_sequence(args) -> int:
 
     opts = {key: v for key, v in _options(args).items() if key not in ("node_limit", "out")}
     with api.progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
-        api.count_sequence(k, a, b, not args.open, line, lambda t: _note(args, t), partial=args.partial,
+        api.count_sequence(k, a, b, not args.open, line, lambda t: notify(args, t), partial=args.partial,
                 progress=progress if progress.active else None, **opts)
     return _json_array(rows)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kt_formal import api
 from kt_formal.api import InvalidInput
-from kt_formal.cli.common import add_board_arguments, board_from_args, command, _note
+from kt_formal.cli.common import add_board_arguments, board_from_args, command, notify
 
 
 GRAPH_EXAMPLES = """\
@@ -23,7 +23,7 @@ colour; networkx reads the files back (read_graphml, read_edgelist, node_link_gr
 """
 
 
-def _add_graph(sub) -> None:
+def add_graph(sub) -> None:
     p = command(sub, __doc__, GRAPH_EXAMPLES)
     add_board_arguments(p)
     p.add_argument("--format", choices=["graphml", "edgelist", "json"],
@@ -46,6 +46,6 @@ def _run_graph(args) -> int:
     print("degrees: " + ", ".join(f"{d}: {n}" for d, n in g["degrees"].items()))
     if args.out:
         api.write_knight_graph(board, args.out, args.format)
-        _note(args, f"wrote the knight graph ({board.n_squares} nodes, {g['edges']} edges) as {args.format} "
+        notify(args, f"wrote the knight graph ({board.n_squares} nodes, {g['edges']} edges) as {args.format} "
                     f"to {args.out}")
     return 0

@@ -13,7 +13,7 @@ from kt_formal.cli.common import command
 MODELS_EXAMPLES = ("examples:\n  kt-formal models check\n  kt-formal models build --only structured-6x6")
 
 
-def _add_models(sub) -> None:
+def add_models(sub) -> None:
     p = command(sub, __doc__, MODELS_EXAMPLES)
     p.add_argument("action", choices=["check", "build", "list"],
                    help="check: verify every piece; build: regenerate with CP-SAT; list: show pieces")

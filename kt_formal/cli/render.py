@@ -11,7 +11,7 @@ import argparse
 from kt_formal.cli.parsing import Renamed
 from kt_formal import api
 from kt_formal.api import InvalidInput, output_name
-from kt_formal.cli.common import _bounded, command, _note
+from kt_formal.cli.common import bounded, command, notify
 
 
 RENDER_EXAMPLES = """\
@@ -25,7 +25,7 @@ of 200 squares a side, PNG to 4000.
 """
 
 
-def _add_render(sub) -> None:
+def add_render(sub) -> None:
     p = command(sub, __doc__, RENDER_EXAMPLES)
     p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
                                      "chess, npy, succ, ktour)")
@@ -33,7 +33,7 @@ def _add_render(sub) -> None:
     p.add_argument("-o", "--output", dest="output", metavar="FILE", action=Renamed, new="--out",
                    help=argparse.SUPPRESS)
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
-    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
+    p.add_argument("--cell", type=bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
     p.add_argument("--closed", action="store_true", help="read a grid as a closed tour")
     p.set_defaults(run=_run_render)
 
@@ -54,5 +54,5 @@ def _run_render(args) -> int:
         p(0, None, f"drawing {args.output}")
         save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
     kind = "closed" if tour.closed else "open"
-    _note(args, f"drew the {kind} tour of the {tour.board.describe()} board to {output_name(args.output)}")
+    notify(args, f"drew the {kind} tour of the {tour.board.describe()} board to {output_name(args.output)}")
     return 0

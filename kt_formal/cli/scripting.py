@@ -7,7 +7,7 @@ import time
 
 from kt_formal import api
 from kt_formal.api import InvalidInput, KtFormalError
-from kt_formal.cli.common import _write_pictures, _write_tour
+from kt_formal.cli.common import write_pictures, write_tour
 
 
 def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool = True) -> None:
@@ -24,7 +24,7 @@ def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool
                             "squares were given, and ROW,COL beyond 26 columns")
 
 
-def _styled(args, board, text: str) -> str:
+def style_line(args, board, text: str) -> str:
     """``text`` with the start, end and removed squares written as ``--squares`` says."""
     from kt_formal.cli.parsing import restyle, square_style
 
@@ -45,14 +45,14 @@ def _styled(args, board, text: str) -> str:
     return restyle(text, board.rows, squares, style, board.cols)
 
 
-def _check_json_tour(args, board) -> None:
+def check_json_tour(args, board) -> None:
     """``tour --json`` without ``--out`` lists the squares in the object: refuse what JSON cannot hold."""
     if getattr(args, "json", False) and not args.out:
         if board.n_squares > api.JSON_MAX_SQUARES:
             raise InvalidInput(api.json_limit_message(board.n_squares, "board"))
 
 
-def _json_verdict(args, command: str, board, verdict, fmt) -> int:
+def json_verdict(args, command: str, board, verdict, fmt) -> int:
     """``tour --json`` and ``exists --json``: the tour (or the certificate) to its file, then
     one object on standard output."""
     from kt_formal.io import jsonout
@@ -60,26 +60,26 @@ def _json_verdict(args, command: str, board, verdict, fmt) -> int:
     out = None
     if command == "tour" and verdict.answer == "yes":
         if args.out:
-            _write_tour(verdict.tour, fmt, args.out, verdict.engine)
+            write_tour(verdict.tour, fmt, args.out, verdict.engine)
             out = args.out
-        _write_pictures(args, verdict.tour)
+        write_pictures(args, verdict.tour)
     cert = args.cert if command == "exists" and args.cert and verdict.certificate is not None else None
     d = verdict.to_json(certificate=cert or out, out=out)
-    d["message"] = _styled(args, board, d["message"])  # as the text names the squares
-    code = _exists_exit(args, verdict) if command == "exists" else verdict.exit_code
+    d["message"] = style_line(args, board, d["message"])  # as the text names the squares
+    code = exists_exit(args, verdict) if command == "exists" else verdict.exit_code
     d["exit_code"] = code
     jsonout.emit(d)
     return code
 
 
-def _exists_exit(args, verdict) -> int:
+def exists_exit(args, verdict) -> int:
     """0 yes, 1 no, 3 unknown; with --exit-zero-on-proof a certified no exits 0 too."""
     if getattr(args, "exit_zero_on_proof", False) and verdict.answer == "no" and verdict.certificate is not None:
         return 0
     return verdict.exit_code
 
 
-def _json_count_line(args, k: int, key, count: int, rows: list | None = None) -> None:
+def json_count_line(args, k: int, key, count: int, rows: list | None = None) -> None:
     """``count --sequence --json-lines``: one object a line, as each count is known; with
     ``rows`` (``--json``), the object is kept there for one array at the end."""
     from kt_formal.io import jsonout
@@ -96,15 +96,14 @@ def _json_count_line(args, k: int, key, count: int, rows: list | None = None) ->
         rows.append(d)
 
 
-def _next_step(message: str) -> str:
-    """A limit reached names the option that moves it."""
-    if ("time limit" in message or "ran out of time" in message) and "--time-limit" not in message \
-            and "time limit must" not in message:  # a bad value, not one too small
+def next_step(message: str, limit_reached: bool) -> str:
+    """A message of a run that the time limit ended, naming the option that moves it."""
+    if limit_reached and "--time-limit" not in message:
         return message.rstrip(".") + "; give more time with --time-limit S"
     return message
 
 
-def _json_error(args, exc_code: int, message: str) -> None:
+def json_error(args, exc_code: int, message: str) -> None:
     """With --json, a failure is one object too (besides the line on standard error)."""
     from kt_formal.io import jsonout
 

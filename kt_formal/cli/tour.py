@@ -8,8 +8,8 @@ from __future__ import annotations
 from kt_formal import api
 from kt_formal.cli.parsing import RenamedChoice
 from kt_formal.api import InvalidInput
-from kt_formal.cli.common import add_board_arguments, add_picture_arguments, add_question_arguments, add_search_arguments, board_from_args, _bounded, _check_pictures, command, _EngineNames, _note, _write_pictures, _write_tour, time_limit_of
-from kt_formal.cli.scripting import _check_json_tour, _json_verdict, _next_step, _styled, add_script_arguments
+from kt_formal.cli.common import add_board_arguments, add_picture_arguments, add_question_arguments, add_search_arguments, board_from_args, bounded, check_pictures, command, EngineNames, notify, write_pictures, write_tour, time_limit_of
+from kt_formal.cli.scripting import check_json_tour, json_verdict, next_step, style_line, add_script_arguments
 
 
 TOUR_EXAMPLES = """\
@@ -28,11 +28,11 @@ examples:
 
 
 
-def _add_tour(sub) -> None:
+def add_tour(sub) -> None:
     p = command(sub, __doc__, TOUR_EXAMPLES)
     add_board_arguments(p)
     add_question_arguments(p)
-    p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
+    p.add_argument("--engine", default="auto", choices=EngineNames(), metavar="ENGINE",
                    help="auto (default): the whole pipeline (cheap proofs, constructions, a "
                         "portfolio of searches, as 'exists'); or one of %(choices)s: the cheap "
                         "proofs, then only that engine")
@@ -48,14 +48,14 @@ def _add_tour(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
     add_picture_arguments(p)
     add_search_arguments(p)
-    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
+    p.add_argument("--node-limit", type=bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search engines: give up after N nodes and report unknown")
     p.add_argument("--order", metavar="ORDER",
                    help="move order for dfs/warnsdorff: knight (anticlockwise from 11 o'clock, the default), "
                         "down-first, clockwise-from-7, clockwise (from 1 o'clock) or 'dr,dc;...'")
     p.add_argument("--tiebreak", metavar="RULE",
                    help="warnsdorff tie-break: first, last, centre, pohl or random (default first)")
-    p.add_argument("--retries", type=_bounded(int, 0, 10**6, "--retries"), metavar="R",
+    p.add_argument("--retries", type=bounded(int, 0, 10**6, "--retries"), metavar="R",
                    help="warnsdorff, extend-rotate: up to R more walks with random tie-breaks after a failure")
     add_script_arguments(p, "tour")
     p.set_defaults(run=_run_tour)
@@ -94,15 +94,15 @@ _ORDER_ALIASES = {"seed000": "knight", "seed001": "down-first", "seed002": "cloc
 def _run_tour(args) -> int:
     board = board_from_args(args)
     fmt = _check_tour_output(args, board)
-    _check_json_tour(args, board)
-    _check_pictures(args, board)
+    check_json_tour(args, board)
+    check_pictures(args, board)
     options = {}
     for name in ("node_limit", "order", "tiebreak", "retries"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
     if options.get("order") in _ORDER_ALIASES:
         new = _ORDER_ALIASES[options["order"]]
-        _note(args, f"--order {options['order']} is now called --order {new}")
+        notify(args, f"--order {options['order']} is now called --order {new}")
         options["order"] = new
     engine_label = args.engine if args.engine != "auto" else "search"
     with api.progress_for(enabled=not getattr(args, "quiet", False), label=engine_label) as progress:
@@ -110,12 +110,12 @@ def _run_tour(args) -> int:
                            time_limit=time_limit_of(args), engine=args.engine, seed=args.seed,
                            threads=args.workers, progress=progress if progress.active else None, **options)
     if getattr(args, "json", False):
-        return _json_verdict(args, "tour", board, verdict, fmt)
+        return json_verdict(args, "tour", board, verdict, fmt)
     if verdict.answer == "yes":
         tour = verdict.tour
-        _write_tour(tour, fmt, args.out, verdict.engine)
-        pictures = _write_pictures(args, tour)
-        _note(args, _styled(args, board, f"{verdict.message} by {verdict.engine} in {verdict.wall_time:.2f} s; verified")
+        write_tour(tour, fmt, args.out, verdict.engine)
+        pictures = write_pictures(args, tour)
+        notify(args, style_line(args, board, f"{verdict.message} by {verdict.engine} in {verdict.wall_time:.2f} s; verified")
               + (f"; written to {args.out}" if args.out else "")
               + (f"; drawn to {', '.join(pictures)}" if pictures else ""))
         return 0
@@ -125,8 +125,8 @@ def _run_tour(args) -> int:
         text = "n" + text[1:]  # "impossible: no closed tour: ..."
     if text.startswith("Unknown: "):
         text = text[len("Unknown: "):]  # "unknown: the search for ...", said once
-    _note(args, _next_step(_styled(args, board, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: "
-                                                f"{text}{hint}")))
+    notify(args, next_step(style_line(args, board, f"{'impossible' if verdict.answer == 'no' else 'unknown'}: "
+                                                f"{text}{hint}"), verdict.limit_reached))
     return verdict.exit_code
 
 

@@ -34,7 +34,7 @@ by numpy itself) is checked as an open tour unless --closed is given.
 """
 
 
-def _add_verify(sub) -> None:
+def add_verify(sub) -> None:
     p = command(sub, __doc__, VERIFY_EXAMPLES)
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="tour file to check (any format 'kt-formal tour' writes) or a proof "

@@ -13,14 +13,14 @@ busy machine disturbs least).
 from __future__ import annotations
 
 from kt_formal import api
-from kt_formal.cli.common import command, _note
+from kt_formal.cli.common import command, notify
 
 
 WARM_EXAMPLES = ("examples:\n  kt-formal warm              e.g. after installing, before timing a count\n"
                  "  kt-formal warm --verbose    each group's processor seconds too")
 
 
-def _add_warm(sub) -> None:
+def add_warm(sub) -> None:
     p = command(sub, __doc__, WARM_EXAMPLES)
     p.add_argument("--verbose", "-v", action="store_true",
                    help="say each group's processor seconds too (user and system, this process)")
@@ -28,5 +28,5 @@ def _add_warm(sub) -> None:
 
 
 def _run_warm(args) -> int:
-    api.warm_up(lambda text: print(text, flush=True), lambda text: _note(args, text), verbose=args.verbose)
+    api.warm_up(lambda text: print(text, flush=True), lambda text: notify(args, text), verbose=args.verbose)
     return 0

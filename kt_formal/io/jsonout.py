@@ -80,7 +80,7 @@ def verdict_json(command: str, verdict, board, closed: bool, start=None, end=Non
     return d
 
 
-def count_json(board, closed: bool, start=None, end=None, *, count: int, complete: bool, method: str,
+def count_json(board, closed: bool, start=None, end=None, *, count: int | None, complete: bool, method: str,
                seconds: float, directed_count=None, nodes=None, max_states=None, out=None,
                message: str = "", partial=None, lower_bound=None) -> dict:
     """The object of ``count``: one board's count (``complete`` false: ``count`` is null and

@@ -411,7 +411,7 @@ def write_map(store: Store, out, board=None, squares: str = "chess") -> list[Pat
 
 
 # ---------------------------------------------------------------------- re-checking
-def verify_store(path, progress=None, replay: bool = False, time_limit: float = DEFAULT_TIME_LIMIT
+def verify_store(path, progress=None, replay: bool = False, time_limit: float | None = DEFAULT_TIME_LIMIT
                  ) -> tuple[int, int, int, list[str]]:
     """Re-check every stored certificate with the kernel's checker.
 
@@ -435,7 +435,7 @@ def verify_store(path, progress=None, replay: bool = False, time_limit: float = 
     checked = failed = unknown = 0
     failures: list[str] = []
     asked: dict = {}  # question -> the id of the row that asks it first
-    deadline = time.monotonic() + time_limit
+    deadline = time.monotonic() + (float("inf") if time_limit is None else time_limit)  # None: no limit
     with Store.open(path, readonly=True) as store:
         total = store.count()
         sql = 'SELECT id, rows, cols, holes, tour, start, "end", answer, certificate FROM verdicts ORDER BY id'
@@ -468,7 +468,7 @@ def verify_store(path, progress=None, replay: bool = False, time_limit: float = 
     return checked, failed, unknown, failures
 
 
-def _check_row(q, answer, cert, replay: bool, left: float, time_limit: float) -> None:
+def _check_row(q, answer, cert, replay: bool, left: float, time_limit: float | None) -> None:
     """Check one row's certificate (see :func:`verify_store`); raise on anything amiss."""
     from kt_formal.survey.runners import check_row_certificate
     from kt_formal.exceptions import LimitReached

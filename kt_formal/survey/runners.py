@@ -346,7 +346,7 @@ def _dask_results(chunks, dask, workers: int, processes: bool = True):
 
 
 def run_census(questions, store: Store, *, time_limit: float | None = 10.0, workers: int = 1,
-               dask: str | None = None, dask_processes: bool = True, retry_unknown: bool = False,
+               dask: "str | DaskConnection | None" = None, dask_processes: bool = True, retry_unknown: bool = False,
                progress=None) -> CensusRun:
     """Answer every question not yet in ``store``, writing rows as they arrive.
 
