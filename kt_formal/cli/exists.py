@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kt_formal import api
 from kt_formal.cli.common import add_board_arguments, add_question_arguments, add_search_arguments, board_from_args, command, EngineNames, notify, write_output, time_limit_of
-from kt_formal.cli.scripting import exists_exit, json_verdict, next_step, style_line, add_script_arguments
+from kt_formal.cli.scripting import exists_exit, json_verdict, style_line, add_script_arguments
 
 
 EXISTS_EXAMPLES = """\
