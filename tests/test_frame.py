@@ -357,8 +357,11 @@ def test_cli_tour_with_holes_exit_codes(cli_proc):
     run = cli_proc("tour", "60", "60", "--hole", "10,10,5x5", "--time-limit", "0.01")
     assert run.code == 1 and "no closed tour" in run.err
     run = cli_proc("tour", "60", "60", "--hole", "10,10,6x5", "--engine", "cpsat", "--time-limit", "0.01")
-    # unknown, never "impossible": CP-SAT reached its limit, or building its model used it all
-    assert run.code == 3 and ("CP-SAT reached" in run.err or "no search was run" in run.err), run.err
+    # unknown, never "impossible": CP-SAT reached its limit, building its model used it all, or
+    # (on a busy machine) the proofs before it did and CP-SAT never started
+    assert run.code == 3 and "impossible" not in run.err and (
+        "CP-SAT reached" in run.err or "no search was run" in run.err or "cpsat: not started: no time left" in run.err
+    ), run.err
 
 
 def test_cli_tour_with_a_mask(cli, tmp_path):
