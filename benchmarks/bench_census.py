@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kt_formal.census import families  # noqa: E402
-from kt_formal.census.report import census_table  # noqa: E402
-from kt_formal.census.runners import run_census  # noqa: E402
-from kt_formal.census.store import Store  # noqa: E402
+from kt_formal.survey import families  # noqa: E402
+from kt_formal.survey.report import census_table  # noqa: E402
+from kt_formal.survey.runners import run_census  # noqa: E402
+from kt_formal.survey.store import Store  # noqa: E402
 
 
 def single_square_family():

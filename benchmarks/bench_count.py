@@ -39,7 +39,7 @@ import json, resource, sys, threading, time
 if __name__ != "__main__":
     raise SystemExit  # a Dask worker process re-importing the main module: nothing to do
 from kt_formal.board import Board
-from kt_formal.question import TourRequest
+from kt_formal.question import Question
 from kt_formal.exceptions import LimitReached, ResourceLimit
 spec = json.loads(sys.argv[1])
 method, closed, limit = spec["method"], spec["closed"], spec["limit"]
@@ -57,19 +57,19 @@ def watch():
         time.sleep(0.5)
 threading.Thread(target=watch, daemon=True).start()
 if method in ("jit", "row", "partial"):  # load the compiled kernel from numba's disk cache first
-    from kt_formal.counting._frontier_jit import count_request_jit
+    from kt_formal.counting.frontier_jit import count_request_jit
     t = time.perf_counter()
     count_request_jit(Board(3, 4), False)
     out["load"] = time.perf_counter() - t
 t = time.perf_counter()
 try:
     if method == "row":
-        from kt_formal.counting._frontier_jit import count_row
+        from kt_formal.counting.frontier_jit import count_row
         row = count_row(spec["k"], spec["a"], spec["b"], closed, time_limit=limit)
         out["count"] = str(row[spec["b"]])
         out["largest"] = str(max(row.values()))
     elif method == "partial":
-        from kt_formal.counting._frontier_jit import count_row
+        from kt_formal.counting.frontier_jit import count_row
         row = count_row(spec["k"], spec["a"], spec["b"], closed, time_limit=limit, partial=True)
         out["count"] = f"{len(row)} boards, {sum(1 for v in row.values() if v)} with tours"
         out["largest"] = str(max(row.values()))
@@ -81,7 +81,7 @@ try:
             r = count_request(b, closed, time_limit=limit)
             out.update(count=str(r.count), states=r.max_states)
         elif method == "jit":
-            from kt_formal.counting._frontier_jit import count_request_jit
+            from kt_formal.counting.frontier_jit import count_request_jit
             if spec.get("spill"):  # steps past memory run in passes, their states in files
                 import tempfile
                 r = count_request_jit(b, closed, time_limit=limit, max_states=10**10,
@@ -92,7 +92,7 @@ try:
             if r.directed is not None:
                 out["count"] += f" ({r.directed} directed)"
         elif method == "dask":
-            from kt_formal.counting._frontier_dask import DaskCluster, count_request_dask
+            from kt_formal.counting.frontier_dask import DaskCluster, count_request_dask
             with DaskCluster("local", 2) as cl:
                 w = time.perf_counter()
                 count_request_dask(Board(3, 4), closed, parts=2, cluster=cl)  # the workers load the kernels
@@ -102,7 +102,8 @@ try:
                 out.update(count=str(r.count), states=r.max_states, steps=len(r.states_per_column))
         else:
             from kt_formal.counting.exhaustive import count
-            r = count(TourRequest(b, closed=closed), time_limit=limit)
+            from kt_formal.question import Limits
+            r = count(Question(b, closed=closed), Limits(limit))
             out["count"] = str(r.count) if r.complete else "unknown"
 except (LimitReached, ResourceLimit) as exc:
     out["count"] = "stopped: " + str(exc)

@@ -22,8 +22,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from kt_formal.board import Board  # noqa: E402
-from kt_formal.decide import decide  # noqa: E402
+from kt_formal.api import decide  # noqa: E402
 from kt_formal.proofs import check_proof, find_proof  # noqa: E402
+from kt_formal.question import Question  # noqa: E402
 
 
 def sweep(max_side: int, time_limit: float) -> None:
@@ -54,7 +55,7 @@ def posa(sizes) -> None:
     for n in sizes:
         b = Board(4, n)
         t = time.perf_counter()
-        p = find_proof(b, closed=True)
+        p = find_proof(Question(b, closed=True))
         t_find = time.perf_counter() - t
         t = time.perf_counter()
         check_proof(p)

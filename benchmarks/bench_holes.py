@@ -25,7 +25,7 @@ Families (the hole generators are :func:`kt_formal.combine.hole_masks.random_rec
 * ``open1000``: open tours between two random squares of opposite colours of 1000 x 1000.
 
 For each family: the verdict counts (yes / no / unknown) and the times of the default
-pipeline (:func:`kt_formal.decide.decide`), and on a few boards of it the same board with
+pipeline (:func:`kt_formal.pipeline.decide`), and on a few boards of it the same board with
 only CP-SAT, only backtracking and (up to 10,000 squares) only extension and rotation
 (``engine=``). The last table compares every default
 run with the fastest single engine on a handful of boards (target: at most 1.5x).
@@ -46,7 +46,7 @@ import numpy as np  # noqa: E402
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.combine import blocks  # noqa: E402
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares  # noqa: E402
-from kt_formal.decide import decide  # noqa: E402
+from kt_formal.api import decide  # noqa: E402
 from kt_formal.solve.policy import FAST_MAX_SQUARES  # noqa: E402
 
 
@@ -80,7 +80,7 @@ def run_family(name, boards, limit, compare_first: int, compare_limit: float):
     times = []
     rows = []
     for k, (label, board, kw) in enumerate(boards):
-        blocks._CACHE.clear()  # no head start from an earlier board's groups
+        blocks.GROUP_CACHE.clear()  # no head start from an earlier board's groups
         t0 = time.perf_counter()
         v = decide(board, time_limit=limit, **kw)
         dt = time.perf_counter() - t0
@@ -96,7 +96,7 @@ def run_family(name, boards, limit, compare_first: int, compare_limit: float):
                     continue
                 if eng == "extend-rotate" and board.n_squares > FAST_MAX_SQUARES:
                     continue
-                blocks._CACHE.clear()
+                blocks.GROUP_CACHE.clear()
                 t1 = time.perf_counter()
                 w = decide(board, time_limit=compare_limit, engine=eng, **kw)
                 line += f" | {eng}: {w.answer} {time.perf_counter() - t1:.2f} s"
@@ -129,7 +129,7 @@ def overhead(limit: float):
         three below a second."""
         times = []
         while len(times) < (15 if not times or times[0] < 0.05 else 3 if times[0] < 1 else 1):
-            blocks._CACHE.clear()
+            blocks.GROUP_CACHE.clear()
             t = time.perf_counter()
             out = decide(board, time_limit=limit, **kw, **extra)
             times.append(time.perf_counter() - t)

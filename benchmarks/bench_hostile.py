@@ -24,9 +24,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from kt_formal.board import Board  # noqa: E402
-from kt_formal.engines import sat  # noqa: E402
+from kt_formal.solve import run_engine  # noqa: E402
 from kt_formal.kernel.rup import prepare_drup, replay  # noqa: E402
-from kt_formal.question import TourRequest  # noqa: E402
+from kt_formal.question import Question  # noqa: E402
 
 
 def padded(task, n: int, pairs: bool) -> bytes:
@@ -43,7 +43,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--full", action="store_true", help="also 10M copies and 1M add/delete pairs")
     args = ap.parse_args()
-    cert = sat.solve(TourRequest(Board(3, 9, holes=[(1, 1)]))).proof
+    cert = run_engine("sat", Question(Board(3, 9, holes=[(1, 1)]))).proof
     task = prepare_drup(cert)
     runs = [(n, False) for n in (10_000, 100_000, 1_000_000)]
     if args.full:

@@ -31,8 +31,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from kt_formal.board import Board  # noqa: E402
-from kt_formal.engines import sat  # noqa: E402
-from kt_formal.question import Status, TourRequest  # noqa: E402
+from kt_formal.solve import run_engine  # noqa: E402
+from kt_formal.question import Status, Question  # noqa: E402
 from kt_formal.claims import check_drup_certificate  # noqa: E402
 from kt_formal.proofs import check_proof, find_proof  # noqa: E402
 
@@ -55,13 +55,13 @@ def sweep(closed: bool, hi: int, time_limit: float) -> None:
     yes_t = 0.0
     for b in removals(3, hi):
         t = time.perf_counter()
-        p = find_proof(b, closed)
+        p = find_proof(Question(b, closed=closed))
         if p is not None:
             check_proof(p)
             cheap += 1
             cheap_t += time.perf_counter() - t
             continue
-        r = sat.solve(TourRequest(b, closed=closed), time_limit=time_limit)
+        r = run_engine("sat", Question(b, closed=closed), time_limit=time_limit)
         t_find = time.perf_counter() - t
         if r.status is Status.FOUND:
             yes += 1
@@ -104,7 +104,7 @@ def side_by_side() -> None:
     from kt_formal.kernel.rup import decode_proof, prepare_drup
 
     print("\nthe 4 x 6 board, closed tours: one DRUP certificate, three checkers")
-    r = sat.solve(TourRequest(Board(4, 6)))
+    r = run_engine("sat", Question(Board(4, 6)))
     cert = r.proof
     print(f"  proof: {cert['proof']['lemmas']} lemmas, {cert['proof']['size']} B binary DRAT, "
           f"{len(cert['cuts'])} cuts; solver {(r.stats['search_seconds'] + r.stats['proof_seconds']) * 1e3:.1f} ms, "
@@ -135,7 +135,7 @@ def largest_4xn(limit: float, n_max: int) -> None:
     n = 6
     while n <= n_max:
         t = time.perf_counter()
-        r = sat.solve(TourRequest(Board(4, n)), time_limit=limit)
+        r = run_engine("sat", Question(Board(4, n)), time_limit=limit)
         t_find = time.perf_counter() - t
         if r.status is not Status.IMPOSSIBLE:
             print(f"{n:>5}{t_find:>9.2f}  {r.status.value}: {r.message}")

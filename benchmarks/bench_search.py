@@ -42,9 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 from kt_formal.board import Board  # noqa: E402
 from kt_formal.counting import exhaustive as exhaustive_counter  # noqa: E402
-from kt_formal.engines import backtrack, dfs, warnsdorff  # noqa: E402
-from kt_formal.engines._search import ORDERS  # noqa: E402
-from kt_formal.question import TourRequest  # noqa: E402
+from kt_formal.solve import run_engine  # noqa: E402
+from kt_formal.engines.pathsearch import ORDERS  # noqa: E402
+from kt_formal.question import Question  # noqa: E402
 
 SHARED = Path(os.environ.get("KT_FORMAL_SHARED", ROOT.parent / "shared"))
 
@@ -180,9 +180,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     # warm the compiled kernels (numba cache) so compile time is not measured
-    exhaustive_counter.count(TourRequest(Board(5, 6)))
-    dfs.solve(TourRequest(Board(5, 5), closed=False, start=(0, 0)))
-    warnsdorff.solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)))
+    exhaustive_counter.count(Question(Board(5, 6)))
+    run_engine("dfs", Question(Board(5, 5), closed=False, start=(0, 0)))
+    run_engine("warnsdorff", Question(Board(8, 8), closed=False, start=(0, 0)))
 
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
@@ -193,7 +193,7 @@ def main(argv=None) -> int:
         print("-" * 150)
 
         # 1. count closed tours of 6x6
-        res = exhaustive_counter.count(TourRequest(Board(6, 6)))
+        res = exhaustive_counter.count(Question(Board(6, 6)))
         ours = (f"{res.count} tours", res.nodes, res.wall_time)
         peer = None
         if exe is not None:
@@ -203,7 +203,7 @@ def main(argv=None) -> int:
 
         # 2. seed 001's DFS from (2, 0)
         t0 = time.perf_counter()
-        r = dfs.solve(TourRequest(Board(8, 8), closed=False, start=(2, 0)), order="down-first", time_limit=None)
+        r = run_engine("dfs", Question(Board(8, 8), closed=False, start=(2, 0)), order="down-first", time_limit=None)
         wall = time.perf_counter() - t0
         ours = (f"{r.status.value}", r.stats["nodes"], wall)
         peer = None
@@ -217,7 +217,7 @@ def main(argv=None) -> int:
         for m in range(6, 21, 2):
             for n in range(max(6, m - 2), min(20, m + 2) + 1, 2):
                 t0 = time.perf_counter()
-                r = backtrack.solve(TourRequest(Board(m, n), start=(0, 0)), time_limit=60)
+                r = run_engine("backtrack", Question(Board(m, n), start=(0, 0)), time_limit=60)
                 wall = time.perf_counter() - t0
                 worst = max(worst, wall)
                 _row(f"backtrack closed {m}x{n}", (r.status.value, r.stats["nodes"], wall), None, target=1)
@@ -227,8 +227,8 @@ def main(argv=None) -> int:
         for n in (100, 1000):
             for rule, order in (("last", "clockwise-from-7"), ("first", "knight"), ("pohl", "knight")):
                 t0 = time.perf_counter()
-                r = warnsdorff.solve(TourRequest(Board(n, n), closed=False, start=(0, 0)), tiebreak=rule,
-                                     order=order)
+                r = run_engine("warnsdorff", Question(Board(n, n), closed=False, start=(0, 0)), tiebreak=rule,
+                               order=order)
                 wall = time.perf_counter() - t0
                 ours = (f"{r.stats['covered']}/{n * n} {rule},{order}", None, wall)
                 peer = None

@@ -95,7 +95,7 @@ import pandas as pd
 import kt_formal as kt
 
 for rows in (3, 4):
-    res = kt.census(rows, "3..9", remove_squares=1, db="census.sqlite", workers=1)
+    res = kt.census(kt.Family(rows=rows, cols="3..9", remove_squares=1), db="census.sqlite", workers=1)
     print(res.to_json()["message"])
 
 with sqlite3.connect("census.sqlite") as con:

@@ -6,22 +6,20 @@
 ('found', True)
 >>> "importlib" in dir(kt)
 False
->>> kt.decide(5, 5).answer, kt.decide.Verdict.__name__     # a verb, and still its module
-('no', 'Verdict')
+>>> kt.decide(5, 5).answer
+'no'
 
 The command line's verbs are here too, with its options as keyword arguments and results
 whose ``to_json()`` is the object ``--json`` prints: ``kt.tour``, ``kt.decide``,
-``kt.count``, ``kt.census`` (see :mod:`kt_formal.api`).
+``kt.count``, ``kt.verify``, ``kt.census`` (see :mod:`kt_formal.api`). Boards and tours
+draw themselves in a notebook (``_repr_svg_``, :mod:`kt_formal.svg`).
 """
-
-import sys as _sys
-import types as _types
 
 #: public name -> module defining it; imported on first use (PEP 562), so that
 #: ``kt-formal --help`` and ``kt-formal verify`` start without numba or OR-Tools.
 _LAZY = {
     "Board": "kt_formal.board",
-    "Tour": "kt_formal.tour",
+    "Tour": "kt_formal.tours",
     "knight_graph": "kt_formal.graph",
     "neighbour_table": "kt_formal.graph",
     "check_tour": "kt_formal.certificate",
@@ -29,15 +27,18 @@ _LAZY = {
     "find_tour": "kt_formal.solve",
     "Result": "kt_formal.solve",
     "Status": "kt_formal.solve",
-    "TourRequest": "kt_formal.solve",
-    "tour": "kt_formal.api",
-    "decide": "kt_formal.api",
-    "count": "kt_formal.api",
-    "census": "kt_formal.api",
-    "Decision": "kt_formal.api",
-    "CountResult": "kt_formal.api",
-    "CensusResult": "kt_formal.api",
-    "Verdict": "kt_formal.decide",
+    "Question": "kt_formal.solve",
+    "tour": "kt_formal.api.answers",
+    "decide": "kt_formal.api.answers",
+    "count": "kt_formal.api.answers",
+    "census": "kt_formal.api.surveys",
+    "verify": "kt_formal.api.checking",
+    "Verification": "kt_formal.api.checking",
+    "Family": "kt_formal.survey.families",
+    "Decision": "kt_formal.api.answers",
+    "CountResult": "kt_formal.api.answers",
+    "CensusResult": "kt_formal.api.surveys",
+    "Verdict": "kt_formal.pipeline",
     "find_proof": "kt_formal.proofs",
     "check_proof": "kt_formal.proofs",
     "KtFormalError": "kt_formal.exceptions",
@@ -48,70 +49,14 @@ _LAZY = {
     "LimitReached": "kt_formal.exceptions",
 }
 
-#: the command line's verbs; three are also submodule names (kt_formal.tour, .decide, .census):
-#: those submodules are callable, and calling one calls the verb (see _Package)
-_VERBS = frozenset({"tour", "decide", "count", "census"})
-
-
-class _Verb(_types.ModuleType):
-    """A submodule named like a verb of the command line: calling it calls the verb of
-    :mod:`kt_formal.api` (``kt.tour(8, 8)``), and it stays the module it is (``kt.tour.Tour``,
-    ``import kt_formal.decide as d``)."""
-
-    def __call__(self, *args, **kwargs):
-        from importlib import import_module
-
-        verb = getattr(import_module("kt_formal.api"), self.__name__.rpartition(".")[2])
-        return verb(*args, **kwargs)
-
-
-class _Package(_types.ModuleType):
-    """The package's own module type: a submodule named like a verb becomes a :class:`_Verb`
-    as it is imported, so the package attribute is one object whichever is used first."""
-
-    def __setattr__(self, name, value):
-        if name in _VERBS and isinstance(value, _types.ModuleType) and not isinstance(value, _Verb):
-            value.__class__ = _Verb
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _Package
-
-_PICTURES_WIRED = False
-
-
-def _wire_pictures() -> None:
-    """Boards and tours draw themselves in Jupyter.
-
-    The value types sit below the pictures (io.render imports them), so the package
-    facade, above every layer, attaches the drawing functions: no value type imports the
-    io layer. Done on the first use of a public name (not at import: the command line's
-    start-up stays free of numpy for --help).
-    """
-    global _PICTURES_WIRED
-    if _PICTURES_WIRED:
-        return
-    _PICTURES_WIRED = True
-    from kt_formal.board import Board
-    from kt_formal.io import render
-    from kt_formal.tour import Tour
-
-    Board._repr_svg_ = render.board_repr_svg
-    Tour._repr_svg_ = render.tour_repr_svg
-
-
 def __getattr__(name):
     from importlib import import_module
 
-    if name in _VERBS and name != "count":  # the submodule itself, made callable as it is imported
-        _wire_pictures()
-        return import_module(f"kt_formal.{name}")
     module = _LAZY.get(name)
     if module is None:
         if name == "io":  # kt_formal.io, e.g. kt_formal.io.render
             return import_module("kt_formal.io")
         raise AttributeError(f"module 'kt_formal' has no attribute {name!r}")
-    _wire_pictures()
     value = getattr(import_module(module), name)
     globals()[name] = value
     return value
@@ -136,6 +81,9 @@ __all__ = [
     "decide",
     "count",
     "census",
+    "verify",
+    "Verification",
+    "Family",
     "Decision",
     "CountResult",
     "CensusResult",
@@ -144,7 +92,7 @@ __all__ = [
     "check_proof",
     "Result",
     "Status",
-    "TourRequest",
+    "Question",
     "KtFormalError",
     "InvalidInput",
     "ResourceLimit",

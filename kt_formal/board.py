@@ -69,7 +69,8 @@ def first_positions(grid: np.ndarray, k: int, test=None) -> list[tuple[int, int]
     ``test`` (applied to a flat block of it; default: the values themselves) holds. The grid
     is scanned a block of 2^22 places at a time and the scan stops at ``k``: a strip of 10^9
     squares is not turned into a list of them all to name a few."""
-    flat, cols, out, block = grid.ravel(), grid.shape[1], [], 1 << 22
+    flat, cols, block = grid.ravel(), grid.shape[1], 1 << 22
+    out: list[tuple[int, int]] = []
     for lo in range(0, flat.size, block):
         part = flat[lo:lo + block]
         hits = np.flatnonzero(part if test is None else test(part))[:k - len(out)]
@@ -555,7 +556,7 @@ class Board:
         if (self.rows, self.cols, self._n_holes) != (other.rows, other.cols, other._n_holes):
             return False
         if self._live is None and other._live is None:
-            return self._holes is None or bool(np.array_equal(self._holes, other._holes))
+            return self._holes is None or (other._holes is not None and bool(np.array_equal(self._holes, other._holes)))
         return bool(np.array_equal(self.live_indices(), other.live_indices()))
 
     def __hash__(self) -> int:
@@ -566,4 +567,10 @@ class Board:
         if self._n_holes:
             return f"Board({self.rows}, {self.cols}, holes=<{self._n_holes} squares>)"
         return f"Board({self.rows}, {self.cols})"
+
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows (:func:`kt_formal.svg.board_repr_svg`; None when too large)."""
+        from kt_formal.svg import board_repr_svg
+
+        return board_repr_svg(self)
 

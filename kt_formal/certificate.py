@@ -1,7 +1,7 @@
 """Certificates of the value types: writing them, and reading them back through the kernel.
 
 All checking happens in :mod:`kt_formal.kernel`; this module only turns a
-:class:`~kt_formal.board.Board` or :class:`~kt_formal.tour.Tour` into the JSON the
+:class:`~kt_formal.board.Board` or :class:`~kt_formal.tours.Tour` into the JSON the
 kernel reads (``format`` ``kt-formal/1``) and back::
 
     {"format": "kt-formal/1", "kind": "tour",
@@ -42,7 +42,7 @@ FORMAT = kernel.FORMAT
 def check_tour(board: Board, tour, closed: bool | None = None) -> str | None:
     """The kernel's tour check (:func:`kt_formal.kernel.tourcheck.check_tour`): None or the violation.
 
-    ``tour`` is a :class:`~kt_formal.tour.Tour` (it must be of ``board``; ``closed``
+    ``tour`` is a :class:`~kt_formal.tours.Tour` (it must be of ``board``; ``closed``
     defaults to its own), an array of square indices or a sequence of (row, col); without
     a Tour, ``closed`` defaults to True.
     """
@@ -82,7 +82,7 @@ def board_from_dict(d) -> Board:
     try:
         if shape.live is not None:
             return Board(shape.rows, shape.cols, live=sorted(r * shape.cols + c for r, c in shape.live))
-        return Board(shape.rows, shape.cols, holes=sorted(shape.holes))
+        return Board(shape.rows, shape.cols, holes=sorted(shape.holes or ()))
     except InvalidInput as exc:
         raise CertificateRejected(f"bad board: {exc}") from None
 
@@ -93,8 +93,8 @@ def tour_to_dict(tour, **meta) -> dict:
 
 
 def tour_from_dict(d):
-    """Read a tour certificate (checked by the kernel); return the :class:`~kt_formal.tour.Tour`."""
-    from kt_formal.tour import Tour
+    """Read a tour certificate (checked by the kernel); return the :class:`~kt_formal.tours.Tour`."""
+    from kt_formal.tours import Tour
 
     if not isinstance(d, dict) or d.get("format") != FORMAT or d.get("kind") != "tour":
         raise CertificateRejected("not a kt-formal/1 tour certificate")
@@ -105,7 +105,7 @@ def tour_from_dict(d):
 def verify_certificate(d):
     """Check any certificate with the kernel; return ``(object, claim line)`` or raise.
 
-    The object is the :class:`~kt_formal.tour.Tour` of a tour certificate, else the dict.
+    The object is the :class:`~kt_formal.tours.Tour` of a tour certificate, else the dict.
     """
     claim = check_certificate(d)
     return (tour_from_dict(d) if d.get("kind") == "tour" else d), claim

@@ -7,7 +7,7 @@ Closed tours: Schwenk, "Which rectangular chessboards have a knight's tour?", Ma
 
 Holed boards: the ringboard theorem (:func:`ringboard_tour`) and Miller & Farnsworth's
 3 x n minus one square (:func:`three_row_minus_one_tour`); the census atlas checks its
-table against both (:mod:`kt_formal.census.atlas`).
+table against both (:mod:`kt_formal.survey.atlas`).
 
 These statements choose routes; every answer still carries a checked certificate
 (a constructed tour, or a proof from :mod:`kt_formal.proofs`).

@@ -8,12 +8,12 @@ which ``numpy.load`` reads as any other) by the same line written after the arra
 where numpy does not look.
 
 Big grids are written without a Python loop per square (:func:`write_grid`: exactly
-:meth:`kt_formal.tour.Tour.to_grid`, numbers right-aligned to the width of the largest,
+:meth:`kt_formal.tours.Tour.to_grid`, numbers right-aligned to the width of the largest,
 one space between cells, ``#`` on holes, in chunks of rows with numpy digit arithmetic).
 
 >>> import io
 >>> from kt_formal.board import Board
->>> from kt_formal.tour import Tour
+>>> from kt_formal.tours import Tour
 >>> t = Tour.from_squares(Board(3, 4), [(0, 0), (1, 2), (2, 0), (0, 1), (2, 2), (1, 0), (0, 2), (2, 3), (1, 1), (0, 3), (2, 1), (1, 3)], False)
 >>> buf = io.BytesIO(); write_grid(t, buf); buf.getvalue().decode() == t.to_grid()
 True

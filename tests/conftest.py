@@ -60,11 +60,11 @@ def cli(capsys):
 # cache; with pytest-xdist the workers wait for the locks the compiling process holds.
 # Other kernels (the searches', a few seconds) compile where needed.
 _WARM: dict = {"proc": None, "lock": None}
-# One lock a kind of count (:data:`~kt_formal.counting._frontier_jit.FILLS`), each let go as
+# One lock a kind of count (:data:`~kt_formal.counting.frontier_jit.FILLS`), each let go as
 # soon as its kernels are compiled: a test of closed tours waits only for theirs.
 _COMPILE_THE_COUNTER = """
 import os, sys
-from kt_formal.counting import _frontier_jit as fj
+from kt_formal.counting import frontier_jit as fj
 for arg in sys.argv[1:]:  # "kind:fd": the index of a kind in FILLS and its lock
     kind, fd = map(int, arg.split(":"))
     fj.prepare_fill(fj.FILLS[kind], note=False)
@@ -108,16 +108,16 @@ def _kinds_of_the_run(config) -> list:
     """The kinds of count (indices into ``FILLS``) the session compiles aside: those of
     packed keys in the default run, which leaves out the slow tests (every test of keys
     in base 11 is one), else all of them."""
-    from kt_formal.counting import _frontier_jit
+    from kt_formal.counting import frontier_jit
 
-    fills = _frontier_jit.FILLS
+    fills = frontier_jit.FILLS
     default_run = " ".join((config.option.markexpr or "").split()) == "not slow"
-    return [i for i, fill in enumerate(fills) if not (default_run and fill is _frontier_jit.fill_wide)]
+    return [i for i, fill in enumerate(fills) if not (default_run and fill is frontier_jit.fill_wide)]
 
 
 def pytest_configure(config):
-    from kt_formal.counting import _frontier_jit
-    from kt_formal.engines._jit import kernels_compiled
+    from kt_formal.counting import frontier_jit
+    from kt_formal.engines.compiled import kernels_compiled
 
     worker = hasattr(config, "workerinput")
     if worker and not os.environ.get(_LOCK_VARIABLE):
@@ -125,12 +125,12 @@ def pytest_configure(config):
     if not worker:
         os.environ.pop(_LOCK_VARIABLE, None)
         kinds = _kinds_of_the_run(config)
-        fills = _frontier_jit.FILLS
+        fills = frontier_jit.FILLS
         if os.environ.get("KT_FORMAL_TEST_WARM", "1") == "0" or config.option.collectonly or \
-                all(kernels_compiled(k) for i in kinds for k in _frontier_jit.fill_group(fills[i])):
+                all(kernels_compiled(k) for i in kinds for k in frontier_jit.fill_group(fills[i])):
             return
         folder = _WARM["lock"] = tempfile.mkdtemp(prefix="kt-warm-")
-        locks = [os.path.join(folder, f"lock{i}") if i in kinds else "" for i in range(len(_frontier_jit.FILLS))]
+        locks = [os.path.join(folder, f"lock{i}") if i in kinds else "" for i in range(len(frontier_jit.FILLS))]
         fds = [os.open(lock, os.O_RDWR | os.O_CREAT) for lock in locks if lock]
         try:
             if fcntl is not None:  # the compiling process keeps each lock until its kernels are done
@@ -144,14 +144,14 @@ def pytest_configure(config):
         finally:
             for fd in fds:
                 os.close(fd)
-    prepare = _frontier_jit.prepare_kernels
+    prepare = frontier_jit.prepare_kernels
 
     def after_the_background_compile(note: bool = True, k=None, closed=None) -> float:
         """``prepare_kernels`` of the frontier counter, once the session has compiled its kernels."""
-        wait_for_warm([_frontier_jit.FILLS.index(fill) for fill in _frontier_jit.count_fills(k, closed)])
+        wait_for_warm([frontier_jit.FILLS.index(fill) for fill in frontier_jit.count_fills(k, closed)])
         return prepare(note, k=k, closed=closed)
 
-    _frontier_jit.prepare_kernels = after_the_background_compile
+    frontier_jit.prepare_kernels = after_the_background_compile
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -9,9 +9,9 @@ trusted kernel; tests check it gives the kernel's answer on accepted and rejecte
 proofs, and ``kt-formal verify`` uses the kernel.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.engines import sat
->>> from kt_formal.question import TourRequest
->>> cert = sat.solve(TourRequest(Board(4, 6))).proof
+>>> from kt_formal.solve import run_engine
+>>> from kt_formal.question import Question
+>>> cert = run_engine("sat", Question(Board(4, 6))).proof
 >>> check_drup_certificate_fast(cert).startswith("OK: no closed tour of the 4x6 board")
 True
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kt_formal.engines._jit import cached_njit
+from kt_formal.engines.compiled import cached_njit
 from kt_formal.claims import claim_line
 from kt_formal.kernel.rup import DrupRejected, drup_claim, prepare_drup
 
@@ -365,7 +365,7 @@ KERNELS = (_decode, _replay)
 
 def prepare_kernels(note: bool = True) -> None:
     """Load (or compile) the replay's kernels: replay a two-lemma proof of a small formula."""
-    from kt_formal.engines._jit import announce_compile
+    from kt_formal.engines.compiled import announce_compile
 
     if note:
         announce_compile(list(KERNELS), "the DRUP replay's kernels", 6)  # as measured for the frontier's

@@ -12,13 +12,14 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.census import atlas, families
-from kt_formal.census.families import atlas_questions, board_sizes, rect_holes, rect_holes_count
-from kt_formal.census.report import verify_store
-from kt_formal.census.runners import run_census
-from kt_formal.census.store import Store
+from kt_formal.survey import atlas, families
+from kt_formal.survey.families import atlas_questions, board_sizes, rect_holes, rect_holes_count
+from kt_formal.survey.report import verify_store
+from kt_formal.survey.runners import run_census
+from kt_formal.survey.store import Store
 from kt_formal.exceptions import InvalidInput
 from kt_formal.io.maps import CHAR_WIDTH
+from kt_formal.solve import run_engine
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -410,14 +411,13 @@ def test_page_in_headless_chromium(small, tmp_path):
 # ---------------------------------------------------------------------- symmetry moves DRUP proofs
 @pytest.mark.parametrize("closed", [True, False])
 def test_a_drup_proof_moves_to_every_image_and_the_kernel_accepts_it(closed):
-    from kt_formal.census.families import shape_symmetries, transform_certificate, transform_question
-    from kt_formal.census.runners import check_row_certificate
-    from kt_formal.engines import sat
-    from kt_formal.question import TourRequest
+    from kt_formal.survey.families import shape_symmetries, transform_certificate, transform_question
+    from kt_formal.survey.runners import check_row_certificate
+    from kt_formal.question import Question
     from kt_formal.exceptions import CertificateRejected
 
     holes = ((0, 1), (1, 1), (2, 1))  # no symmetry of the 5x5 board keeps this hole
-    r = sat.solve(TourRequest(Board(5, 5, holes=list(holes)), closed=closed), time_limit=60)
+    r = run_engine("sat", Question(Board(5, 5, holes=list(holes)), closed=closed), time_limit=60)
     assert r.proof is not None and r.proof["kind"] == "drup"
     q = (5, 5, holes, closed, None, None)
     images = set()

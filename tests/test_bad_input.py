@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Each case: (name, argv, what the one line must contain). Files named in argv are made
 #: by ``_files`` below.
 CASES = [
-    ("time limit negative", ["tour", "8", "8", "--time-limit", "-1"], "from 0.001 to"),
+    ("time limit negative", ["tour", "8", "8", "--time-limit", "-1"], "positive number of seconds, not -1"),
     ("time limit nan", ["tour", "8", "8", "--time-limit", "nan"], "not nan"),
     ("time limit inf", ["tour", "8", "8", "--time-limit", "inf"], "not inf"),
-    ("time limit words", ["exists", "8", "8", "--time-limit", "soon"], "number from"),
+    ("time limit words", ["exists", "8", "8", "--time-limit", "soon"], "number of seconds"),
     ("workers negative", ["tour", "8", "8", "--workers", "-1"], "from 1 to 64"),
     ("workers huge", ["tour", "8", "8", "--workers", "100000"], "from 1 to 64"),
     ("seed huge", ["tour", "8", "8", "--seed", "99999999999999"], "from 0 to"),

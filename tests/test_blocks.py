@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.combine import blocks_layout
+from kt_formal.combine import blocks_groups
 from kt_formal.combine.blocks import BlocksNotApplicable, block_tour, solve_group, walk_neighbours
 from kt_formal.combine.blocks_layout import cut_parts
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
@@ -157,8 +157,8 @@ def test_groups_and_cache_are_used(monkeypatch):
     assert st["groups"] >= 1 and st["joins"] >= 1
     # the same group again comes from the cache, without CP-SAT
     calls = []
-    orig = blocks_layout._solve_group
-    monkeypatch.setattr(blocks_layout, "_solve_group", lambda *a: calls.append(1) or orig(*a))
+    orig = blocks_groups._solve_group
+    monkeypatch.setattr(blocks_groups, "_solve_group", lambda *a: calls.append(1) or orig(*a))
     _check(Board.from_spec(60, 60, ["21,21,3x2"]))
     assert calls == []
 
@@ -196,7 +196,7 @@ def test_the_tour_does_not_depend_on_the_machine_load(busy_cpsat, board):
     for busy in (False, True):
         if busy:
             busy_cpsat()
-        blocks_layout._CACHE.clear()  # solved again, not taken from the cache
+        blocks_groups.GROUP_CACHE.clear()  # solved again, not taken from the cache
         st = {}
         tours.append(_check(board, time_limit=10 ** 5, stats=st).order)
         stats.append(st)
@@ -217,11 +217,11 @@ def test_no_block_construction_after_the_repair_used_up_the_time():
     """The constructions' stage keeps to its share: once the hole repair has used the
     time, the block construction is not started (a note says so)."""
     from kt_formal.solve.blocks_engine import construct
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Limits, Question
 
     board = Board(200, 200, holes=scattered_squares(200, 200, 400, seed=1, margin=0))
     notes = []
-    tour, how = construct(TourRequest(board), time_limit=0.0, steps=notes, frame=False)
+    tour, how = construct(Question(board), Limits(1e-9), notes, frame=False)  # the time is spent
     assert tour is None and how is None
     assert ("blocks", "not started: no time left") in [(n, o) for n, o, _s in notes]
     assert any(n == "repair" and "ran out of time" in o for n, o, _s in notes)

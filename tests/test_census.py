@@ -14,16 +14,17 @@ import time
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.census import families
-from kt_formal.census.families import (canonical, group_by_symmetry, hole_positions, remove_squares,
+from kt_formal.survey import families
+from kt_formal.survey.families import (canonical, group_by_symmetry, hole_positions, remove_squares,
                                        transform_certificate, transform_question)
-from kt_formal.census.report import census_table, summary_lines, verify_store, write_csv
-from kt_formal.census.runners import check_row_certificate, run_census, solve_orbit
-from kt_formal.census.store import APPLICATION_ID, SCHEMA_VERSION, Store, question_key
+from kt_formal.survey.report import census_table, summary_lines, verify_store, write_csv
+from kt_formal.survey.runners import check_row_certificate, run_census, solve_orbit
+from kt_formal.survey.store import APPLICATION_ID, SCHEMA_VERSION, Store, question_key
 from kt_formal.certificate import verify_certificate
-from kt_formal.decide import decide
+from kt_formal.api import decide
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.theorems import three_row_minus_one_tour
+from kt_formal.solve import run_engine
 
 from conftest import ROOT
 
@@ -394,11 +395,10 @@ def test_unreachable_scheduler_leaves_no_database(cli_proc, tmp_path):
 
 
 def test_verify_db_says_not_checked_for_exhaustive_records_unless_replayed(cli, tmp_path):
-    from kt_formal.engines import exhaustive
-    from kt_formal.question import Status, TourRequest
+    from kt_formal.question import Status, Question
 
     q = (3, 4, ((0, 0),), True, None, None)
-    result = exhaustive.solve(TourRequest(Board(3, 4, holes=[(0, 0)]), closed=True), time_limit=30)
+    result = run_engine("exhaustive", Question(Board(3, 4, holes=[(0, 0)]), closed=True), time_limit=30)
     assert result.status is Status.IMPOSSIBLE and result.proof["method"] == "exhaustive"
     db = tmp_path / "e.sqlite"
     with Store.open(db) as s:

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_checkpoint import META_BYTES, _digest
-from kt_formal.counting._frontier_jit import count_request_jit, count_row
+from kt_formal.counting.frontier_checkpoint import META_BYTES, _digest
+from kt_formal.counting.frontier_jit import count_request_jit, count_row
 from kt_formal.exceptions import InvalidInput
 
 

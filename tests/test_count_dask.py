@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_jit import count_request_jit
+from kt_formal.counting.frontier_jit import count_request_jit
 
 pytest.importorskip("dask.distributed")
 
-from kt_formal.counting._frontier_dask import DaskCluster, count_request_dask, merge_parts  # noqa: E402
+from kt_formal.counting.frontier_dask import DaskCluster, count_request_dask, merge_parts  # noqa: E402
 
 
 @pytest.fixture(scope="module")

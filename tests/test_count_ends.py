@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_jit import count_request_jit
+from kt_formal.counting.frontier_jit import count_request_jit
 from kt_formal.counting.exhaustive import count as search_count
 from kt_formal.counting.frontier import count_request
-from kt_formal.question import TourRequest
+from kt_formal.question import Question
 
 _KNIGHT = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 
@@ -97,7 +97,7 @@ def answers(rows: int, cols: int, holes, closed: bool, start=None, end=None) -> 
     return {
         "reference": count_request(board, closed, start, end).count,
         "compiled": count_request_jit(board, closed, start, end).count,
-        "search": search_count(TourRequest(board, closed=closed, start=start, end=end)).count,
+        "search": search_count(Question(board, closed=closed, start=start, end=end)).count,
         "brute": brute_count(rows, cols, holes, closed, start, end),
     }
 
@@ -290,7 +290,7 @@ def test_the_api_counts_the_closed_tours_through_a_move(method):
 @pytest.mark.slow
 def test_the_dask_counter_counts_the_closed_tours_through_a_move():
     pytest.importorskip("dask.distributed")
-    from kt_formal.counting._frontier_dask import DaskCluster, count_request_dask
+    from kt_formal.counting.frontier_dask import DaskCluster, count_request_dask
 
     holes = [(0, 5), (4, 0)]
     b = Board(5, 6, holes=holes)

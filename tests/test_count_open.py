@@ -8,21 +8,21 @@ import random
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_jit import count_request_jit
-from kt_formal.question import TourRequest
+from kt_formal.counting.frontier_jit import count_request_jit
+from kt_formal.question import Question
 from kt_formal.counting.exhaustive import count as exhaustive_count
 
 BOARDS = [(r, c) for r in range(1, 7) for c in range(r, 31) if r * c <= 30]
 
 
-def _search(board, start=None, end=None):
-    return exhaustive_count(TourRequest(board, closed=False, start=start, end=end))
+def pathsearch(board, start=None, end=None):
+    return exhaustive_count(Question(board, closed=False, start=start, end=end))
 
 
 @pytest.mark.parametrize("rows, cols", BOARDS)
 def test_open_count_equals_the_search_on_every_small_board(rows, cols):
     b = Board(rows, cols)
-    want = _search(b)
+    want = pathsearch(b)
     got = count_request_jit(b, closed=False)
     assert got.count == want.count
     assert got.directed == want.directed_count  # free ends: each path both ways
@@ -35,7 +35,7 @@ def test_open_count_from_every_start_square_equals_the_search(rows, cols):
     total = 0
     for s in squares:
         got = count_request_jit(b, closed=False, start=s)
-        assert got.count == _search(b, start=s).count, s
+        assert got.count == pathsearch(b, start=s).count, s
         assert got.directed == got.count  # every such tour runs from its start
         total += got.count
     # every path has two ends: summed over its start squares, each is counted twice
@@ -52,7 +52,7 @@ def test_open_count_between_every_pair_of_ends_equals_the_search(rows, cols):
     for i, s in enumerate(squares):
         for e in squares[i + 1:]:
             got = count_request_jit(b, closed=False, start=s, end=e).count
-            assert got == _search(b, s, e).count, (s, e)
+            assert got == pathsearch(b, s, e).count, (s, e)
             total += got
     assert total == count_request_jit(b, closed=False).count > 0
 
@@ -88,7 +88,7 @@ def _random_holed(rng: random.Random):
 @pytest.mark.parametrize("i", range(200))
 def test_open_count_equals_the_search_on_random_holed_boards(i):
     board, start, end = _random_holed(random.Random(24_000 + i))
-    want = _search(board, start, end)
+    want = pathsearch(board, start, end)
     got = count_request_jit(board, closed=False, start=start, end=end)
     assert got.count == want.count, (board, start, end)
 
@@ -131,11 +131,11 @@ def test_python_api_counts_open_tours_with_fixed_ends():
     import kt_formal as kt
 
     free = kt.count(5, 6, closed=False, method="frontier")
-    assert free.directed_count == 2 * free.count == 2 * _search(Board(5, 6)).count
+    assert free.directed_count == 2 * free.count == 2 * pathsearch(Board(5, 6)).count
     one = kt.count(5, 6, closed=False, start=(0, 0), method="frontier")
     both = kt.count(5, 6, closed=False, start=(0, 0), end=(4, 5), method="frontier")
-    assert one.count == _search(Board(5, 6), (0, 0)).count == one.directed_count > 0
-    assert both.count == _search(Board(5, 6), (0, 0), (4, 5)).count
+    assert one.count == pathsearch(Board(5, 6), (0, 0)).count == one.directed_count > 0
+    assert both.count == pathsearch(Board(5, 6), (0, 0), (4, 5)).count
     assert one.to_json()["directed_count"] == one.count
 
 
@@ -164,7 +164,7 @@ def test_the_colour_check_of_the_ends_prunes_states_and_keeps_the_count(rows, co
     assert count_request_jit(b, closed=False, start=start, symmetry=False).states_per_column == checked.states_per_column
     monkeypatch.setattr(frontier, "_colours_dead", lambda *a: False)
     unchecked = frontier.count_request(b, closed=False, start=start)
-    assert unchecked.count == checked.count == _search(b, start).count
+    assert unchecked.count == checked.count == pathsearch(b, start).count
     assert checked.max_states < unchecked.max_states
 
 
@@ -172,7 +172,7 @@ def test_the_colour_check_of_the_ends_prunes_states_and_keeps_the_count(rows, co
 def test_open_counts_of_a_row_of_widths_equal_each_board_alone(k, a, b):
     """The row counter checks the ends' colours only where the squares still to come weigh
     the same whatever the width (an even height); every width's count is the single board's."""
-    from kt_formal.counting._frontier_jit import count_row
+    from kt_formal.counting.frontier_jit import count_row
 
     row = count_row(k, a, b, closed=False)
     assert row == {n: count_request_jit(Board(k, n), closed=False).count for n in range(a, b + 1)}
@@ -204,6 +204,6 @@ def test_the_look_ahead_prunes_states_and_keeps_the_count(rows, cols, closed, ho
     assert jit.states_per_column == checked.states_per_column and jit.count == checked.count
     monkeypatch.setattr(frontier, "_short_of_moves", lambda *a: [])
     unchecked = frontier.count_request(b, closed=closed, start=start)
-    want = exhaustive_count(TourRequest(b, closed=closed, start=start)).count
+    want = exhaustive_count(Question(b, closed=closed, start=start)).count
     assert unchecked.count == checked.count == want
     assert checked.max_states < unchecked.max_states

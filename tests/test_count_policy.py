@@ -10,7 +10,7 @@ import pytest
 import kt_formal as kt
 from kt_formal.board import Board
 from kt_formal.counting import policy
-from kt_formal.question import TourRequest
+from kt_formal.question import Question
 from kt_formal.exceptions import InvalidInput
 
 #: (command line, keyword arguments of kt.count): the same question both ways
@@ -87,7 +87,7 @@ def test_the_command_says_unknown_without_a_count(cli):
                                         (["5", "7", "--open"], "across"), (["4", "7", "--open"], "search")])
 def test_check_counts_twice_and_states_both(cli, argv, way):
     board = Board(int(argv[0]), int(argv[1]))
-    request = TourRequest(board, closed="--open" not in argv)
+    request = Question(board, closed="--open" not in argv)
     first = policy.choose_method(board, request.closed)
     assert policy.second_way(request, first) == way
     r = cli("count", *argv, "--check", "--json")
@@ -125,9 +125,9 @@ def test_check_says_why_the_sweep_across_does_not_fit(cli, monkeypatch):
     """Two different sides of at most 8 whose states exceed the memory: the refusal names the
     states the sweep across would take and what fits (it said only "two different sides of at
     most 8", which such a board has)."""
-    from kt_formal.counting import _frontier_memory
+    from kt_formal.counting import frontier_memory
 
-    monkeypatch.setattr(_frontier_memory, "DEFAULT_MAX_STATES", 1000)
+    monkeypatch.setattr(frontier_memory, "DEFAULT_MAX_STATES", 1000)
     r = cli("count", "5", "7", "--open", "--check")
     assert r.code == 2 and r.out == "" and len(r.err.strip().splitlines()) == 1, r.err
     assert "7-square side" in r.err and "1,000 fit" in r.err, r.err

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_jit import count_request_jit, count_row
+from kt_formal.counting.frontier_jit import count_request_jit, count_row
 from kt_formal.exceptions import InvalidInput
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,7 +165,7 @@ def test_a_resumed_count_compiles_nothing(tmp_path):
     count compile the step kernel again, inside its clock: 25 s with an empty cache)."""
     from numba.core.registry import CPUDispatcher
 
-    from kt_formal.counting import _frontier_jit as F
+    from kt_formal.counting import frontier_jit as F
 
     def signatures():
         return {n: set(map(str, getattr(F, n).signatures)) for n in dir(F)
@@ -184,7 +184,7 @@ def test_a_resumed_count_compiles_nothing(tmp_path):
 
 def _stop_after_checkpoint(monkeypatch, step):
     """The checkpoint of sweep step ``step`` (the only one written), then a stop."""
-    from kt_formal.counting._frontier_checkpoint import Checkpointer
+    from kt_formal.counting.frontier_checkpoint import Checkpointer
 
     write = Checkpointer.write
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.engines import cpsat, exhaustive
-from kt_formal.question import Status, TourRequest
+from kt_formal.question import Status, Question
+from kt_formal.solve import run_engine
 
 RECTANGLES = [(m, n) for m in range(1, 41) for n in range(m, 41) if m * n <= 40]
 HOLED = [(m, n) if (m, n) != (4, 9) else pytest.param(m, n, marks=pytest.mark.slow)  # 4x9: 3 to 6 s
@@ -22,9 +22,9 @@ HOLED = [(m, n) if (m, n) != (4, 9) else pytest.param(m, n, marks=pytest.mark.sl
 
 def _agree(board: Board) -> None:
     for closed in (True, False):
-        req = TourRequest(board, closed=closed)
-        ex = exhaustive.solve(req, time_limit=120)
-        cp = cpsat.solve(req, time_limit=120)
+        req = Question(board, closed=closed)
+        ex = run_engine("exhaustive", req, time_limit=120)
+        cp = run_engine("cpsat", req, time_limit=120)
         assert Status.UNKNOWN not in (ex.status, cp.status), (board.describe(), closed)
         assert ex.status == cp.status, (board.describe(), board.holes(), closed, ex.message, cp.message)
         for res in (ex, cp):
@@ -77,8 +77,8 @@ def test_the_theorems_on_rectangles():
         closed = not (m % 2 and n % 2) and m not in (1, 2, 4) and not (m == 3 and n in (4, 6, 8))
         closed = closed and m * n > 1
         opened = (m, n) == (1, 1) or (m == 3 and (n == 4 or n >= 7)) or (m == 4 and n >= 5) or m >= 5
-        assert exhaustive.solve(TourRequest(Board(m, n))).found == closed, (m, n)
-        assert exhaustive.solve(TourRequest(Board(m, n), closed=False)).found == opened, (m, n)
+        assert run_engine("exhaustive", Question(Board(m, n))).found == closed, (m, n)
+        assert run_engine("exhaustive", Question(Board(m, n), closed=False)).found == opened, (m, n)
 
 
 @pytest.mark.parametrize("engine", ["cpsat", "warnsdorff", "backtrack", "dfs", "exhaustive"])

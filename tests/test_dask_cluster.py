@@ -18,8 +18,8 @@ import time
 
 import pytest
 
-from kt_formal.census.report import census_table
-from kt_formal.census.store import Store
+from kt_formal.survey.report import census_table
+from kt_formal.survey.store import Store
 from tests.conftest import ROOT
 
 pytest.importorskip("dask.distributed")

@@ -10,7 +10,7 @@ from kt_formal.combine.divide import (
     split_side, tour_exists,
 )
 from kt_formal.solve import choose_engine, find_tour
-from kt_formal.question import TourRequest
+from kt_formal.question import Question
 from kt_formal.exceptions import InvalidInput, ProvenImpossible
 from kt_formal.combine.library import load_piece
 
@@ -159,14 +159,14 @@ def test_strip_boards_use_the_strip_construction():
 
 
 def test_choose_engine():
-    assert choose_engine(TourRequest(Board(8, 8))) == "cpsat"
-    assert choose_engine(TourRequest(Board(13, 13), closed=False)) == "divide"
-    assert choose_engine(TourRequest(Board(4, 20))) == "divide"  # theorem, where CP-SAT is slow
-    assert choose_engine(TourRequest(Board(20, 20), start=(1, 2))) == "divide"
-    assert choose_engine(TourRequest(Board(20, 20), end=(1, 2))) == "cpsat"
+    assert choose_engine(Question(Board(8, 8))) == "cpsat"
+    assert choose_engine(Question(Board(13, 13), closed=False)) == "divide"
+    assert choose_engine(Question(Board(4, 20))) == "divide"  # theorem, where CP-SAT is slow
+    assert choose_engine(Question(Board(20, 20), start=(1, 2))) == "divide"
+    assert choose_engine(Question(Board(20, 20), end=(1, 2))) == "cpsat"
     # holed boards by their shape: CP-SAT when small, constructions + backtracking when big
-    assert choose_engine(TourRequest(Board(20, 20, holes=[(0, 0)]))) == "cpsat"
-    assert choose_engine(TourRequest(Board(100, 100, holes=[(0, 0)]))) == "blocks"
+    assert choose_engine(Question(Board(20, 20, holes=[(0, 0)]))) == "cpsat"
+    assert choose_engine(Question(Board(100, 100, holes=[(0, 0)]))) == "blocks"
 
 
 # ---------------------------------------------------------------- command line

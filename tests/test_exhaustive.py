@@ -10,13 +10,14 @@ import pytest
 from kt_formal.board import Board
 from kt_formal.certificate import board_to_dict, check_tour
 from kt_formal.counting import exhaustive as exhaustive_counter
-from kt_formal.engines import cpsat, exhaustive
-from kt_formal.question import Status, TourRequest
+from kt_formal.engines import exhaustive
+from kt_formal.question import Limits, Status, Question
 from kt_formal.graph import knight_graph
+from kt_formal.solve import run_engine
 
 
 def _count(m, n, closed=True, holes=None, **kw):
-    return exhaustive_counter.count(TourRequest(Board(m, n, holes=holes), closed=closed, **kw))
+    return exhaustive_counter.count(Question(Board(m, n, holes=holes), closed=closed, **kw))
 
 
 @pytest.mark.parametrize("m,n,expected", [(5, 6, 8), (3, 10, 16), (3, 12, 176), (6, 6, 9862)])
@@ -88,14 +89,14 @@ def _small_boards():
 def test_counts_match_an_unpruned_brute_force(board):
     # the pruning must never cut a tour: compare with plain enumeration
     for closed in (True, False):
-        res = exhaustive_counter.count(TourRequest(board, closed=closed))
+        res = exhaustive_counter.count(Question(board, closed=closed))
         assert res.complete and res.count == _brute_force(board, closed), closed
     start = board.squares()[0]
-    res = exhaustive_counter.count(TourRequest(board, closed=False, start=start))
+    res = exhaustive_counter.count(Question(board, closed=False, start=start))
     assert res.count == _brute_force(board, False, start=start)
     end = board.squares()[-1]
     if end != start:
-        res = exhaustive_counter.count(TourRequest(board, closed=False, start=start, end=end))
+        res = exhaustive_counter.count(Question(board, closed=False, start=start, end=end))
         assert res.count == _brute_force(board, False, start=start, end=end)
 
 
@@ -113,7 +114,7 @@ def _canonical(squares, closed):
 def test_enumerate_writes_each_tour_once(tmp_path, m, n, closed, expected):
     out = tmp_path / "tours.jsonl"
     board = Board(m, n)
-    res = exhaustive_counter.enumerate_tours(TourRequest(board, closed=closed), out)
+    res = exhaustive_counter.enumerate_tours(Question(board, closed=closed), out)
     lines = out.read_text().splitlines()
     assert res.count == expected == len(lines)
     tours = [json.loads(ln) for ln in lines]
@@ -123,11 +124,11 @@ def test_enumerate_writes_each_tour_once(tmp_path, m, n, closed, expected):
 
 
 def test_decide_found_and_impossible_with_proof():
-    res = exhaustive.solve(TourRequest(Board(5, 6), start=(2, 3)))
+    res = run_engine("exhaustive", Question(Board(5, 6), start=(2, 3)))
     assert res.found and res.tour.check() is None and res.tour.start == (2, 3)
-    req = TourRequest(Board(4, 6))
-    res = exhaustive.solve(req)
-    assert res.status is Status.IMPOSSIBLE and cpsat.solve(req).status is Status.IMPOSSIBLE
+    req = Question(Board(4, 6))
+    res = run_engine("exhaustive", req)
+    assert res.status is Status.IMPOSSIBLE and run_engine("cpsat", req).status is Status.IMPOSSIBLE
     assert res.proof == {
         "format": "kt-formal/1", "kind": "proof", "method": "exhaustive",
         "board": board_to_dict(Board(4, 6)), "closed": True, "start": None, "end": None,
@@ -135,27 +136,27 @@ def test_decide_found_and_impossible_with_proof():
     }
     assert res.proof["nodes"] > 0
     assert json.loads(json.dumps(res.proof)) == res.proof
-    req = TourRequest(Board(3, 6), closed=False, start=(0, 0), end=(2, 5))
-    res = exhaustive.solve(req)
-    assert res.status == cpsat.solve(req).status
+    req = Question(Board(3, 6), closed=False, start=(0, 0), end=(2, 5))
+    res = run_engine("exhaustive", req)
+    assert res.status == run_engine("cpsat", req).status
     if res.status is Status.IMPOSSIBLE:
         assert res.proof["start"] == [0, 0] and res.proof["end"] == [2, 5] and res.proof["closed"] is False
 
 
 def test_limits_are_unknown_and_incomplete():
-    res = exhaustive.solve(TourRequest(Board(4, 10)), node_limit=1000)
-    assert res.status is Status.UNKNOWN and res.proof is None
-    c = exhaustive_counter.count(TourRequest(Board(8, 8)), node_limit=100_000)
+    res = run_engine("exhaustive", Question(Board(4, 10)), node_limit=1000)
+    assert res.status is Status.LIMIT and res.proof is None
+    c = exhaustive_counter.count(Question(Board(8, 8)), Limits(node_limit=100_000))
     assert not c.complete and c.nodes == 100_000
-    c = exhaustive_counter.count(TourRequest(Board(8, 8)), time_limit=0.2)
+    c = exhaustive_counter.count(Question(Board(8, 8)), Limits(0.2))
     assert not c.complete and c.wall_time < 5
 
 
 def test_progress_is_rate_limited():
     stamps = []
     t0 = time.perf_counter()
-    res = exhaustive_counter.count(TourRequest(Board(8, 8)), time_limit=1.0,
-                           progress=lambda done, total, text: stamps.append((time.perf_counter(), done, total, text)))
+    res = exhaustive_counter.count(Question(Board(8, 8)), Limits(
+        1.0, progress=lambda done, total, text: stamps.append((time.perf_counter(), done, total, text))))
     wall = time.perf_counter() - t0
     assert stamps, "a one-second count reports progress"
     assert len(stamps) <= wall * 10 + 1
@@ -191,11 +192,11 @@ def test_cli_tour_exhaustive(cli):
 
 
 def test_proofs_can_be_rerun_from_the_record_alone():
-    for req in [TourRequest(Board(4, 6)), TourRequest(Board(3, 6), closed=False),
-                TourRequest(Board(5, 5, holes=[(2, 2)]), closed=False, start=(0, 0), end=(4, 4)),
-                TourRequest(Board(4, 5), start=(0, 0))]:
-        res = exhaustive.solve(req)
+    for req in [Question(Board(4, 6)), Question(Board(3, 6), closed=False),
+                Question(Board(5, 5, holes=[(2, 2)]), closed=False, start=(0, 0), end=(4, 4)),
+                Question(Board(4, 5), start=(0, 0))]:
+        res = run_engine("exhaustive", req)
         assert res.status is Status.IMPOSSIBLE, req.describe()
         again = exhaustive.rerun_proof(json.loads(json.dumps(res.proof)))
         assert again.status is Status.IMPOSSIBLE and again.proof == res.proof
-        assert cpsat.solve(req).status is Status.IMPOSSIBLE
+        assert run_engine("cpsat", req).status is Status.IMPOSSIBLE

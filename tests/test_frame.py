@@ -21,7 +21,7 @@ from kt_formal.combine.frame import (
     support_model,
 )
 from kt_formal.combine.frame_large import frame_tour, single_hole
-from kt_formal.solve import Status, TourRequest, choose_engine, find_tour
+from kt_formal.solve import Status, Question, choose_engine, find_tour
 from kt_formal.exceptions import InvalidInput
 
 
@@ -267,7 +267,7 @@ def test_random_off_centre_holes_every_verdict_is_certified():
     verdicts = {}
     for R, C, holes in RANDOM_CASES:
         board = Board.from_spec(R, C, holes)
-        request = TourRequest(board)
+        request = Question(board)
         assert choose_engine(request) in ("cpsat", "blocks")  # by the board's shape
         r = find_tour(board, engine="frame", time_limit=30)
         assert r.engine == "frame" and r.stats["method"] == "cpsat"
@@ -307,7 +307,7 @@ def test_random_impossible_verdicts_confirmed_by_exhaustive_engine():
 def test_engine_reports_unknown_when_the_time_limit_is_reached():
     board = Board.from_spec(60, 60, ["10,10,5x5"])  # the frame does not apply (colour count)
     r = find_tour(board, engine="frame", time_limit=0.01)
-    assert r.status is Status.UNKNOWN and "does not apply" in r.message
+    assert r.status is Status.LIMIT and "does not apply" in r.message
 
 
 def test_engine_unknown_for_huge_board_it_cannot_build():
@@ -357,8 +357,11 @@ def test_cli_tour_with_holes_exit_codes(cli_proc):
     run = cli_proc("tour", "60", "60", "--hole", "10,10,5x5", "--time-limit", "0.01")
     assert run.code == 1 and "no closed tour" in run.err
     run = cli_proc("tour", "60", "60", "--hole", "10,10,6x5", "--engine", "cpsat", "--time-limit", "0.01")
-    # unknown, never "impossible": CP-SAT reached its limit, or building its model used it all
-    assert run.code == 3 and ("CP-SAT reached" in run.err or "no search was run" in run.err), run.err
+    # unknown, never "impossible": CP-SAT reached its limit, building its model used it all, or
+    # (on a busy machine) the proofs before it did and CP-SAT never started
+    assert run.code == 3 and "impossible" not in run.err and (
+        "CP-SAT reached" in run.err or "no search was run" in run.err or "cpsat: not started: no time left" in run.err
+    ), run.err
 
 
 def test_cli_tour_with_a_mask(cli, tmp_path):

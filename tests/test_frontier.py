@@ -8,7 +8,7 @@ import re
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.question import TourRequest
+from kt_formal.question import Question
 from kt_formal.counting.exhaustive import count as exhaustive_count
 from kt_formal.counting.frontier import count_request, count_tours
 
@@ -57,7 +57,7 @@ def test_frontier_equals_exhaustive_on_random_holed_boards(i):
     board, closed, start, end = _random_case(random.Random(1000 + i))
     if start is not None and start == end:
         return  # an ends question: no tour of two or more squares, both methods agree trivially
-    expected = exhaustive_count(TourRequest(board, closed=closed, start=start, end=end)).count
+    expected = exhaustive_count(Question(board, closed=closed, start=start, end=end)).count
     assert count_request(board, closed, start, end).count == expected, (board, closed, start, end)
 
 
@@ -139,7 +139,7 @@ def test_colours_that_rule_every_tour_out_answer_at_once_and_agree_with_the_sear
         if got.reason:
             spoke += 1
             assert got.count == 0 and got.max_states == 0 and got.states_per_column == []
-            assert exhaustive_count(TourRequest(board, closed=closed, start=start, end=end)).count == 0
+            assert exhaustive_count(Question(board, closed=closed, start=start, end=end)).count == 0
             assert f"{board.dark_light_counts()[0]} dark" in got.reason or "the start is" in got.reason
         else:
             quiet += 1

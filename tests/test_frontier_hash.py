@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kt_formal.counting._frontier_keys import _HSPACE, _home, _pass_hash
-from kt_formal.engines._jit import cached_njit
+from kt_formal.counting.frontier_hash import HASH_SPACE, home_slot, pass_hash
+from kt_formal.engines.compiled import cached_njit
 
 W = 17  # eight across: positions in base 11
 
@@ -23,7 +23,7 @@ W = 17  # eight across: positions in base 11
 def _homes(keys, logT, capp):  # pragma: no cover - compiled
     out = np.empty(keys.shape[0], np.int64)
     for i in range(keys.shape[0]):
-        p, g = _home(keys[i], logT, capp)
+        p, g = home_slot(keys[i], logT, capp)
         out[i] = p * capp + g
     return out
 
@@ -32,7 +32,7 @@ def _homes(keys, logT, capp):  # pragma: no cover - compiled
 def _passes(keys):  # pragma: no cover - compiled
     out = np.empty(keys.shape[0], np.int64)
     for i in range(keys.shape[0]):
-        out[i] = _pass_hash(keys[i])
+        out[i] = pass_hash(keys[i])
     return out
 
 
@@ -67,10 +67,10 @@ def test_the_pass_hash_is_even_and_apart_from_the_home_slot():
     logT, capp = 1, 150_001
     keys = _keys(200_000, seed=2)
     h2 = _passes(keys)
-    assert h2.min() >= 0 and h2.max() < _HSPACE
-    hi, lo = _spread(h2, _HSPACE)
+    assert h2.min() >= 0 and h2.max() < HASH_SPACE
+    hi, lo = _spread(h2, HASH_SPACE)
     assert hi < 1.25 and lo > 0.75, (hi, lo)
     # the keys of one pass (a quarter of the range) still spread over the whole table
-    quarter = keys[h2 < _HSPACE // 4]
+    quarter = keys[h2 < HASH_SPACE // 4]
     hi, lo = _spread(_homes(quarter, logT, capp), 2 * capp, bins=32)
     assert hi < 1.3 and lo > 0.7, (hi, lo)

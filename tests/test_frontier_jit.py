@@ -8,7 +8,7 @@ import re
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_jit import count_request_jit, count_row
+from kt_formal.counting.frontier_jit import count_request_jit, count_row
 from kt_formal.counting.frontier import count_request
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
@@ -120,7 +120,7 @@ def test_a_merge_whose_count_outgrows_its_limbs_starts_again_at_once(monkeypatch
     states took twice their time so). 3x44 open with slices of 50 states: after a slice
     that overflowed, the next call of the kernel has one limb more, and the count is the
     reference's."""
-    from kt_formal.counting import _frontier_jit as fj
+    from kt_formal.counting import frontier_jit as fj
 
     calls = []  # (limbs, overflowed after the call)
     real = fj.fill_kernel
@@ -184,9 +184,9 @@ def test_progress_is_called_once_a_column():
 def test_a_long_column_reports_its_squares(monkeypatch):
     """Once :data:`STEP_LINE_SECONDS` have passed since the last line (here at once), a square
     within a column reports itself too: column c of n at c - 1 + j / k, square j of k."""
-    from kt_formal.counting import _frontier_jit
+    from kt_formal.counting import frontier_jit
 
-    monkeypatch.setattr(_frontier_jit, "STEP_LINE_SECONDS", 0.0)
+    monkeypatch.setattr(frontier_jit, "STEP_LINE_SECONDS", 0.0)
     seen = []
     res = count_request_jit(Board(5, 6), progress=lambda done, total, text: seen.append((done, total, text)))
     assert res.count == 8  # Schwenk
@@ -195,7 +195,7 @@ def test_a_long_column_reports_its_squares(monkeypatch):
     assert [int(d) for d, _t, _x in seen if d == int(d)] == list(range(1, 7))
     assert steps and all(f"column {int(d) + 1} of 6, square {round((d - int(d)) * 5)} of 5, " in text
                          and text.endswith(" states") for d, text in steps), steps
-    monkeypatch.setattr(_frontier_jit, "STEP_LINE_SECONDS", 1e9)
+    monkeypatch.setattr(frontier_jit, "STEP_LINE_SECONDS", 1e9)
     seen.clear()
     count_request_jit(Board(5, 6), progress=lambda done, total, text: seen.append(done))
     assert seen == list(range(1, 7))
@@ -205,9 +205,9 @@ def test_a_step_in_passes_reports_each_pass(monkeypatch, tmp_path):
     """A step whose table would pass its budget runs in passes, each expanding every state of
     the step: each pass but the last reports itself (a long count's log then says why a step
     takes long), between the lines of the squares around it."""
-    from kt_formal.counting import _frontier_jit
+    from kt_formal.counting import frontier_jit
 
-    monkeypatch.setattr(_frontier_jit, "STEP_LINE_SECONDS", 0.0)
+    monkeypatch.setattr(frontier_jit, "STEP_LINE_SECONDS", 0.0)
     seen = []
     res = count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=str(tmp_path),
                             progress=lambda done, total, text: seen.append((done, text)))
@@ -248,7 +248,7 @@ def test_count_command_verbose_states(cli):
 @pytest.mark.parametrize("rows, cols, closed, expected", [(5, 6, True, 8), (8, 3, False, None)])
 def test_eight_across_counts_as_the_reference(rows, cols, closed, expected):
     """With 8 squares across, 17 frontier values do not fit 4 bits each: open tours take
-    keys in base 11, closed ones keys of their own (:mod:`kt_formal.counting._frontier_packed17`).
+    keys in base 11, closed ones keys of their own (:mod:`kt_formal.counting.frontier_packed17`).
     An 8x8 board holed down to a rows x cols corner is that board, swept 8 across."""
     holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= rows or c >= cols])
     got = count_request_jit(holed, closed).count
@@ -268,10 +268,10 @@ def test_eight_across_5x8_closed():
 def test_table_parts_do_not_change_the_count(monkeypatch, threads):
     """A step over 4,096 states splits its table into one part a thread: 1 part or 4 parts
     (more parts than this machine's threads) give the count of the default split."""
-    from kt_formal.counting import _frontier_jit
+    from kt_formal.counting import frontier_jit
 
     default = count_request_jit(Board(6, 6))
-    monkeypatch.setattr(_frontier_jit, "_THREADS", threads)
+    monkeypatch.setattr(frontier_jit, "_THREADS", threads)
     got = count_request_jit(Board(6, 6))
     assert got.count == default.count == 9862  # reference.md: 6x6 closed, 9,862
     assert got.states_per_column == default.states_per_column
@@ -280,17 +280,17 @@ def test_table_parts_do_not_change_the_count(monkeypatch, threads):
 def _tables_too_small_and_counted(monkeypatch, kernel: str) -> list:
     """Lay the tables out for a fiftieth of their keys and count the calls of ``kernel``
     (``regrow`` or ``shrink``): the list gets one item a call."""
-    from kt_formal.counting import _frontier_jit
+    from kt_formal.counting import frontier_jit
 
     calls = []
-    real = getattr(_frontier_jit, kernel)
+    real = getattr(frontier_jit, kernel)
 
     def counting(*args):
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(_frontier_jit, "_LOAD", 50.0)
-    monkeypatch.setattr(_frontier_jit, kernel, counting)
+    monkeypatch.setattr(frontier_jit, "_LOAD", 50.0)
+    monkeypatch.setattr(frontier_jit, kernel, counting)
     return calls
 
 
@@ -327,7 +327,7 @@ def test_count_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     """8 x 8 and longer (no holes) hold more states than memory: their steps keep them in
     files, and with a spill directory of 1 GB free the count is refused at once: one
     line, exit 2, with the measured state count."""
-    from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier_jit import DEFAULT_MAX_STATES
     from kt_formal.counting.frontier import estimate_states
 
     if estimate_states(8) <= DEFAULT_MAX_STATES:
@@ -346,8 +346,8 @@ def test_an_open_count_is_refused_by_the_open_figure(cli, monkeypatch, ends):
     closed one times the least ratio measured), `count 8 8 --open` is refused at once (one
     line, exit 2, the open figure and where it comes from); a fixed end takes the closed
     figure (so that nothing is refused that might fit), refused only below it."""
-    from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
-    from kt_formal.counting._frontier_memory import SPILL_BYTES_PER_STATE
+    from kt_formal.counting.frontier_jit import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier_memory import SPILL_BYTES_PER_STATE
     from kt_formal.counting.frontier import estimate_states
 
     closed, opened = estimate_states(8), estimate_states(8, closed=False)
@@ -373,8 +373,8 @@ def test_a_row_past_memory_and_the_spill_directory_is_refused_before_it_runs(cli
     """`count --sequence 8 A..B` with B >= 8 sweeps at least 8 x 8's states: with room on
     disk for the closed figure only, the open row is refused at once (one line, exit 2,
     the open figure); with room for neither, the closed row too."""
-    from kt_formal.counting._frontier_jit import DEFAULT_MAX_STATES
-    from kt_formal.counting._frontier_memory import SPILL_BYTES_PER_STATE
+    from kt_formal.counting.frontier_jit import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier_memory import SPILL_BYTES_PER_STATE
     from kt_formal.counting.frontier import estimate_states
 
     closed, opened = estimate_states(8), estimate_states(8, closed=False)
@@ -435,13 +435,13 @@ def test_one_sweep_counts_every_board_with_its_last_column_partly_filled(k, a, b
 
 def test_partly_filled_boards_against_the_reference_and_the_search():
     """Small boards of the family also by the pure-Python counter and the exhaustive search."""
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
     from kt_formal.counting.exhaustive import count
 
     row = count_row(4, 4, 5, closed=False, partial=True)
     for (n, j), got in row.items():
         board = _last_column_part(4, n, j)
-        assert got == count_request(board, False).count == count(TourRequest(board, closed=False)).count
+        assert got == count_request(board, False).count == count(Question(board, closed=False)).count
 
 
 # Knuth's tables of the tours of the first cells of a board k rows deep, its columns filled
@@ -553,9 +553,9 @@ def test_a_step_in_one_pass_keeps_its_states_in_memory_while_they_fit(monkeypatc
     a step before when they are large enough) if they and the next step's table fit in
     the memory available then; else they go to files, still in one pass. Every step
     asks here (no arrays count as small), with room for all and with none."""
-    from kt_formal.counting import _frontier_jit as F
+    from kt_formal.counting import frontier_jit as F
 
-    monkeypatch.setattr(F, "_SPARE_BYTES", 0)
+    monkeypatch.setattr(F, "SPARE_BYTES", 0)
     monkeypatch.setattr(F, "available_memory", lambda: 1 << 50)
     roomy = count_request_jit(Board(6, 6), spill_dir=str(tmp_path))
     monkeypatch.setattr(F, "available_memory", lambda: 0)
@@ -573,9 +573,9 @@ def test_the_output_of_a_step_reuses_arrays_large_enough_and_lets_large_others_g
     too small are let go of when large, kept as the spare when small."""
     import numpy as np
 
-    from kt_formal.counting import _frontier_jit as F
+    from kt_formal.counting import frontier_jit as F
 
-    sweep = F._Sweep(5, 11, True, 0, 1 << 20, None, None, 0.0, 6)
+    sweep = F.Sweep(5, 11, True, 0, 1 << 20, None, None, 0.0, 6)
     big = (np.empty(1000, np.int64), np.empty(2000, np.int64))
     small = (np.empty(10, np.int64), np.empty(10, np.int64))
     sweep.cur, sweep.spare = big, small
@@ -592,15 +592,15 @@ def test_the_output_of_a_step_reuses_arrays_large_enough_and_lets_large_others_g
     keys, counts = sweep._memory_arrays(1500, 1)
     assert not np.shares_memory(keys, big[0]) and sweep.cur[0].shape[0] >= 1500 + 1500 // 4
     assert sweep.spare is big  # the input's arrays: the spare, while not larger than its limit
-    old = F._SPARE_BYTES
+    old = F.SPARE_BYTES
     try:
-        F._SPARE_BYTES = 100
+        F.SPARE_BYTES = 100
         sweep.cur, sweep.spare = big, None
         sweep._keep_arrays(1500, 1)
         sweep._memory_arrays(1500, 1)
         assert sweep.spare is None
     finally:
-        F._SPARE_BYTES = old
+        F.SPARE_BYTES = old
 
 
 @pytest.mark.slow  # 30 to 50 s with a busy neighbour: CI runs it with the slow tests

@@ -1,4 +1,4 @@
-"""Closed tours eight across on packed keys (:mod:`kt_formal.counting._frontier_packed17`): the
+"""Closed tours eight across on packed keys (:mod:`kt_formal.counting.frontier_packed17`): the
 keys, the kernel's choice, and counts equal to the pure-Python reference's and to those of the
 kernel of keys in base 11."""
 
@@ -9,9 +9,9 @@ import random
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.counting import _frontier_jit as fj
-from kt_formal.counting import _frontier_packed17 as p17
-from kt_formal.counting._frontier_checkpoint import board_checkpointer
+from kt_formal.counting import frontier_jit as fj
+from kt_formal.counting import frontier_packed17 as p17
+from kt_formal.counting.frontier_checkpoint import board_checkpointer
 from kt_formal.counting.frontier import count_request, sweep_layout
 
 

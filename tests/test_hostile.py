@@ -17,10 +17,12 @@ import zlib
 import numpy as np
 
 import pytest
+from kt_formal.question import Question
 
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.kernel import rup
 from kt_formal.kernel.rup import DrupRejected, RupDB, replay
+from kt_formal.solve import run_engine
 
 
 # ---------------------------------------------------------------- small CNFs, by hand
@@ -119,10 +121,9 @@ def test_a_conflict_early_in_a_long_watch_list_does_not_copy_the_list():
 def drup_cert() -> dict:
     """The DRUP certificate of no closed tour of 3x9 minus b2 (as ``exists --cert`` makes)."""
     from kt_formal.board import Board
-    from kt_formal.engines import sat
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
 
-    return sat.solve(TourRequest(Board(3, 9, holes=[(1, 1)]))).proof
+    return run_engine("sat", Question(Board(3, 9, holes=[(1, 1)]))).proof
 
 
 def test_the_issue_attack_a_million_repeated_lemmas_stays_linear(drup_cert, monkeypatch):
@@ -191,13 +192,13 @@ def small_certs() -> dict:
     from kt_formal.solve import find_tour
 
     tour = find_tour(Board(3, 4), closed=False, engine="cpsat").tour.to_json()
-    proof = json.dumps(find_proof(Board(3, 3), closed=True))
+    proof = json.dumps(find_proof(Question(Board(3, 3), closed=True)))
     return {"yes": tour, "no": proof}
 
 
 def census_db(path, rows) -> str:
     """A census database of ``rows`` ``(rows, cols, holes, closed, start, end, answer, cert)``."""
-    from kt_formal.census import Store
+    from kt_formal.survey import Store
 
     with Store.open(path) as s:
         s.add([(*r, 0.1, "test") for r in rows])
@@ -216,7 +217,7 @@ def tamper(path, sql, *args) -> None:
 
 
 def test_verify_db_reads_certificates_as_the_kernel_does(tmp_path, small_certs):
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
 
     proof = small_certs["no"]
     method = '"method": "colour"'
@@ -228,7 +229,7 @@ def test_verify_db_reads_certificates_as_the_kernel_does(tmp_path, small_certs):
 
 
 def test_verify_db_refuses_values_outside_their_domain(tmp_path, small_certs):
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
 
     db = census_db(tmp_path / "k.sqlite", [(3, 4, (), False, None, None, "yes", small_certs["yes"])])
     assert verify_store(db)[:2] == (1, 0)
@@ -250,7 +251,7 @@ def test_verify_db_refuses_values_outside_their_domain(tmp_path, small_certs):
 
 
 def test_verify_db_reports_a_question_stored_twice(tmp_path, small_certs):
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
 
     db = census_db(tmp_path / "k.sqlite", [(3, 3, ((1, 1),), False, None, None, "unknown", None),
                                            (3, 4, (), False, None, None, "yes", small_certs["yes"])])
@@ -268,7 +269,7 @@ def test_verify_db_reports_a_question_stored_twice(tmp_path, small_certs):
 
 
 def test_one_deeply_nested_row_is_one_rejected_row(tmp_path, small_certs):
-    from kt_formal.census.report import verify_store
+    from kt_formal.survey.report import verify_store
 
     deep = "[" * 100_000 + "]" * 100_000
     db = census_db(tmp_path / "k.sqlite", [(3, 4, (), False, None, None, "yes", small_certs["yes"]),
@@ -473,7 +474,7 @@ def test_the_separator_explanation_states_the_checkers_bound():
 
     seen = 0
     for board, closed, start, end in separator_cases():
-        d = find_proof(board, closed=closed, start=start, end=end, thorough=True)
+        d = find_proof(Question(board, closed=closed, start=start, end=end), thorough=True)
         if d is None or d.get("method") != "separator":
             continue
         seen += 1
@@ -507,24 +508,23 @@ def seed_files() -> dict:
     from pathlib import Path
 
     from kt_formal.board import Board
-    from kt_formal.engines import sat
     from kt_formal.proofs import find_proof, make_proof
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
     from kt_formal.solve import find_tour
 
     out = {}
     proofs = {
-        "ends": find_proof(Board(6, 6), closed=False, start=(0, 0), end=(0, 0)),
-        "colour": find_proof(Board(5, 5), closed=True),
-        "degree": find_proof(Board(3, 3), closed=True),
-        "alternation": find_proof(Board(4, 7), closed=True),
-        "separator": find_proof(Board(3, 8), closed=True, thorough=True),
-        "separator-open": find_proof(Board(4, 6), closed=False, start=(2, 0), end=(0, 3)),
+        "ends": find_proof(Question(Board(6, 6), closed=False, start=(0, 0), end=(0, 0))),
+        "colour": find_proof(Question(Board(5, 5), closed=True)),
+        "degree": find_proof(Question(Board(3, 3), closed=True)),
+        "alternation": find_proof(Question(Board(4, 7), closed=True)),
+        "separator": find_proof(Question(Board(3, 8), closed=True), thorough=True),
+        "separator-open": find_proof(Question(Board(4, 6), closed=False, start=(2, 0), end=(0, 3))),
         "exhaustive": make_proof(Board(3, 7), "exhaustive", False, end=(1, 3), engine="exhaustive",
                                  nodes=1000, pruning="none"),
-        "drup": sat.solve(TourRequest(Board(3, 6, holes=[(0, 0), (0, 1)]), closed=False)).proof,
+        "drup": run_engine("sat", Question(Board(3, 6, holes=[(0, 0), (0, 1)]), closed=False)).proof,
     }
-    hall = find_proof(Board(5, 5, holes=[(2, 2)]), closed=True, thorough=True)
+    hall = find_proof(Question(Board(5, 5, holes=[(2, 2)]), closed=True), thorough=True)
     if hall is not None:
         proofs["hall"] = hall
     for name, d in proofs.items():

@@ -12,10 +12,10 @@ import sqlite3
 
 import pytest
 
-from kt_formal.census import atlas
-from kt_formal.census.families import atlas_questions, board_sizes, remove_squares
-from kt_formal.census.runners import run_census
-from kt_formal.census.store import Store
+from kt_formal.survey import atlas
+from kt_formal.survey.families import atlas_questions, board_sizes, remove_squares
+from kt_formal.survey.runners import run_census
+from kt_formal.survey.store import Store
 from kt_formal.exceptions import InvalidInput
 from kt_formal.files import output_file, read_user_text, reading
 from kt_formal.io.atlas_page import script_json

@@ -15,6 +15,7 @@ from kt_formal import kernel
 from kt_formal.board import Board
 from kt_formal.claims import check_certificate
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected
+from kt_formal.question import Question
 from kt_formal.kernel.reader import loads_strict
 from kt_formal.proofs import find_proof, make_proof
 from kt_formal.solve import find_tour
@@ -25,13 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def proofs() -> dict:
     """One certificate of every proof kind, made by the finders (names -> dict)."""
     out = {
-        "ends": find_proof(Board(6, 6), closed=False, start=(0, 0), end=(0, 0)),
-        "colour": find_proof(Board(5, 5), closed=True),
-        "colour with ends": find_proof(Board(5, 5), closed=False, start=(0, 1)),
-        "degree": find_proof(Board(3, 3), closed=True),
-        "alternation": find_proof(Board(4, 7), closed=True),
-        "separator": find_proof(Board(3, 8), closed=True, thorough=True),
-        "separator open": find_proof(Board(3, 6), closed=False, thorough=True),
+        "ends": find_proof(Question(Board(6, 6), closed=False, start=(0, 0), end=(0, 0))),
+        "colour": find_proof(Question(Board(5, 5), closed=True)),
+        "colour with ends": find_proof(Question(Board(5, 5), closed=False, start=(0, 1))),
+        "degree": find_proof(Question(Board(3, 3), closed=True)),
+        "alternation": find_proof(Question(Board(4, 7), closed=True)),
+        "separator": find_proof(Question(Board(3, 8), closed=True), thorough=True),
+        "separator open": find_proof(Question(Board(3, 6), closed=False), thorough=True),
         "exhaustive": make_proof(Board(3, 7), "exhaustive", False, end=(1, 3), engine="exhaustive",
                                  nodes=1000, pruning="none"),
     }
@@ -119,7 +120,7 @@ def test_kernel_is_small_enough_to_read_in_one_sitting():
 # ---------------------------------------------------------------- claims state what was checked
 def test_claim_names_the_start_square():
     # the false line once printed: "no open tour of the 5x5 board" with the start dropped
-    p = find_proof(Board(5, 5), closed=False, start=(3, 0))
+    p = find_proof(Question(Board(5, 5), closed=False, start=(3, 0)))
     assert p is not None
     claim = check_certificate(p)
     assert claim.startswith("no open tour of the 5x5 board from a2: ")
@@ -140,7 +141,7 @@ def test_the_kernel_returns_data_and_one_module_words_it():
     from kt_formal.kernel.proofcheck import Claim
     from kt_formal.kernel.shape import Shape
 
-    p = find_proof(Board(5, 5), closed=False, start=(3, 0))
+    p = find_proof(Question(Board(5, 5), closed=False, start=(3, 0)))
     c = kernel.check_certificate(p)
     assert isinstance(c, Claim) and (c.kind, c.closed, c.start, c.end) == ("proof", False, (3, 0), None)
     assert c.evidence == ("colour", 13, 12)  # figures, not words: the kernel words nothing

@@ -17,7 +17,7 @@ from kt_formal.combine.margin import margin_applies, margin_open_applies, margin
 from kt_formal.combine.margin_check import balanced, cases, check_cuts, check_pieces, check_tours, main
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_specs
 from kt_formal.exceptions import NotApplicable
-from kt_formal.question import TourRequest
+from kt_formal.question import Question
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
@@ -162,7 +162,7 @@ def test_the_plan_transposes_an_odd_by_even_board():
 
 
 def test_the_pipeline_uses_the_construction_first():
-    from kt_formal.decide import decide
+    from kt_formal.api import decide
 
     v = decide(Board.from_spec(40, 50, ["17,20,2x2"]), closed=True, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three"
@@ -174,11 +174,11 @@ def test_the_pipeline_uses_it_without_fixed_ends_only():
     from kt_formal.solve import policy
 
     b = Board.from_spec(40, 50, ["17,20,2x2"])
-    assert policy.builds_margin(TourRequest(b, closed=True))
-    assert policy.builds_margin(TourRequest(b, closed=False))  # the closed tour cut open
-    assert not policy.builds_margin(TourRequest(b, closed=True, start=(0, 0)))
-    assert not policy.builds_margin(TourRequest(b, closed=False, start=(0, 0), end=(0, 1)))
-    assert not policy.builds_margin(TourRequest(Board.from_spec(40, 50, ["3,20,2x4"]), closed=True))
+    assert policy.builds_margin(Question(b, closed=True))
+    assert policy.builds_margin(Question(b, closed=False))  # the closed tour cut open
+    assert not policy.builds_margin(Question(b, closed=True, start=(0, 0)))
+    assert not policy.builds_margin(Question(b, closed=False, start=(0, 0), end=(0, 1)))
+    assert not policy.builds_margin(Question(Board.from_spec(40, 50, ["3,20,2x4"]), closed=True))
 
 
 def test_the_cli_answers_by_the_construction(capsys):
@@ -220,7 +220,7 @@ def test_open_tours_on_bigger_boards_and_refusals():
 
 
 def test_the_pipeline_builds_open_tours_minus_one_square():
-    from kt_formal.decide import decide
+    from kt_formal.api import decide
 
     v = decide(Board.from_spec(30, 31, ["10,10,1x1"]), closed=False, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three" and not v.tour.closed

@@ -135,7 +135,7 @@ def test_random_boards_up_to_120():
 
 
 def test_the_pipeline_builds_a_large_hole():
-    from kt_formal.decide import decide
+    from kt_formal.api import decide
 
     v = decide(Board.from_spec(60, 70, ["12,15,30x33"]), closed=True, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three"

@@ -1,4 +1,4 @@
-"""The one pipeline (kt_formal.decide) on holed boards, and the commands behind it.
+"""The one pipeline (kt_formal.pipeline) on holed boards, and the commands behind it.
 
 For every hole generator on boards up to 40 x 40 the verdict must agree with CP-SAT run
 to completion, every tour must pass the kernel's check, every "no" must carry a proof
@@ -19,11 +19,12 @@ from kt_formal.certificate import verify_certificate
 from kt_formal.combine import blocks
 from kt_formal.solve import blocks_engine, policy
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
-from kt_formal.decide import decide
+from kt_formal.api import decide
 from kt_formal.solve import ENGINES, find_tour, shape_of
 from kt_formal.question import Status
+from kt_formal.solve import run_engine
 
-decide_module = importlib.import_module("kt_formal.decide")
+decide_module = importlib.import_module("kt_formal.pipeline")
 
 
 def cpsat_truth(board, closed=True, start=None, end=None) -> str:
@@ -183,12 +184,12 @@ def test_solver_infeasible_is_not_a_proof(cli_proc, tmp_path):
 
 def test_time_limit_is_a_promise(monkeypatch):
     """Every solver call is given at most what is left of the limit when it starts, on the
-    pipeline's own clock (started when its budget is made), so the limit holds however busy
+    pipeline's own clock (started when its limits are made), so the limit holds however busy
     the machine is: no wall-time bound is asserted."""
     from ortools.sat.python import cp_model
 
     budgets, asked = [], []
-    real_budget, real_solve = decide_module.Budget.__init__, cp_model.CpSolver.solve
+    real_budget, real_solve = decide_module.Limits.__init__, cp_model.CpSolver.solve
 
     def budget_spy(self, *args, **kwargs):
         real_budget(self, *args, **kwargs)
@@ -198,7 +199,7 @@ def test_time_limit_is_a_promise(monkeypatch):
         asked.append((time.perf_counter(), self.parameters.max_time_in_seconds))
         return real_solve(self, *args, **kwargs)
 
-    monkeypatch.setattr(decide_module.Budget, "__init__", budget_spy)
+    monkeypatch.setattr(decide_module.Limits, "__init__", budget_spy)
     monkeypatch.setattr(cp_model.CpSolver, "solve", solve_spy)
     b = Board(40, 40, holes=[(1, 1), (2, 3), (20, 20), (20, 21), (30, 5), (31, 5)])
     v = decide(b, time_limit=0.3, engine="cpsat")
@@ -232,7 +233,7 @@ def test_no_search_once_building_the_model_used_the_limit(monkeypatch):
 def test_gave_up_early_does_not_claim_the_whole_limit(monkeypatch):
     monkeypatch.setattr(policy, "CPSAT_MAX_SQUARES", 0)
     b = Board.from_spec(60, 60, ["2,20,4x6"])
-    v = decide(b, time_limit=60, engine="frame", method="construct")
+    v = decide(b, time_limit=60, engine="frame", options={"method": "construct"})
     if v.answer == "unknown":
         assert "60 s" not in v.explanation.split("Stages")[0]
 
@@ -406,16 +407,16 @@ def test_fast_attempt_limits(cold, monkeypatch):
     from kt_formal.engines import rotate
 
     limits = []
-    real = rotate.solve
+    real = rotate.ExtendRotate.search
 
-    def spy(request, *, time_limit=None, seed=0):
-        limits.append(time_limit)
-        return real(request, time_limit=time_limit, seed=seed)
+    def spy(self, question, own, options):
+        limits.append(own.time_limit)
+        return real(self, question, own, options)
 
-    monkeypatch.setattr(rotate, "solve", spy)
+    monkeypatch.setattr(rotate.ExtendRotate, "search", spy)
     decide(Board(8, 8), time_limit=1.0)
     decide(Board(8, 8), time_limit=None)
-    assert limits == [pytest.approx(0.1, abs=0.01), policy.FAST_SECONDS]
+    assert limits == [pytest.approx(0.1, abs=0.01), pytest.approx(policy.FAST_SECONDS, abs=0.01)]
     decide(Board(6, 6), engine="cpsat")
     decide(Board(40, 42))  # divide and conquer builds it
     monkeypatch.setattr(policy, "FAST_MAX_SQUARES", 63)
@@ -437,10 +438,9 @@ def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(m
 
 
 def test_the_kernels_loaded_test_follows_the_process():
-    from kt_formal.engines import backtrack
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Question
 
-    backtrack.solve(TourRequest(Board(6, 6)))
+    run_engine("backtrack", Question(Board(6, 6)))
     assert policy.kernels_loaded()
 
 
@@ -451,7 +451,7 @@ def test_a_search_that_would_not_fit_in_memory_is_refused_before_it_starts(monke
     in the portfolio it is noted as not run instead of taking the machine's memory."""
     from kt_formal import memory
     from kt_formal.exceptions import ResourceLimit, exit_code_of
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Limits, Question
     from kt_formal.solve.portfolio import Portfolio
 
     board = Board(20, 20, holes=[(3, 3), (7, 8)])
@@ -461,7 +461,7 @@ def test_a_search_that_would_not_fit_in_memory_is_refused_before_it_starts(monke
         with pytest.raises(ResourceLimit, match=rf"a {engine} search of a board of 398 squares \(20x20 minus 2 squares\) needs about 124 KiB; at most 78 KiB of memory may be used \(80% of the 98 KiB available") as exc:
             find_tour(board, engine=engine, time_limit=30)
         assert exit_code_of(exc.value) == 2
-    pf = Portfolio(TourRequest(board), seed=0, workers=1, progress=None)
+    pf = Portfolio(Question(board), Limits(30, threads=1))
     pf.start("backtrack", 30)
     pf.wait(30)
     stages = []

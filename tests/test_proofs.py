@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
 from kt_formal.solve import find_tour
-from kt_formal.question import Status
+from kt_formal.question import Question, Status
 from kt_formal.exceptions import CertificateRejected
 from kt_formal.proofs import (
     check_proof,
@@ -74,7 +74,7 @@ CASES = [
 @pytest.mark.parametrize("rows,cols,holes,closed,start,end,method", CASES)
 def test_finders_make_checked_proofs_that_are_true(rows, cols, holes, closed, start, end, method):
     b = Board(rows, cols, holes=holes)
-    p = find_proof(b, closed, start, end, thorough=True)
+    p = find_proof(Question(b, closed=closed, start=start, end=end), thorough=True)
     assert p is not None and p["method"] == method
     _, summary = verify_certificate(json.loads(json.dumps(p)))
     assert summary.startswith("no ")
@@ -88,7 +88,7 @@ def test_finders_make_checked_proofs_that_are_true(rows, cols, holes, closed, st
 def test_no_proof_where_a_tour_exists(rows, cols, closed, thorough):
     b = Board(rows, cols)
     assert truth(b, closed) is True
-    assert find_proof(b, closed, thorough=thorough) is None
+    assert find_proof(Question(b, closed=closed), thorough=thorough) is None
 
 
 def test_colour_explanation_matches_the_issue():
@@ -110,7 +110,7 @@ def test_posa_proof_is_linear_in_n():
 def test_3x8_closed_needs_the_reduction():
     b = Board(3, 8)
     assert find_separator_proof(b, True, thorough=True, max_size=4, budget=20_000)["reduced"] is True
-    plain = find_proof(b, True, thorough=True)
+    plain = find_proof(Question(b, closed=True), thorough=True)
     plain["reduced"] = False
     rejected(plain, "leaves 3 components, not 5")
     plain["components"] = 3
@@ -119,7 +119,7 @@ def test_3x8_closed_needs_the_reduction():
 
 # ---------------------------------------------------------------- tampering
 def proof_of(rows, cols, closed=True, holes=(), start=None, end=None):
-    return find_proof(Board(rows, cols, holes=list(holes)), closed, start, end, thorough=True)
+    return find_proof(Question(Board(rows, cols, holes=list(holes)), closed=closed, start=start, end=end), thorough=True)
 
 
 def test_colour_count_that_lies():
@@ -221,7 +221,7 @@ def test_hall_proof_is_checked_by_recounting():
 @pytest.mark.parametrize("rows,cols,rect", [(5, 6, (3, 0, 2, 3)), (5, 8, (1, 3, 2, 2)), (8, 9, (1, 3, 6, 3))])
 def test_hall_proof_where_no_cheap_proof_applies(rows, cols, rect):
     b = Board.from_spec(rows, cols, [rect])
-    assert find_proof(b, True) is None  # colour, degree, alternation, separator: none
+    assert find_proof(Question(b, closed=True)) is None  # colour, degree, alternation, separator: none
     p = find_hall_proof(b)
     verify_certificate(json.loads(json.dumps(p)))
     assert explain(p).startswith("No closed tour: a closed tour gives each of the ")

@@ -9,8 +9,8 @@ from kt_formal.board import Board
 from kt_formal.combine import repair, repair_plan
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.solve.blocks_engine import construct
-from kt_formal.decide import decide
-from kt_formal.question import TourRequest
+from kt_formal.api import decide
+from kt_formal.question import Limits, Question
 from kt_formal.proofs import find_proof
 from kt_formal.kernel.shape import Shape
 from kt_formal.kernel.tourcheck import check_tour
@@ -68,9 +68,9 @@ def test_scattered_holes_give_a_checked_tour(rows, cols, count, seed):
     try:
         tour = repair.repair_tour(board, stats=stats, time_limit=60)
     except repair.RepairNotApplicable:
-        assert find_proof(board, True) is not None, "the repair failed on a board with no cheap proof"
+        assert find_proof(Question(board, closed=True)) is not None, "the repair failed on a board with no cheap proof"
         return
-    assert find_proof(board, True) is None
+    assert find_proof(Question(board, closed=True)) is None
     _kernel_ok(tour)
     assert tour.closed and len(tour.order) == board.n_squares
     assert stats["clusters"] >= 1 and stats["windows"] >= stats["clusters"]
@@ -102,7 +102,7 @@ def test_construct_reaches_the_repair_and_cuts_open_tours():
         if start is not None and not board.is_live(*start):
             continue
         notes = []
-        tour, how = construct(TourRequest(board, closed=closed, start=start), 60.0, 0, notes)
+        tour, how = construct(Question(board, closed=closed, start=start), Limits(60.0, seed=0), notes)
         assert how == "repair", notes
         assert [n for n, _, _ in notes][-1] == "repair"
         assert tour.closed == closed
@@ -251,7 +251,7 @@ def test_random_holes_batched_give_a_verified_tour_like_one_window_at_a_time():
     """Uniformly random holes (edges and corners too): batches of windows side by side."""
     n = 100
     board = Board(n, n, holes=scattered_squares(n, n, 100, seed=11, margin=0))
-    assert find_proof(board, True) is None
+    assert find_proof(Question(board, closed=True)) is None
     tours = {}
     for key, kw in (("one", dict(batch=1, workers=1)), ("b1", dict(workers=1)), ("b2", dict(workers=2))):
         stats = {}

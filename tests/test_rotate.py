@@ -10,9 +10,10 @@ from kt_formal.board import Board
 from kt_formal.certificate import verify_certificate
 from kt_formal.combine.hole_masks import random_rectangles, scattered_squares
 from kt_formal.engines import rotate
-from kt_formal.question import Status, TourRequest
+from kt_formal.question import Limits, Status, Question
 from kt_formal.exceptions import InvalidInput
 from kt_formal.solve import find_tour
+from kt_formal.solve import run_engine
 
 
 def _check(result, request):
@@ -39,8 +40,8 @@ CLOSED = [
 
 @pytest.mark.parametrize("board", CLOSED, ids=[b.describe() for b in CLOSED])
 def test_closed_tours_verified(board):
-    req = TourRequest(board)
-    _check(rotate.solve(req), req)
+    req = Question(board)
+    _check(run_engine("extend-rotate", req), req)
 
 
 @pytest.mark.parametrize("kw", [
@@ -53,19 +54,19 @@ def test_closed_tours_verified(board):
     {"closed": True, "start": (0, 0), "end": (1, 2)},
 ])
 def test_fixed_ends_honoured(kw):
-    req = TourRequest(Board(8, 8), **kw)
-    _check(rotate.solve(req), req)
+    req = Question(Board(8, 8), **kw)
+    _check(run_engine("extend-rotate", req), req)
 
 
 def test_open_tour_with_both_ends_on_a_holed_board():
-    req = TourRequest(Board.from_spec(24, 24, ["10,10,2x2"]), closed=False, start=(0, 0), end=(23, 22))
-    _check(rotate.solve(req), req)
+    req = Question(Board.from_spec(24, 24, ["10,10,2x2"]), closed=False, start=(0, 0), end=(23, 22))
+    _check(run_engine("extend-rotate", req), req)
 
 
 def test_forbidden_moves_are_left_out():
     forbidden = (((2, 2), (0, 3)), ((4, 4), (6, 5)), ((3, 3), (5, 4)))
-    req = TourRequest(Board(8, 8), forbidden=forbidden)
-    r = rotate.solve(req)
+    req = Question(Board(8, 8), forbidden=forbidden)
+    r = run_engine("extend-rotate", req)
     _check(r, req)
     b = req.board
     used = {frozenset(e) for e in r.tour.edges().tolist()}
@@ -75,8 +76,8 @@ def test_forbidden_moves_are_left_out():
 
 def test_no_tour_is_unknown_never_impossible():
     # 5x5 has no closed tour (13 dark, 12 light squares) and 4x4 no open one
-    for req in (TourRequest(Board(5, 5)), TourRequest(Board(4, 4), closed=False)):
-        r = rotate.solve(req)
+    for req in (Question(Board(5, 5)), Question(Board(4, 4), closed=False)):
+        r = run_engine("extend-rotate", req)
         assert r.status is Status.UNKNOWN and r.tour is None
         k = req.board.n_squares
         assert f"of {k} squares" in r.message and r.stats["walks"] == rotate.WALKS
@@ -84,22 +85,22 @@ def test_no_tour_is_unknown_never_impossible():
 
 
 def test_forced_moves_are_refused_as_unknown():
-    r = rotate.solve(TourRequest(Board(8, 8), forced=(((0, 0), (1, 2)),)))
+    r = run_engine("extend-rotate", Question(Board(8, 8), forced=(((0, 0), (1, 2)),)))
     assert r.status is Status.UNKNOWN and "forced" in r.message
 
 
 def test_a_spent_time_limit_is_unknown():
-    r = rotate.solve(TourRequest(Board(8, 8)), time_limit=1e-9)
-    assert r.status is Status.UNKNOWN and "time limit" in r.message
+    r = run_engine("extend-rotate", Question(Board(8, 8)), Limits(1e-9))
+    assert r.status is Status.LIMIT and "time limit" in r.message
 
 
 def test_runs_repeat_and_retries_are_checked():
-    req = TourRequest(Board.from_spec(14, 14, ["2,2,3x4", "8,7,4x4", "6,0,2x1"]))
-    a, b = rotate.solve(req, seed=3), rotate.solve(req, seed=3)
+    req = Question(Board.from_spec(14, 14, ["2,2,3x4", "8,7,4x4", "6,0,2x1"]))
+    a, b = run_engine("extend-rotate", req, seed=3), run_engine("extend-rotate", req, seed=3)
     assert a.found and np.array_equal(a.tour.order, b.tour.order)
     with pytest.raises(InvalidInput, match="retries"):
-        rotate.solve(req, retries=-1)
-    assert rotate.solve(TourRequest(Board(5, 5)), retries=0).stats["walks"] == 1
+        run_engine("extend-rotate", req, retries=-1)
+    assert run_engine("extend-rotate", Question(Board(5, 5)), retries=0).stats["walks"] == 1
 
 
 def test_through_the_registry():
@@ -136,8 +137,8 @@ def test_the_neighbour_lists_are_made_a_slice_at_a_time_and_stop_at_the_deadline
     whole = [[w for w in row if w >= 0] for row in table.tolist()]
     assert rotate._neighbour_lists(table, None) == whole
     assert rotate._neighbour_lists(table, 0.0) is None  # perf_counter() is past 0 at once
-    res = rotate.solve(TourRequest(Board(40, 40)), time_limit=0.0)
-    assert res.status is Status.UNKNOWN and res.stats["walks"] == 0 and res.stats["timed_out"]
+    res = run_engine("extend-rotate", Question(Board(40, 40)), Limits(1e-9))
+    assert res.status is Status.LIMIT and res.stats["walks"] == 0 and res.stats["timed_out"]
     assert "before its first walk" in res.message and "1,600 squares" in res.message
 
 

@@ -18,7 +18,7 @@ from kt_formal.board import Board
 from kt_formal.certificate import check_tour, verify_certificate
 from kt_formal.engines import sat
 from kt_formal.solve import find_tour
-from kt_formal.question import Status, TourRequest
+from kt_formal.question import Limits, Status, Question
 from rupfast import check_drup_certificate_fast
 from kt_formal.exceptions import CertificateRejected
 from kt_formal.kernel.cnf import arc_cnf, cut_clause
@@ -26,6 +26,7 @@ from kt_formal.claims import check_drup_certificate
 from kt_formal.kernel.rup import DrupRejected, decode_cut, decode_proof, prepare_drup
 from kt_formal.engines.sat import encode_cut, encode_proof
 from kt_formal.proofs import find_proof
+from kt_formal.solve import run_engine
 
 # Boards with no tour for which none of the cheap proofs (kt_formal.proofs.find_proof)
 # applies, found by a sweep of 3 x n minus two squares, 5 x n and 6 x n minus squares and
@@ -72,14 +73,14 @@ NO_CHEAP_PROOF = [
 ]
 
 
-def request_of(case) -> TourRequest:
+def request_of(case) -> Question:
     rows, cols, holes, closed, start, end = case
-    return TourRequest(Board(rows, cols, holes=holes), closed=closed, start=start, end=end)
+    return Question(Board(rows, cols, holes=holes), closed=closed, start=start, end=end)
 
 
 @functools.lru_cache(maxsize=None)
 def certificate_of(i: int) -> dict:
-    r = sat.solve(request_of(NO_CHEAP_PROOF[i]), time_limit=60)
+    r = run_engine("sat", request_of(NO_CHEAP_PROOF[i]), time_limit=60)
     assert r.status is Status.IMPOSSIBLE, r.message
     return r.proof
 
@@ -156,7 +157,7 @@ def naive_rup_chain(formula, lemmas) -> bool:
 @pytest.mark.parametrize("i", range(len(NO_CHEAP_PROOF)))
 def test_no_cheap_proof_but_a_drup_certificate(i):
     req = request_of(NO_CHEAP_PROOF[i])
-    assert find_proof(req.board, req.closed, req.start, req.end) is None
+    assert find_proof(Question(req.board, closed=req.closed, start=req.start, end=req.end)) is None
     cert = certificate_of(i)
     line = check_drup_certificate(cert)
     kind = "closed" if req.closed else "open"
@@ -398,7 +399,7 @@ def test_a_zlib_bomb_is_refused_before_inflating():
 
 
 # ---------------------------------------------------------------- (c) fuzz
-def random_request(i: int) -> TourRequest:
+def random_request(i: int) -> Question:
     rng = random.Random(5000 + i)
     m, n = rng.randint(3, 6), rng.randint(3, 7)
     sq = [(r, c) for r in range(m) for c in range(n)]
@@ -406,14 +407,14 @@ def random_request(i: int) -> TourRequest:
     live = b.squares()
     start = rng.choice(live) if rng.random() < 0.2 else None
     end = rng.choice(live) if rng.random() < 0.2 else None
-    return TourRequest(b, closed=rng.random() < 0.5, start=start, end=end)
+    return Question(b, closed=rng.random() < 0.5, start=start, end=end)
 
 
 # 40 of the 100 in the default run, the rest with the slow tests
 @pytest.mark.parametrize("i", [i if i < 40 else pytest.param(i, marks=pytest.mark.slow) for i in range(100)])
 def test_fuzz_every_certified_no_is_infeasible_for_cpsat(i):
     req = random_request(i)
-    r = sat.solve(req, time_limit=60)
+    r = run_engine("sat", req, time_limit=60)
     assert r.status is not Status.UNKNOWN
     b = req.board
     if r.status is Status.FOUND:
@@ -446,8 +447,8 @@ def test_sat_cpsat_and_exhaustive_agree_up_to_40_squares():
     assert len(boards) > 500
     for b in boards:
         for closed in (True, False):
-            req = TourRequest(b, closed=closed)
-            s = sat.solve(req, time_limit=60)
+            req = Question(b, closed=closed)
+            s = run_engine("sat", req, time_limit=60)
             x = find_tour(b, closed=closed, engine="exhaustive", time_limit=120)
             assert s.status is not Status.UNKNOWN and x.status is not Status.UNKNOWN
             assert s.status == x.status, (b.describe(), b.holes(), closed)
@@ -528,8 +529,8 @@ def test_fast_path_gives_the_kernels_answer_on_accepted_and_rejected_proofs():
 
 def test_trimming_keeps_the_proof_valid_and_not_longer():
     req = request_of(NO_CHEAP_PROOF[28])
-    untrimmed = sat.solve(req, trim=False).proof
-    trimmed = sat.solve(req).proof
+    untrimmed = run_engine("sat", req, trim=False).proof
+    trimmed = run_engine("sat", req).proof
     assert check_drup_certificate(untrimmed) and check_drup_certificate(trimmed)
     assert trimmed["proof"]["lemmas"] <= untrimmed["proof"]["lemmas"]
     assert len(trimmed["cuts"]) <= len(untrimmed["cuts"])
@@ -544,7 +545,7 @@ def test_trimming_stops_at_its_deadline_and_the_answer_is_unknown(monkeypatch):
     real = sat.trim_proof
     seen = []
     monkeypatch.setattr(sat, "trim_proof", lambda *a, **k: seen.append(a) or real(*a, **k))
-    assert sat.solve(req).status is Status.IMPOSSIBLE
+    assert run_engine("sat", req).status is Status.IMPOSSIBLE
     clauses, n_vars, steps = seen[0]
     with pytest.raises(sat.ProofOutOfTime, match="proof steps replayed"):
         real(clauses, n_vars, steps, deadline=time.perf_counter() - 1)
@@ -553,8 +554,8 @@ def test_trimming_stops_at_its_deadline_and_the_answer_is_unknown(monkeypatch):
 
     # the deadline handed to the trimming has passed already: as if the solving took it all
     monkeypatch.setattr(sat, "trim_proof", lambda c, n, st, deadline=None: real(c, n, st, deadline=deadline - 1e9))
-    r = sat.solve(req, time_limit=600)
-    assert r.status is Status.UNKNOWN and r.proof is None
+    r = run_engine("sat", req, time_limit=600)
+    assert r.status is Status.LIMIT and r.proof is None
     assert "ran out while trimming the proof" in r.message and "nothing is claimed" in r.message
 
 
@@ -563,8 +564,8 @@ def test_engine_registry_and_unknown_at_a_tiny_limit():
     assert r.status is Status.FOUND and r.tour.check() is None
     r = find_tour(Board(3, 8), engine="sat")
     assert r.status is Status.IMPOSSIBLE and check_drup_certificate(r.proof)
-    r = sat.solve(TourRequest(Board(3, 8)), time_limit=0.0)
-    assert r.status is Status.UNKNOWN and "nothing is claimed" in r.message and r.proof is None
+    r = run_engine("sat", Question(Board(3, 8)), Limits(1e-9))  # spent before the engine starts
+    assert r.status is Status.LIMIT and "nothing is claimed" in r.message and r.proof is None
 
 
 def test_a_formula_with_the_empty_clause_and_odd_deletions():

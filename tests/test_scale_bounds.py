@@ -22,6 +22,7 @@ from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.kernel.proofcheck import MAX_REDUCED_SQUARES
 from kt_formal.livesquares import rect_squares
 from kt_formal.proofs import find_proof, find_reduction_proof
+from kt_formal.question import Question
 from tests.conftest import ROOT
 
 #: The address space a command below may take.
@@ -151,7 +152,7 @@ def test_a_large_board_given_by_rectangles_is_kept_as_its_squares():
 def test_frames_two_wide_have_no_closed_tour_by_the_forced_moves(rows, cols):
     """The proof is found, the kernel accepts it, and the board is indeed without a closed tour
     (the SAT route's DRUP proof, checked by the kernel, says so independently)."""
-    from kt_formal.decide import decide
+    from kt_formal.api import decide
 
     board = Board.from_spec(rows, cols, [f"2,2,{rows - 4}x{cols - 4}"])
     proof = find_reduction_proof(board)
@@ -166,7 +167,7 @@ def test_the_forced_move_proof_is_not_claimed_where_a_tour_exists():
     no proof (and a holed board with a tour never gets one)."""
     board = Board.from_spec(14, 14, ["3,3,8x8"])
     assert find_reduction_proof(board) is None
-    assert find_proof(board) is None
+    assert find_proof(Question(board)) is None
 
 
 def _proof_by_squares(rows, cols, squares, **fields):
@@ -221,11 +222,11 @@ def test_an_engine_named_is_not_given_zero_seconds_when_the_proofs_took_the_limi
     handed 0 s and refused it as bad input, exit 2, on a busy machine)."""
     import time
 
-    from kt_formal import decide as pipeline
+    from kt_formal import pipeline
 
     def slow(*args, **kwargs):
         time.sleep(0.05)
 
     monkeypatch.setattr(pipeline, "find_proof", slow)
-    v = pipeline.decide(Board(40, 40, holes=[(1, 1), (2, 3)]), time_limit=0.01, engine="cpsat")
+    v = pipeline.decide(pipeline.Question(Board(40, 40, holes=[(1, 1), (2, 3)])), pipeline.Limits(0.01), engine="cpsat")
     assert v.answer == "unknown" and "ran out of time" in v.explanation

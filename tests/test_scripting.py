@@ -261,9 +261,10 @@ def test_unknown_said_once(cli):
 
 
 def test_time_limit_names_the_option(cli, tmp_path):
-    from kt_formal.cli.scripting import _next_step
+    from kt_formal.cli.scripting import next_step
 
-    assert "--time-limit" in _next_step("the frontier count stopped at its time limit (60 s) in column 3 of 8")
+    assert "--time-limit" in next_step("the frontier count stopped at its time limit (60 s) in column 3 of 8", True)
+    assert next_step("the frontier count stopped at its node limit", False) == "the frontier count stopped at its node limit"
     # a census that leaves questions unknown says how to ask them again
     r = cli("census", 10, 10, "--hole-size", "2x2", "--db", tmp_path / "c.sqlite", "--time-limit", "0.001")
     unknown = int(next(line.split()[-1] for line in r.out.splitlines() if line.startswith("unknown")))
@@ -298,9 +299,9 @@ def test_bash_completion_completes(cli, tmp_path):
 # ---------------------------------------------------------------------- Python API
 def test_api_mirrors_the_command_line(cli):
     import kt_formal as kt
-    import kt_formal.census  # noqa: F401 - the submodules do not hide the verbs
-    import kt_formal.decide  # noqa: F401
-    import kt_formal.tour  # noqa: F401
+    import kt_formal.survey  # noqa: F401 - the submodules do not hide the verbs
+    import kt_formal.pipeline  # noqa: F401
+    import kt_formal.tours  # noqa: F401
 
     assert callable(kt.tour) and callable(kt.decide) and callable(kt.census) and callable(kt.count)
     api = kt.decide(5, 5).to_json()
@@ -318,7 +319,7 @@ def test_api_mirrors_the_command_line(cli):
 def test_api_census(tmp_path, validator):
     import kt_formal as kt
 
-    res = kt.census(3, 4, remove_squares=1, db=tmp_path / "c.sqlite", workers=1)
+    res = kt.census(kt.Family(rows=3, cols=4, remove_squares=1), db=tmp_path / "c.sqlite", workers=1)
     d = res.to_json()
     validator.validate(d)
     assert d["run"]["questions"] == 12 and res.exit_code == 0
@@ -346,20 +347,23 @@ def test_dask_missing_says_how_to_install(cli, tmp_path, monkeypatch):
     assert not (tmp_path / "c.sqlite").exists()
 
 
-def test_verbs_named_like_submodules_stay_those_modules(tmp_path):
-    # kt.tour / kt.decide / kt.census call the verbs, and are still the modules
-    # kt_formal.tour / .decide / .census, in whichever order they are first used
+def test_the_verbs_are_plain_functions_whatever_is_imported_first(tmp_path):
+    # kt.tour / kt.decide / kt.census are functions of kt_formal.api, not modules made
+    # callable: importing the modules that hold the value types and the pipeline first
+    # (kt_formal.tours, .pipeline, .survey) changes nothing
     code = (
-        "import kt_formal.decide as d\n"
+        "import kt_formal.pipeline, kt_formal.tours, kt_formal.survey\n"
+        "import inspect, types\n"
         "import kt_formal as kt\n"
-        "from kt_formal.tour import Tour\n"
-        "assert d is kt.decide and d.Verdict.__module__ == 'kt_formal.decide'\n"
-        "assert kt.tour.Tour is Tour\n"
+        "from kt_formal.tours import Tour\n"
+        "for verb in (kt.tour, kt.decide, kt.count, kt.census):\n"
+        "    assert isinstance(verb, types.FunctionType) and verb.__module__.startswith('kt_formal.api.'), verb\n"
+        "assert type(kt) is types.ModuleType and type(kt_formal.tours) is types.ModuleType\n"
+        "assert kt.Tour is Tour\n"
         "v = kt.decide(5, 5)\n"
         "assert v.answer == 'no' and v.to_json()['answer'] == 'no'\n"
         "t = kt.tour(5, 6)\n"
         "assert t.to_json()['answer'] == 'yes'\n"
-        "assert kt.census.run_census is not None\n"
         "print('ok')\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,

@@ -72,37 +72,37 @@ def test_the_small_tour_says_how_it_was_found(cli_proc):
 
 
 def test_compile_note_once(monkeypatch, capsys):
-    from kt_formal.engines import _jit, _search
+    from kt_formal.engines import compiled, pathsearch
 
-    monkeypatch.setattr(_jit, "_ANNOUNCED", False)
-    monkeypatch.setattr(_jit, "kernels_compiled", lambda kernel: False)
-    _jit.announce_compile(_search.search_kernel)
-    _jit.announce_compile(_search.plain_kernel)
+    monkeypatch.setattr(compiled, "_ANNOUNCED", False)
+    monkeypatch.setattr(compiled, "kernels_compiled", lambda kernel: False)
+    compiled.announce_compile(pathsearch.search_kernel)
+    compiled.announce_compile(pathsearch.plain_kernel)
     err = capsys.readouterr().err
     assert err.count("compiling the search kernels once") == 1 and err.count("\n") == 1
 
 
 def test_no_note_when_cached(monkeypatch, capsys):
-    from kt_formal.engines import _jit, _search
+    from kt_formal.engines import compiled, pathsearch
 
-    monkeypatch.setattr(_jit, "_ANNOUNCED", False)
-    monkeypatch.setattr(_jit, "kernels_compiled", lambda kernel: True)
-    _jit.announce_compile(_search.search_kernel)
+    monkeypatch.setattr(compiled, "_ANNOUNCED", False)
+    monkeypatch.setattr(compiled, "kernels_compiled", lambda kernel: True)
+    compiled.announce_compile(pathsearch.search_kernel)
     assert capsys.readouterr().err == ""
 
 
 def test_loaded_kernel_counts_as_compiled():
     from kt_formal.board import Board
-    from kt_formal.engines import _search
-    from kt_formal.question import TourRequest
-    from kt_formal.engines.dfs import solve
+    from kt_formal.engines import pathsearch
+    from kt_formal.question import Question
+    from kt_formal.engines.dfs import Dfs
 
-    assert solve(TourRequest(Board(5, 5), closed=False, start=(0, 0))).found
-    assert _search.kernels_compiled(_search.plain_kernel)
+    assert Dfs().run(Question(Board(5, 5), closed=False, start=(0, 0))).found
+    assert pathsearch.kernels_compiled(pathsearch.plain_kernel)
 
 
 def test_unwritable_cache_falls_back_to_compiling(monkeypatch):
-    from kt_formal.engines import _jit
+    from kt_formal.engines import compiled
 
     calls = []
 
@@ -114,15 +114,15 @@ def test_unwritable_cache_falls_back_to_compiling(monkeypatch):
             return ("compiled", args[0])
         return lambda fn: ("compiled", fn)
 
-    monkeypatch.setattr(_jit, "_numba_njit", fake_njit)
+    monkeypatch.setattr(compiled, "_numba_njit", fake_njit)
 
     def f(x):
         return x
 
-    assert _jit.cached_njit(f) == ("compiled", f)
+    assert compiled.cached_njit(f) == ("compiled", f)
     assert calls[0] == {"cache": True}
     calls.clear()
-    assert _jit.cached_njit(nogil=True)(f) == ("compiled", f)
+    assert compiled.cached_njit(nogil=True)(f) == ("compiled", f)
     assert calls == [{"cache": True, "nogil": True}, {"nogil": True}]
 
 
@@ -139,7 +139,7 @@ def _probe_kernel(folder, module):
 
     probe = ("import sys; sys.path.insert(0, sys.argv[1])\n"
              f"import {module} as m\n"
-             "from kt_formal.engines._jit import kernels_compiled\n"
+             "from kt_formal.engines.compiled import kernels_compiled\n"
              "print(kernels_compiled(m.twice), m.twice(3))")
     proc = subprocess.run([sys.executable, "-c", probe, str(folder)], capture_output=True, text=True,
                           cwd=ROOT, timeout=120, env={**os.environ, "NUMBA_CACHE_DIR": str(folder / "cache")})
@@ -155,7 +155,7 @@ def test_a_reinstalled_source_with_its_cache_counts_as_compiled(tmp_path):
     import time
 
     mod = tmp_path / "kt_cached_probe.py"
-    mod.write_text("from kt_formal.engines._jit import cached_njit\n\n"
+    mod.write_text("from kt_formal.engines.compiled import cached_njit\n\n"
                    "@cached_njit\ndef twice(x):\n    return 2 * x\n")
 
     def compiled_before_call():
@@ -177,10 +177,10 @@ def test_editing_a_called_kernels_file_compiles_its_callers_again(tmp_path):
     edited; the stamp now covers the callee's file too."""
 
     (tmp_path / "kt_probe_callee.py").write_text(
-        "from kt_formal.engines._jit import cached_njit\n\n"
+        "from kt_formal.engines.compiled import cached_njit\n\n"
         "@cached_njit(inline='always')\ndef step(x):\n    return 2 * x\n")
     (tmp_path / "kt_probe_caller.py").write_text(
-        "from kt_formal.engines._jit import cached_njit\nfrom kt_probe_callee import step\n\n"
+        "from kt_formal.engines.compiled import cached_njit\nfrom kt_probe_callee import step\n\n"
         "@cached_njit\ndef twice(x):\n    return step(x) + 0\n")
 
     def run():
@@ -197,12 +197,12 @@ def test_editing_a_called_kernels_file_compiles_its_callers_again(tmp_path):
 def test_the_frontier_kernels_know_the_files_they_are_made_of():
     import os
 
-    from kt_formal.counting import _frontier_tables as T
-    from kt_formal.engines._jit import kernel_sources
+    from kt_formal.counting import frontier_tables as T
+    from kt_formal.engines.compiled import kernel_sources
 
     names = {os.path.basename(p) for p in kernel_sources(T.fill_closed16)}
-    assert names == {"_frontier_tables.py", "_frontier_successors.py", "_frontier_keys.py"}
-    assert {os.path.basename(p) for p in kernel_sources(T.compact)} <= {"_frontier_tables.py", "_frontier_keys.py"}
+    assert names == {"frontier_tables.py", "frontier_successors.py", "frontier_keys.py", "frontier_hash.py"}
+    assert {os.path.basename(p) for p in kernel_sources(T.compact)} <= {"frontier_tables.py", "frontier_keys.py", "frontier_hash.py"}
 
 
 def test_quiet_blas_asks_for_one_thread_unless_the_user_chose():
@@ -258,7 +258,7 @@ def test_the_command_starts_openblas_on_one_thread(user):
 
 _TOY_GROUP = '''
 import time
-from kt_formal.engines._jit import Preparation, cached_njit
+from kt_formal.engines.compiled import Preparation, cached_njit
 
 
 @cached_njit
@@ -347,13 +347,13 @@ def test_a_plain_install_compiles_the_search_kernels_once(tmp_path):
         notes += proc.stderr.count("compiling the search kernels once")
     assert notes <= 1
     cached = {name.split("-")[0] for name in os.listdir(os.path.join(engines, "__pycache__")) if name.endswith(".nbi")}
-    assert {"_search_kernels.search_kernel", "_search_kernels.plain_kernel",
-            "_search_kernels.warnsdorff_kernel"} <= cached, cached
+    assert {"pathsearch_kernels.search_kernel", "pathsearch_kernels.plain_kernel",
+            "pathsearch_kernels.warnsdorff_kernel"} <= cached, cached
 
 
 _LEFT_COMPILING = """
 import atexit, os, sys, threading, time
-from kt_formal.engines._jit import Preparation
+from kt_formal.engines.compiled import Preparation
 
 started = threading.Event()
 

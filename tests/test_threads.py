@@ -15,14 +15,14 @@ import numba
 import pytest
 
 from kt_formal.board import Board
-from kt_formal.engines import _threads
-from kt_formal.counting._frontier_jit import count_request_jit, count_row
+from kt_formal.engines import kernel_threads
+from kt_formal.counting.frontier_jit import count_request_jit, count_row
 from kt_formal.exceptions import InvalidInput
 from tests.conftest import ROOT
 
 #: The environment of a fresh process that leaves every choice to kt_formal.
 _CLEAN = {k: v for k, v in os.environ.items()
-          if k not in ("OMP_WAIT_POLICY", "NUMBA_THREADING_LAYER", "NUMBA_NUM_THREADS", _threads.ENV,
+          if k not in ("OMP_WAIT_POLICY", "NUMBA_THREADING_LAYER", "NUMBA_NUM_THREADS", kernel_threads.ENV,
                        "KT_FORMAL_DEBUG")}
 _CLEAN["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
 
@@ -32,7 +32,7 @@ _PROBE = """
 import ctypes, sys
 {before}
 from kt_formal.board import Board
-from kt_formal.counting._frontier_jit import count_request_jit
+from kt_formal.counting.frontier_jit import count_request_jit
 import numba
 count_request_jit(Board(6, 6), threads=2)
 layer = numba.threading_layer()
@@ -88,8 +88,8 @@ def test_one_thread_gives_the_same_count_and_every_step_takes_one():
 
 def test_small_steps_take_one_thread_and_large_ones_those_asked_for():
     res = count_request_jit(Board(6, 7), threads=2)
-    small = [n for s, n in res.threads if s < _threads.SMALL_STEP]
-    large = [n for s, n in res.threads if s >= _threads.SMALL_STEP]
+    small = [n for s, n in res.threads if s < kernel_threads.SMALL_STEP]
+    large = [n for s, n in res.threads if s >= kernel_threads.SMALL_STEP]
     assert small and large  # 6x7 has both
     assert set(small) == {1}
     assert set(large) == {min(2, numba.config.NUMBA_NUM_THREADS)}
@@ -98,20 +98,20 @@ def test_small_steps_take_one_thread_and_large_ones_those_asked_for():
 
 
 def test_the_environment_variable_is_honoured(monkeypatch):
-    monkeypatch.setenv(_threads.ENV, "1")
+    monkeypatch.setenv(kernel_threads.ENV, "1")
     res = count_request_jit(Board(6, 7))
     assert {n for _s, n in res.threads} == {1} and res.count == 1067638
     for bad in ("0", "-2", "nan", "1.5", "two", "99999"):
-        monkeypatch.setenv(_threads.ENV, bad)
-        with pytest.raises(InvalidInput, match=_threads.ENV):
+        monkeypatch.setenv(kernel_threads.ENV, bad)
+        with pytest.raises(InvalidInput, match=kernel_threads.ENV):
             count_request_jit(Board(5, 6))
-    monkeypatch.setenv(_threads.ENV, "")  # set but empty: as if unset
-    assert _threads.requested_threads() is None
+    monkeypatch.setenv(kernel_threads.ENV, "")  # set but empty: as if unset
+    assert kernel_threads.requested_threads() is None
 
 
 def test_without_a_request_large_steps_take_the_cores_free(monkeypatch):
-    monkeypatch.delenv(_threads.ENV, raising=False)
-    monkeypatch.setattr(_threads, "cores_free", lambda: 1)
+    monkeypatch.delenv(kernel_threads.ENV, raising=False)
+    monkeypatch.setattr(kernel_threads, "cores_free", lambda: 1)
     res = count_request_jit(Board(6, 7))
     assert {n for _s, n in res.threads} == {1}
 
@@ -121,20 +121,20 @@ def test_a_long_step_takes_its_threads_afresh_between_slices(monkeypatch):
     free again (a neighbour that came or went): here one core, then two, then one..., in
     slices of 20,000 states; the count is the one every other way gives. With threads asked
     for, the slices keep them."""
-    from kt_formal.counting import _frontier_jit
+    from kt_formal.counting import frontier_jit
 
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("numba has one thread here")
-    monkeypatch.delenv(_threads.ENV, raising=False)
-    monkeypatch.setattr(_frontier_jit, "SLICE_STATES", 20_000)
+    monkeypatch.delenv(kernel_threads.ENV, raising=False)
+    monkeypatch.setattr(frontier_jit, "SLICE_STATES", 20_000)
     free = iter([1, 2] * 10_000)
-    monkeypatch.setattr(_threads, "cores_free", lambda: next(free))
+    monkeypatch.setattr(kernel_threads, "cores_free", lambda: next(free))
     asked = []
     real = numba.set_num_threads
     monkeypatch.setattr(numba, "set_num_threads", lambda n: (asked.append(n), real(n)))
     res = count_request_jit(Board(6, 7))
     assert res.count == 1067638  # reference.md: 6x7 closed (frontier ZDD), 1,067,638
-    steps = [n for s, n in res.threads if s >= _threads.SMALL_STEP]
+    steps = [n for s, n in res.threads if s >= kernel_threads.SMALL_STEP]
     assert len(asked) > len(res.threads) + 5  # the slices asked as well as the steps
     assert {1, 2} <= set(asked) and steps
     asked.clear()
@@ -144,42 +144,42 @@ def test_a_long_step_takes_its_threads_afresh_between_slices(monkeypatch):
 
 
 def test_cores_free_counts_the_other_runnable_tasks(monkeypatch):
-    monkeypatch.setattr(_threads, "cores_available", lambda: 4)
+    monkeypatch.setattr(kernel_threads, "cores_available", lambda: 4)
     monkeypatch.setattr(os, "cpu_count", lambda: 4)
     for others, free in ((0, 4), (1, 3), (3, 1), (9, 1)):
-        monkeypatch.setattr(_threads, "_runnable_others", lambda o=others: o)
-        assert _threads.cores_free() == free
+        monkeypatch.setattr(kernel_threads, "_runnable_others", lambda o=others: o)
+        assert kernel_threads.cores_free() == free
     # a container sees the host's tasks: 16 busy on a 64-core host leave 3 of its 4 cores
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
-    monkeypatch.setattr(_threads, "_runnable_others", lambda: 16)
-    assert _threads.cores_free() == 3
-    monkeypatch.setattr(_threads, "_runnable_others", lambda: None)  # no /proc/loadavg
-    assert _threads.cores_free() == 4
+    monkeypatch.setattr(kernel_threads, "_runnable_others", lambda: 16)
+    assert kernel_threads.cores_free() == 3
+    monkeypatch.setattr(kernel_threads, "_runnable_others", lambda: None)  # no /proc/loadavg
+    assert kernel_threads.cores_free() == 4
 
 
 def test_runnable_others_leave_out_this_process_and_passing_tasks(monkeypatch):
     """The fewest other runnable tasks of three reads, this process's own threads left out:
     a task runnable in one read only is no neighbour; one in every read is."""
-    monkeypatch.setattr(_threads, "LOAD_GAP", 0.0)
-    monkeypatch.setattr(_threads, "_own_runnable", lambda: 2)
-    monkeypatch.setattr(_threads, "_kernel_runnable", lambda: 0)
+    monkeypatch.setattr(kernel_threads, "LOAD_GAP", 0.0)
+    monkeypatch.setattr(kernel_threads, "_own_runnable", lambda: 2)
+    monkeypatch.setattr(kernel_threads, "_kernel_runnable", lambda: 0)
     for reads, others in (([4, 4, 4], 2), ([5, 2, 4], 0), ([2], 0), ([3, 4, 3], 1), ([1, 1, 1], 0)):
         it = iter(reads)
-        monkeypatch.setattr(_threads, "_runnable_now", lambda: next(it))
-        assert _threads._runnable_others() == others
-    monkeypatch.setattr(_threads, "_runnable_now", lambda: None)
-    assert _threads._runnable_others() is None
+        monkeypatch.setattr(kernel_threads, "_runnable_now", lambda: next(it))
+        assert kernel_threads._runnable_others() == others
+    monkeypatch.setattr(kernel_threads, "_runnable_now", lambda: None)
+    assert kernel_threads._runnable_others() is None
     # kernel threads (writeback, reclaim) runnable beside us are the machine's own work
-    monkeypatch.setattr(_threads, "_runnable_now", lambda: 5)
+    monkeypatch.setattr(kernel_threads, "_runnable_now", lambda: 5)
     for kernel, others in ((0, 3), (2, 1), (7, 0)):
-        monkeypatch.setattr(_threads, "_kernel_runnable", lambda k=kernel: k)
-        assert _threads._runnable_others() == others
+        monkeypatch.setattr(kernel_threads, "_kernel_runnable", lambda k=kernel: k)
+        assert kernel_threads._runnable_others() == others
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="Linux's /proc")
 def test_kernel_runnable_reads_proc():
     """Kernel threads are told apart by their flags: never more than the tasks runnable."""
-    k = _threads._kernel_runnable()
+    k = kernel_threads._kernel_runnable()
     assert 0 <= k <= len([p for p in os.listdir("/proc") if p.isdigit()])
 
 
@@ -190,7 +190,7 @@ def test_own_runnable_threads_are_counted():
     import hashlib
     import threading
 
-    assert _threads._own_runnable() >= 1
+    assert kernel_threads._own_runnable() >= 1
     stop = threading.Event()
     data = bytes(1 << 20)
 
@@ -201,7 +201,7 @@ def test_own_runnable_threads_are_counted():
     worker = threading.Thread(target=spin)
     worker.start()
     try:
-        seen = max(_threads._own_runnable() for _ in range(200))
+        seen = max(kernel_threads._own_runnable() for _ in range(200))
     finally:
         stop.set()
         worker.join()
@@ -216,9 +216,9 @@ def test_bad_thread_counts_are_one_line_errors(cli, value):
 
 
 def test_a_bad_environment_value_is_a_one_line_error(cli_proc):
-    run = cli_proc("count", "--sequence", "3", "10..12", env_extra={_threads.ENV: "0"})
+    run = cli_proc("count", "--sequence", "3", "10..12", env_extra={kernel_threads.ENV: "0"})
     assert run.code == 2 and run.out == "" and len(run.err.strip().splitlines()) == 1
-    assert _threads.ENV in run.err
+    assert kernel_threads.ENV in run.err
 
 
 def test_count_with_one_thread(cli):
@@ -261,7 +261,7 @@ def test_a_cold_cache_compiles_outside_the_time_limit(tmp_path):
 def test_a_busy_neighbour_costs_at_most_two_and_a_half_times(tmp_path):
     """A frontier count while another process spins on one core takes at most 2.5 times
     what it takes without it (a team that spins at its barriers took 10 times)."""
-    from kt_formal.counting._frontier_jit import prepare_kernels
+    from kt_formal.counting.frontier_jit import prepare_kernels
 
     if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
         pytest.skip("it times a count beside one busy process of its own: other test processes "
@@ -284,12 +284,12 @@ def test_a_busy_neighbour_costs_at_most_two_and_a_half_times(tmp_path):
 
 
 def test_every_kernel_of_the_package_goes_through_the_one_helper():
-    """No numba decorator but :func:`kt_formal.engines._jit.cached_njit` (cached on disk,
+    """No numba decorator but :func:`kt_formal.engines.compiled.cached_njit` (cached on disk,
     listed for ``warm``, after the threading layer is chosen)."""
     pkg = ROOT / "kt_formal"
     raw = re.compile(r"\bnjit\b|numba\.jit|@jit\b|from numba import .*\bjit\b|\bvectorize\b|\bguvectorize\b"
                      r"|\bcfunc\b|\bstencil\b")
-    offenders = [f"{p.relative_to(ROOT)}:{n}" for p in pkg.rglob("*.py") if p.name != "_jit.py"
+    offenders = [f"{p.relative_to(ROOT)}:{n}" for p in pkg.rglob("*.py") if p.name != "compiled.py"
                  for n, line in enumerate(p.read_text().splitlines(), 1)
                  if raw.search(line.replace("cached_njit", "")) and not line.lstrip().startswith(("#", ">>>"))]
     assert offenders == []
@@ -303,7 +303,7 @@ def test_warm_loads_every_kernel_and_says_so(cli):
     import pkgutil
 
     import kt_formal
-    from kt_formal.engines import _jit
+    from kt_formal.engines import compiled
 
     for mod in pkgutil.walk_packages(kt_formal.__path__, "kt_formal."):
         if not mod.name.endswith("__main__"):
@@ -315,8 +315,8 @@ def test_warm_loads_every_kernel_and_says_so(cli):
                  "path searches", "walks of the constructions"):
         assert any(re.fullmatch(rf"{name}: \d+ kernels (loaded from the cache|compiled and cached) in [\d.]+ s", ln)
                    for ln in lines), run.out
-    made = [k for k, options in _jit.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
-    assert len(made) >= 14 and all(_jit.kernels_compiled(k) for k in made)
+    made = [k for k, options in compiled.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
+    assert len(made) >= 14 and all(compiled.kernels_compiled(k) for k in made)
     assert re.match(rf"{len(made)} kernels ready in [\d.]+ s", lines[-2])
     assert re.match(rf"parallel kernels: numba's {numba.threading_layer()}", lines[-1].replace("OpenMP", "omp")
                     .replace("work queue", "workqueue"))
@@ -331,7 +331,7 @@ def test_after_the_preparation_a_count_compiles_nothing(wide):
     compiles of their own)."""
     import tempfile
 
-    from kt_formal.counting import _frontier_jit as F
+    from kt_formal.counting import frontier_jit as F
 
     F.prepare_kernels(k=8 if wide else 5)
     kernels = [k for k in F.KERNELS if (k in (F.fill_wide, F.fill_closed17)) == wide or k not in F.FILLS]
@@ -351,22 +351,23 @@ def test_after_the_preparation_a_count_compiles_nothing(wide):
             F.count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=spill)
             F.count_row(5, 23, 24, table_bytes=1 << 20, spill_dir=spill)
         F.count_row(4, 3, 6, closed=False, partial=True)
-        old = F._LOAD
+        old = F.LOAD_FACTOR
         try:
-            F._LOAD = 50.0  # tables laid out far too small: they grow
+            F.LOAD_FACTOR = 50.0  # tables laid out far too small: they grow
             F.count_request_jit(Board(5, 6))
         finally:
-            F._LOAD = old
+            F.LOAD_FACTOR = old
     assert {k.__name__: len(k.signatures) for k in kernels} == before
 
 
 def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
-    """A Limits clock starts after the search kernels are ready: the time they take to
+    """A NodeMeter clock starts after the search kernels are ready: the time they take to
     load (here made slow) is not the search's."""
-    from kt_formal.engines import _search
+    from kt_formal.engines import pathsearch
+    from kt_formal.question import Limits
 
-    monkeypatch.setattr(_search.prepare_kernels, "ready", False)
-    real = _search.PathSearch.run
+    monkeypatch.setattr(pathsearch.prepare_kernels, "ready", False)
+    real = pathsearch.PathSearch.run
 
     ends = []
 
@@ -377,12 +378,12 @@ def test_a_search_time_limit_starts_after_the_kernels_are_loaded(monkeypatch):
         finally:
             ends.append(time.perf_counter())
 
-    monkeypatch.setattr(_search.PathSearch, "run", slow_run)  # the preparation's own searches
-    limits = _search.Limits(time_limit=0.2)
-    monkeypatch.setattr(_search.PathSearch, "run", real)
+    monkeypatch.setattr(pathsearch.PathSearch, "run", slow_run)  # the preparation's own searches
+    limits = pathsearch.NodeMeter(Limits(0.2))
+    monkeypatch.setattr(pathsearch.PathSearch, "run", real)
     # the clock started after the last of them ended (no wall time compared: a busy machine
     # may stop this process between any two lines)
-    assert _search.prepare_kernels.ready and ends and limits.t0 >= max(ends)
+    assert pathsearch.prepare_kernels.ready and ends and limits.t0 >= max(ends)
     assert limits.next_chunk(0) > 0  # the limit is not used up
 
 
@@ -393,12 +394,12 @@ def test_a_count_loads_only_the_kernel_of_its_kind():
     the wide one."""
     from conftest import wait_for_warm
 
-    from kt_formal.counting import _frontier_jit as F
+    from kt_formal.counting import frontier_jit as F
 
     assert F.count_fills(4, True) == [F.fill_closed16] and F.count_fills(7, False) == [F.fill_open16]
     assert F.count_fills(8, True) == [F.fill_closed17] and F.count_fills(8, False) == [F.fill_wide]
     assert F.count_fills() == list(F.FILLS) and F.count_fills(5) == [F.fill_closed16, F.fill_open16]
-    code = ("import sys; from kt_formal.board import Board; from kt_formal.counting import _frontier_jit as F; "
+    code = ("import sys; from kt_formal.board import Board; from kt_formal.counting import frontier_jit as F; "
             "F.count_request_jit(Board(4, 5), closed=sys.argv[1] == 'closed'); "
             "print(*[len(f.signatures) for f in F.FILLS])")
     wait_for_warm([0, 1])  # the session's compile (the subprocess would compile them again)

@@ -12,10 +12,10 @@ import pytest
 
 import conftest
 from kt_formal.board import Board
-from kt_formal.engines import warnsdorff
 from kt_formal.solve import find_tour
-from kt_formal.question import Status, TourRequest
+from kt_formal.question import Status, Question
 from kt_formal.exceptions import InvalidInput
+from kt_formal.solve import run_engine
 
 # ../shared beside the repository; KT_FORMAL_SHARED may point elsewhere (e.g. from a worktree)
 SHARED = Path(os.environ.get("KT_FORMAL_SHARED", conftest.SHARED))
@@ -28,7 +28,7 @@ def test_every_start_on_8x8_is_found_and_verified_or_unknown(rule):
     found = 0
     for r in range(8):
         for c in range(8):
-            res = warnsdorff.solve(TourRequest(Board(8, 8), closed=False, start=(r, c)), tiebreak=rule)
+            res = run_engine("warnsdorff", Question(Board(8, 8), closed=False, start=(r, c)), tiebreak=rule)
             assert res.status in (Status.FOUND, Status.UNKNOWN)  # a heuristic never proves anything
             if res.found:
                 found += 1
@@ -43,7 +43,7 @@ def test_every_start_on_8x8_is_found_and_verified_or_unknown(rule):
 
 def test_seed002_walk_gets_stuck_at_9976_of_10000():
     # seed 002's order with its `<=` comparison (last of the tied candidates)
-    res = warnsdorff.solve(TourRequest(Board(100, 100), closed=False, start=(0, 0)),
+    res = run_engine("warnsdorff", Question(Board(100, 100), closed=False, start=(0, 0)),
                            order="clockwise-from-7", tiebreak="last")
     assert res.status is Status.UNKNOWN
     assert res.stats["covered"] == 9976
@@ -60,21 +60,21 @@ def test_same_as_the_seed002_peer_program(tmp_path):
         peer = subprocess.run([str(tmp_path / "seed002_warnsdorff"), str(n), "1", "1"],
                               capture_output=True, text=True, timeout=60).stdout
         visited = int(re.search(r"visited=(\d+)/", peer).group(1))
-        res = warnsdorff.solve(TourRequest(Board(n, n), closed=False, start=(0, 0)),
+        res = run_engine("warnsdorff", Question(Board(n, n), closed=False, start=(0, 0)),
                                order="clockwise-from-7", tiebreak="last")
         assert res.stats["covered"] == visited, n
 
 
 def test_other_rules_complete_100x100_from_the_corner():
     for rule in ("pohl", "first"):
-        res = warnsdorff.solve(TourRequest(Board(100, 100), closed=False, start=(0, 0)), tiebreak=rule)
+        res = run_engine("warnsdorff", Question(Board(100, 100), closed=False, start=(0, 0)), tiebreak=rule)
         assert res.found and res.tour.check() is None
 
 
 def test_retries_are_seeded_and_repeat():
-    req = TourRequest(Board(12, 12), closed=True, start=(0, 0))
-    a = warnsdorff.solve(req, retries=30, seed=7)
-    b = warnsdorff.solve(req, retries=30, seed=7)
+    req = Question(Board(12, 12), closed=True, start=(0, 0))
+    a = run_engine("warnsdorff", req, retries=30, seed=7)
+    b = run_engine("warnsdorff", req, retries=30, seed=7)
     assert a.status == b.status and a.stats["walks"] == b.stats["walks"]
     if a.found:
         assert a.tour == b.tour
@@ -82,7 +82,7 @@ def test_retries_are_seeded_and_repeat():
 
 
 def test_closed_walk_found_or_honestly_unknown():
-    res = warnsdorff.solve(TourRequest(Board(8, 8), closed=True, start=(3, 3)), tiebreak="centre", retries=20)
+    res = run_engine("warnsdorff", Question(Board(8, 8), closed=True, start=(3, 3)), tiebreak="centre", retries=20)
     assert res.status in (Status.FOUND, Status.UNKNOWN)
     if res.found:
         assert res.tour.closed and res.tour.check() is None
@@ -90,7 +90,7 @@ def test_closed_walk_found_or_honestly_unknown():
 
 def test_fixed_end_and_holes():
     board = Board(10, 10, holes=[(r, c) for r in range(4, 6) for c in range(4, 6)])
-    res = warnsdorff.solve(TourRequest(board, closed=False, start=(0, 0), end=(9, 9)), tiebreak="pohl",
+    res = run_engine("warnsdorff", Question(board, closed=False, start=(0, 0), end=(9, 9)), tiebreak="pohl",
                            retries=200)
     if res.found:
         assert res.tour.check() is None and res.tour.start == (0, 0) and res.tour.end == (9, 9)
@@ -100,16 +100,16 @@ def test_fixed_end_and_holes():
 
 def test_forbidden_moves_are_avoided_and_forced_refused():
     forbidden = (((0, 0), (1, 2)),)
-    res = warnsdorff.solve(TourRequest(Board(8, 8), closed=False, start=(0, 0), forbidden=forbidden))
+    res = run_engine("warnsdorff", Question(Board(8, 8), closed=False, start=(0, 0), forbidden=forbidden))
     if res.found:
         assert res.tour.squares()[1] != (1, 2)
     with pytest.raises(InvalidInput, match="forced"):
-        warnsdorff.solve(TourRequest(Board(8, 8), forced=forbidden))
+        run_engine("warnsdorff", Question(Board(8, 8), forced=forbidden))
 
 
 def test_bad_tiebreak():
     with pytest.raises(InvalidInput, match="tie-break"):
-        warnsdorff.solve(TourRequest(Board(8, 8)), tiebreak="nearest")
+        run_engine("warnsdorff", Question(Board(8, 8)), tiebreak="nearest")
 
 
 def test_find_tour_routes_options():

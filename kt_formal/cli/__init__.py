@@ -16,21 +16,21 @@ import sys
 import time
 
 from kt_formal.cli.parsing import PROG, print_renamed_notes
-from kt_formal.cli.tour import _add_tour
-from kt_formal.cli.exists import _add_exists
-from kt_formal.cli.verify import _add_verify
-from kt_formal.cli.graph import _add_graph
-from kt_formal.cli.count import _add_count
-from kt_formal.cli.render import _add_render
-from kt_formal.cli.models import _add_models
-from kt_formal.cli.frame import _add_frame
-from kt_formal.cli.census import _add_census
-from kt_formal.cli.census_report import _add_census_report
-from kt_formal.cli.warm import _add_warm
-from kt_formal.cli.completion import _add_completion
-from kt_formal.cli.scripting import _json_error, _next_step
-from kt_formal.exceptions import InvalidInput, KtFormalError, exit_code_of
-from kt_formal.files import reading, refuse_overwrites
+from kt_formal.cli.tour import add_tour
+from kt_formal.cli.exists import add_exists
+from kt_formal.cli.verify import add_verify
+from kt_formal.cli.graph import add_graph
+from kt_formal.cli.count import add_count
+from kt_formal.cli.render import add_render
+from kt_formal.cli.models import add_models
+from kt_formal.cli.frame import add_frame
+from kt_formal.cli.census import add_census
+from kt_formal.cli.census_report import add_census_report
+from kt_formal.cli.warm import add_warm
+from kt_formal.cli.completion import add_completion
+from kt_formal.cli.scripting import json_error, next_step
+from kt_formal.api import InvalidInput, KtFormalError, LimitReached, exit_code_of
+from kt_formal.api import reading, refuse_overwrites
 
 __all__ = ["main", "build_parser", "run", "quiet_blas", "BLAS_THREAD_VARIABLES"]
 
@@ -50,7 +50,7 @@ def _version() -> str:
 
 #: Each command's ``_add_<command>(sub)``, in the order ``--help`` lists them; each command lives
 #: in a module of its own (``kt_formal/cli/<command>.py``).
-COMMANDS = [_add_tour, _add_exists, _add_verify, _add_graph, _add_count, _add_render, _add_models, _add_frame, _add_census, _add_census_report, _add_warm, _add_completion]
+COMMANDS = [add_tour, add_exists, add_verify, add_graph, add_count, add_render, add_models, add_frame, add_census, add_census_report, add_warm, add_completion]
 
 
 
@@ -213,12 +213,13 @@ def main(argv=None) -> int:
         sys.stdout.flush()
         return code
     except KtFormalError as exc:
-        message = " ".join(_next_step(str(exc)).split())  # one line, whatever a library's message held
+        # one line, whatever a library's message held
+        message = " ".join(next_step(str(exc), isinstance(exc, LimitReached)).split())
         print(f"{PROG}: {message}", file=sys.stderr)
         if args is None:  # the command line itself was refused: --json still asks for an object
             args = _json_asked(sys.argv[1:] if argv is None else argv)
         if getattr(args, "json", False):
-            _json_error(args, exit_code_of(exc), message)
+            json_error(args, exit_code_of(exc), message)
         return exit_code_of(exc)
     except MemoryError:
         print(f"{PROG}: out of memory; try a smaller board", file=sys.stderr)
@@ -239,7 +240,7 @@ def main(argv=None) -> int:
         if unreadable:
             print(f"{PROG}: {unreadable}", file=sys.stderr)
             if getattr(args, "json", False):
-                _json_error(args, 2, unreadable)
+                json_error(args, 2, unreadable)
             return 2
         if os.environ.get("KT_FORMAL_DEBUG"):
             raise

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 
 from kt_formal.cli.parsing import Renamed
-from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import _bounded, command, MAX_SECONDS, MAX_SEED, _note
-from kt_formal.cli.scripting import _json_census, add_script_arguments
+from kt_formal import api
+from kt_formal.cli.common import bounded, command, MAX_SEED, notify, seconds, time_limit_of
+from kt_formal.cli.scripting import add_script_arguments
 
 
 CENSUS_EXAMPLES = """\
@@ -35,7 +35,7 @@ family has an answer, 3 when some stay unknown, 2 for bad input.
 """
 
 
-def _add_census(sub) -> None:
+def add_census(sub) -> None:
     p = command(sub, __doc__, CENSUS_EXAMPLES)
     p.add_argument("rows", metavar="ROWS", help="rows: a number or a range like 3..10")
     p.add_argument("cols", metavar="COLS",
@@ -54,14 +54,13 @@ def _add_census(sub) -> None:
                      help="the atlas of holed boards: closed tours with every rectangular hole "
                           "(--rect-holes) and open tours with every single square removed")
     p.add_argument("--samples", type=int, default=100, metavar="S", help="random sets per board size (default 100)")
-    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+    p.add_argument("--seed", type=bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
                    help="random seed of the random sets (default 0); runs repeat")
     p.add_argument("--db", required=True, metavar="FILE", help="the SQLite database (created if missing)")
     p.add_argument("--open", action="store_true", help="open tours (paths) instead of closed ones")
     p.add_argument("--start", metavar="SQ", help="fixed first square (R,C 0-based, or a chess name like a1)")
     p.add_argument("--end", metavar="SQ", help="fixed last square")
-    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"), default=10.0,
-                   metavar="S", help="seconds for each question before it is stored as unknown (default 10, "
+    p.add_argument("--time-limit", type=seconds, metavar="S", help="seconds for each question before it is stored as unknown (default 10, "
                                      "not 60 as in tour, exists and count: a census asks many questions, "
                                      "and --retry-unknown asks the unknowns again with 4 times the limit)")
     p.add_argument("--workers", type=int, default=2, metavar="P",
@@ -74,56 +73,28 @@ def _add_census(sub) -> None:
     p.set_defaults(run=_run_census)
 
 
-def _census_questions(args) -> list:
-    from kt_formal.census.families import family_questions
-
-    return family_questions(args)
+def _family(args):
+    """The :class:`~kt_formal.survey.families.Family` the options describe."""
+    return api.Family(rows=args.rows, cols=args.cols, remove_squares=args.remove_squares, hole_size=args.hole,
+                      random_holes=args.random_holes, mask_dir=args.mask_dir, rect_holes=args.rect_holes,
+                      atlas=args.atlas, samples=args.samples, seed=args.seed, closed=not args.open,
+                      start=args.start, end=args.end)
 
 
 def _run_census(args) -> int:
-    import math
-
-    from kt_formal.census.runners import run_census
-    from kt_formal.census.store import Store, check_store_file
-    from kt_formal.progress import progress_for
-
-    if not (args.time_limit > 0 and math.isfinite(args.time_limit)):
-        raise InvalidInput(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
-    if not 1 <= args.workers <= 1024:
-        raise InvalidInput(f"--workers must be between 1 and 1024, got {args.workers}")
-    check_store_file(args.db)  # refuse a foreign or newer file before anything else
-    questions = _census_questions(args)
-    dask = None
-    if args.dask:  # connect first: an unreachable scheduler leaves no database behind
-        from kt_formal.census.runners import DaskConnection
-
-        dask = DaskConnection(args.dask, args.workers)
-    try:
-        with Store.open(args.db) as store:
-            with progress_for(enabled=not getattr(args, "quiet", False), label="census") as progress:
-                run = run_census(questions, store, time_limit=args.time_limit, workers=args.workers,
-                                 dask=dask, retry_unknown=args.retry_unknown, progress=progress)
-            summary, unknown = _census_summary(store, questions)
-    finally:
-        if dask is not None:
-            dask.close()
-    _note(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
+    time_limit = time_limit_of(args, "CENSUS_TIME_LIMIT")
+    with api.progress_for(enabled=not getattr(args, "quiet", False), label="census") as progress:
+        run = api.census(_family(args), db=args.db, time_limit=time_limit, workers=args.workers, dask=args.dask,
+                         retry_unknown=args.retry_unknown, progress=progress, words=api.CENSUS_COMMAND_WORDS)
+    notify(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
                 f"({run.orbits} up to symmetry) in {run.seconds:.1f} s; database {args.db}")
-    if unknown:
-        _note(args, f"kt-formal: {unknown} unknown (a limit ran out); ask them again with more time: "
-                    f"the same command with --retry-unknown --time-limit S (now {args.time_limit:g} s)")
+    if run.unknown:
+        notify(args, f"kt-formal: {run.unknown} unknown (a limit ran out); ask them again with more time: "
+                    f"the same command with --retry-unknown --time-limit S (now {time_limit:g} s)")
     if getattr(args, "json", False):
-        return _json_census(args, "census", unknown, run)
-    print(summary)
-    return 3 if unknown else 0
+        from kt_formal.io import jsonout
 
-
-def _census_summary(store, questions):
-    from kt_formal.census import report
-    from kt_formal.census.store import question_key
-
-    keys = {question_key(q) for q in questions}
-    unknown = sum(1 for r in store.con.execute(
-        'SELECT rows, cols, holes, tour, start, "end" FROM verdicts WHERE answer = \'unknown\'')
-        if tuple(r) in keys)
-    return "\n".join(report.summary_lines(store)), unknown
+        jsonout.emit(run.to_json())
+    else:
+        print(run.text)
+    return run.exit_code

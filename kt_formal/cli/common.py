@@ -6,8 +6,9 @@ import argparse
 import re
 import sys
 
+from kt_formal import api
 from kt_formal.cli.parsing import Renamed
-from kt_formal.exceptions import InvalidInput
+from kt_formal.api import InvalidInput
 
 
 def command(sub, doc: str, examples: str) -> argparse.ArgumentParser:
@@ -45,11 +46,10 @@ def add_board_arguments(p: argparse.ArgumentParser) -> None:
                    help="read the board from an ASCII mask file: '.' square, '#' hole")
 
 
-def _size(text, what: str) -> int:
+def board_side(text, what: str) -> int:
     """A side of a board (or a bound of a range of them): a whole number from 1 to
     :data:`~kt_formal.board.MAX_SIDE`, the largest side a board may have."""
-    from kt_formal.board import MAX_SIDE
-
+    MAX_SIDE = api.MAX_SIDE
     text = str(text).strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 13 or int(text) > MAX_SIDE:
         shown = text[:20] + ("..." if len(text) > 20 else "")
@@ -60,26 +60,19 @@ def _size(text, what: str) -> int:
 
 
 def board_from_args(args):
-    """Build the Board described by :func:`add_board_arguments` options."""
-    from kt_formal.board import Board
-
+    """The Board described by :func:`add_board_arguments` options (:func:`kt_formal.api.make_board`)."""
     if args.mask:
         if args.rows is not None:
             raise InvalidInput("give either M N or --mask, not both")
-        board = Board.from_mask_file(args.mask)
-        if args.hole or args.remove:
-            board = Board.from_spec(board.rows, board.cols, args.hole,
-                                    [*board.holes(), *(board.parse_square(s) for s in args.remove)])
-        return board
+        return api.make_board(None, hole=args.hole, remove=args.remove, mask=args.mask)
     if args.rows is None or args.cols is None:
         raise InvalidInput("give the board size M N (or --mask FILE)")
-    rows = _size(args.rows, "M (rows)")
-    cols = _size(args.cols, "N (columns)")
-    probe = Board(rows, cols)
-    return Board.from_spec(rows, cols, args.hole, [probe.parse_square(s) for s in args.remove])
+    rows = board_side(args.rows, "M (rows)")
+    cols = board_side(args.cols, "N (columns)")
+    return api.make_board(rows, cols, hole=args.hole, remove=args.remove)
 
 
-def _bounded(kind, low, high, what: str):
+def bounded(kind, low, high, what: str):
     """An argparse type: a number of ``kind`` from ``low`` to ``high`` (finite), named ``what``."""
 
     def parse(text: str):
@@ -100,6 +93,31 @@ def _bounded(kind, low, high, what: str):
     return parse
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds, refused by the one check of a time limit
+    (:func:`kt_formal.api.check_time_limit`) in its words, after the option's name."""
+    text = text.strip()
+    try:
+        if len(text) > 40 or not text.isascii():
+            raise ValueError
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds is wanted, not {text[:20]!r}"
+                                         f"{'...' if len(text) > 20 else ''}") from None
+    try:
+        return api.check_time_limit(value)
+    except api.InvalidInput as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+seconds.__name__ = "--time-limit"
+
+
+def time_limit_of(args, default: str = "DEFAULT_TIME_LIMIT") -> float:
+    """The ``--time-limit`` given, else the API's default (``default``, a name in :mod:`kt_formal.api`)."""
+    return getattr(api, default) if args.time_limit is None else args.time_limit
+
+
 #: Limits of the run settings on the command line.
 MAX_SECONDS = 10**7
 MAX_WORKERS = 64
@@ -107,32 +125,29 @@ MAX_SEED = 2**31 - 1
 
 
 def add_search_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
-                   default=60.0, metavar="S",
+    p.add_argument("--time-limit", type=seconds, metavar="S",
                    help="give up after S seconds and report unknown (default 60)")
-    p.add_argument("--seed", type=_bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
+    p.add_argument("--seed", type=bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
                    help="random seed (default 0); runs repeat")
-    p.add_argument("--threads", type=_bounded(int, 1, MAX_WORKERS, "--threads"), default=2, dest="workers",
+    p.add_argument("--threads", type=bounded(int, 1, MAX_WORKERS, "--threads"), default=2, dest="workers",
                    metavar="T", help=f"solver threads, 1 to {MAX_WORKERS} (default 2)")
-    p.add_argument("--workers", type=_bounded(int, 1, MAX_WORKERS, "--threads"), dest="workers",
+    p.add_argument("--workers", type=bounded(int, 1, MAX_WORKERS, "--threads"), dest="workers",
                    metavar="T", action=Renamed, new="--threads", help=argparse.SUPPRESS)
 
 
-def _write_output(text: str, out: str | None) -> None:
+def write_output(text: str, out: str | None) -> None:
     """``text`` to the file ``out`` (whole or not at all, :func:`~kt_formal.files.output_file`),
     or to standard output when ``out`` is None or ``-``."""
-    from kt_formal.files import output_file
-
-    with output_file(out or "-") as fh:
+    with api.output_file(out or "-") as fh:
         fh.write(text)
 
 
-def _note(args, text: str) -> None:
+def notify(args, text: str) -> None:
     if not getattr(args, "quiet", False):
         print(text, file=sys.stderr)
 
 
-class _EngineNames:
+class EngineNames:
     """``auto`` and the engine registry's names, looked up only when needed.
 
     The registry's package imports numpy; ``kt-formal --help`` and ``verify`` do not
@@ -140,9 +155,7 @@ class _EngineNames:
     """
 
     def _names(self):
-        from kt_formal.solve import ENGINES
-
-        return ["auto", *ENGINES]
+        return api.engine_names()
 
     def __contains__(self, name):
         return name in self._names()
@@ -156,10 +169,10 @@ def add_picture_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--svg", metavar="FILE", help="also draw the tour as an SVG picture")
     p.add_argument("--png", metavar="FILE", help="also draw the tour as a PNG picture")
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares of pictures")
-    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
+    p.add_argument("--cell", type=bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square in PNG pictures (default: automatic)")
 
 
-def _check_pictures(args, board) -> None:
+def check_pictures(args, board) -> None:
     """Refuse picture sizes above the caps before any search starts."""
     for fmt in ("svg", "png"):
         if getattr(args, fmt, None):
@@ -168,37 +181,32 @@ def _check_pictures(args, board) -> None:
             check_picture_size(board, fmt)
 
 
-def _write_pictures(args, tour) -> list[str]:
+def write_pictures(args, tour) -> list[str]:
     """Write the ``--svg`` / ``--png`` pictures of a tour; return the paths written."""
     written = []
     for fmt in ("svg", "png"):
         path = getattr(args, fmt, None)
         if path:
             from kt_formal.io import render  # only when a picture is asked for
-            from kt_formal.progress import progress_for
 
-            with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+            with api.progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
                 p(0, None, f"drawing {path}")
                 data = (render.tour_svg(tour, numbers=args.numbers).encode() if fmt == "svg"
                         else render.tour_png(tour, numbers=args.numbers, cell=args.cell))
-            from kt_formal.files import output_file
-
-            with output_file(path, binary=True) as fh:
+            with api.output_file(path, binary=True) as fh:
                 fh.write(data)
             written.append(path)
     return written
 
 
-def _write_tour(tour, fmt: str, out, engine: str) -> None:
+def write_tour(tour, fmt: str, out, engine: str) -> None:
     from kt_formal.io.formats import save_tour, tour_text
 
     if out:  # "-": standard output, as the file would be
         save_tour(tour, out, fmt, engine=engine)
         return
     if fmt == "grid" and tour.board.size > 100_000:
-        from kt_formal.tourfile import write_grid
-
         sys.stdout.flush()
-        write_grid(tour, sys.stdout.buffer)
+        api.write_grid(tour, sys.stdout.buffer)
         return
-    _write_output(tour.to_json(engine=engine) if fmt == "json" else tour_text(tour, fmt), None)
+    write_output(tour.to_json(engine=engine) if fmt == "json" else tour_text(tour, fmt), None)

@@ -13,7 +13,7 @@ COMPLETION_EXAMPLES = ("examples:\n  source <(kt-formal completion bash)\n"
                        "  kt-formal completion zsh > ~/.zfunc/_kt-formal")
 
 
-def _add_completion(sub) -> None:
+def add_completion(sub) -> None:
     p = command(sub, __doc__, COMPLETION_EXAMPLES)
     p.add_argument("shell", choices=("bash", "zsh"), help="the shell")
     p.set_defaults(run=_run_completion)

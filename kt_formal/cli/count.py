@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import add_board_arguments, board_from_args, _bounded, command, MAX_SECONDS, _note, _size
-from kt_formal.cli.scripting import _json_count_line, _styled, add_script_arguments
+from kt_formal import api
+from kt_formal.api import InvalidInput
+from kt_formal.cli.common import add_board_arguments, board_from_args, bounded, command, MAX_SECONDS, notify, board_side, seconds, time_limit_of
+from kt_formal.cli.scripting import json_count_line, style_line, add_script_arguments
 
 
 COUNT_EXAMPLES = ("examples:\n  kt-formal count 6 6            9862 closed tours\n"
@@ -21,7 +22,7 @@ COUNT_EXAMPLES = ("examples:\n  kt-formal count 6 6            9862 closed tours
                   "  kt-formal count --sequence 3 10..16   a row of counts, one a line")
 
 
-def _add_count(sub) -> None:
+def add_count(sub) -> None:
     p = command(sub, __doc__, COUNT_EXAMPLES)
     add_board_arguments(p)
     p.add_argument("--open", action="store_true", help="count open tours (paths) instead of closed ones")
@@ -54,15 +55,15 @@ def _add_count(sub) -> None:
     p.add_argument("--discard-checkpoint", action="store_true",
                    help="frontier: remove the checkpoint the --checkpoint DIR holds (of this count or another) "
                         "and count afresh")
-    p.add_argument("--checkpoint-every", type=_bounded(float, 0.0, MAX_SECONDS, "--checkpoint-every"),
+    p.add_argument("--checkpoint-every", type=bounded(float, 0.0, MAX_SECONDS, "--checkpoint-every"),
                    metavar="S", help="seconds between checkpoints (default 60)")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="frontier: step the states on a Dask cluster, parted by a hash of their keys: a "
                         "scheduler's address (tcp://HOST:8786) or 'local' for a cluster of --workers "
                         "processes here")
-    p.add_argument("--workers", type=_bounded(int, 1, 4096, "--workers"), default=2, metavar="P",
+    p.add_argument("--workers", type=bounded(int, 1, 4096, "--workers"), default=2, metavar="P",
                    help="with --dask: the parts of each step (default 2; with 'local', as many processes)")
-    p.add_argument("--table-memory", type=_bounded(float, 0.001, 2**20, "--table-memory"), metavar="GIB",
+    p.add_argument("--table-memory", type=bounded(float, 0.001, 2**20, "--table-memory"), metavar="GIB",
                    help="frontier: the most memory the hash table of one step takes, in GiB (default: "
                         "six tenths of the machine's); a larger step runs in passes, its states in --spill-dir")
     p.add_argument("--check", action="store_true",
@@ -70,10 +71,9 @@ def _add_count(sub) -> None:
                         "board, else the frontier method swept across the other side where it fits); "
                         "exit 4 if they differ")
     p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
-    p.add_argument("--time-limit", type=_bounded(float, 0.001, MAX_SECONDS, "--time-limit"),
-                   default=60.0, metavar="S",
+    p.add_argument("--time-limit", type=seconds, metavar="S",
                    help="stop after S seconds and report unknown (default 60)")
-    p.add_argument("--node-limit", type=_bounded(int, 1, 10**15, "--node-limit"), metavar="N",
+    p.add_argument("--node-limit", type=bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
     add_script_arguments(p, "count")
     p.add_argument("--json-lines", action="store_true",
@@ -88,10 +88,8 @@ def _add_count(sub) -> None:
 
 def _threads_option(text: str) -> int:
     """argparse type of ``--threads``: a whole number from 1 to 1024."""
-    from kt_formal.counting.policy import parse_threads
-
     try:
-        return parse_threads(text, "--threads")
+        return api.parse_threads(text, "--threads")
     except InvalidInput as exc:
         raise argparse.ArgumentTypeError(str(exc).removeprefix("--threads ")) from None
 
@@ -100,16 +98,13 @@ _threads_option.__name__ = "--threads"
 
 
 def _options(args) -> dict:
-    """The options of :func:`kt_formal.counting.policy.run_count` from the command line's."""
-    return dict(time_limit=args.time_limit, node_limit=args.node_limit, out=args.out, checkpoint=args.checkpoint,
+    """The options of :func:`kt_formal.api.count` from the command line's."""
+    return dict(time_limit=time_limit_of(args), node_limit=args.node_limit, out=args.out, checkpoint=args.checkpoint,
                 resume=args.resume, discard_checkpoint=args.discard_checkpoint,
                 checkpoint_every=args.checkpoint_every, dask=args.dask, parts=args.workers, spill_dir=args.spill_dir,
                 table_bytes=None if args.table_memory is None else int(args.table_memory * 2**30),
-                threads=args.threads, symmetry=not args.no_mirror, quiet=bool(getattr(args, "quiet", False)))
-
-
-def _what(request, count) -> str:
-    return request.describe() if count == 1 else request.describe().replace("tour", "tours", 1)
+                threads=args.threads, symmetry=not args.no_mirror, quiet=bool(getattr(args, "quiet", False)),
+                words=api.COUNT_COMMAND_WORDS)
 
 
 def _frontier_notes(args, board, res) -> str:
@@ -118,7 +113,7 @@ def _frontier_notes(args, board, res) -> str:
     if res.resumed or res.resumed_squares:
         part = f" and {res.resumed_squares} square{'s' if res.resumed_squares > 1 else ''} of the next" \
             if res.resumed_squares else ""
-        _note(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {n} columns{part} were "
+        notify(args, f"resumed from the checkpoint in {args.checkpoint}: {res.resumed} of {n} columns{part} were "
                     "counted already" + (" (the count was finished)" if res.resumed == n else ""))
     gone = f"no partial tour went on past column {res.emptied} of {n}" if res.emptied and not res.count else ""
     how = (f"{res.reason}; nothing to count" if res.reason
@@ -140,62 +135,49 @@ def _check_line(first, second) -> tuple[str, int]:
     if not second.complete:
         return (f"not checked: the second count ({second.way}) is unknown: {second.reason}", 3)
     agree = second.count == first.count
-    return (f"checked: {second.count} by the {second.way}, {second.wall_time:.2f} s: "
+    return (f"checked: {second.count} by the {second.way}, {second.seconds:.2f} s: "
             + ("the two counts agree" if agree else "THE TWO COUNTS DIFFER"), 0 if agree else 4)
-
-
-def _second(args, request, first):
-    """``--check``: the second way and a function of the progress that counts by it (a
-    board with no second way that fits is refused before the first count)."""
-    from kt_formal.counting.policy import check_count, no_second_way, second_way
-
-    way = second_way(request, first)
-    if way is None:
-        raise InvalidInput(f"--check: no second way to count the {request.board.rows}x{request.board.cols} board fits "
-                           f"here: {no_second_way(request, first)}")
-    return way, lambda progress: check_count(request, way, lambda t: _note(args, t), progress=progress,
-                                             **{k: v for k, v in _options(args).items()
-                                                if k in ("time_limit", "threads", "spill_dir", "table_bytes", "quiet")})
 
 
 def _count_one(args, board, request) -> int:
     """Count one board by the policy's method (and a second way with ``--check``); print it."""
-    from kt_formal.counting.policy import method_for, run_count
-    from kt_formal.progress import progress_for
-
     opts = _options(args)
-    method = method_for(request, method=args.method, **opts)
-    check = _second(args, request, method) if args.check else None
-    with progress_for(enabled=not getattr(args, "quiet", False), label="count",
-                      lines=args.verbose and method == "frontier") as progress:
-        res = run_count(request, lambda t: _note(args, t), method=method, progress=progress if progress.active else None,
-                        **opts)
+    method = api.count_method(request, method=args.method, **opts)
+    check = api.second_count(request, method) if args.check else None
+    with api.progress_for(enabled=not getattr(args, "quiet", False), label="count",
+                          lines=args.verbose and method == "frontier") as progress:
+        res = api.count(request, method=method,
+                        progress=progress if progress.active else None, note=lambda t: notify(args, t), **opts)
         columns_shown = progress.active and progress.lines  # a line a column went to a file already
-        second = check[1](progress if progress.active else None) if check and res.complete else None
+        second = None
+        if check and res.complete:
+            second = check[1](lambda t: notify(args, t), progress if progress.active else None,
+                              **{k: v for k, v in opts.items()
+                                 if k in ("time_limit", "threads", "spill_dir", "table_bytes", "quiet", "words")})
     line, code = _check_line(res, second) if second is not None else ("", 0)
     if getattr(args, "json", False):
         return _json_count(args, request, res, second, code)
-    what = _what(request, res.count if res.complete else res.lower_bound)
+    what = res.what()
     if not res.complete:
         bound = f"; at least {res.lower_bound} {what}" if res.lower_bound is not None else ""
-        _note(args, f"unknown: {res.reason}{bound} (raise --time-limit {args.time_limit:g}"
+        notify(args, f"unknown: {res.reason}{bound} (raise --time-limit {opts['time_limit']:g}"
                     + (" or --node-limit" if method == "search" else "") + " to go further)")
         return 3
     extra = f" ({res.directed_count} directed)" if res.directed_count is not None else ""
     if method == "frontier":
         how = _frontier_notes(args, board, res.details)
-        text = f"{res.count} {what}{extra}; {how}, {res.wall_time:.2f} s"
+        text = f"{res.count} {what}{extra}; {how}, {res.seconds:.2f} s"
     else:
         text = f"{res.count} {what}{extra}; " + (f"{res.reason}; " if res.reason else "") + \
-            f"{res.nodes:,} nodes in {res.wall_time:.2f} s"
-    print(_styled(args, board, text))
+            f"{res.nodes:,} nodes in {res.seconds:.2f} s"
+    print(style_line(args, board, text))
     if line:
         print(line)
         if code == 4:
             print(f"kt-formal: the two counts differ: {res.count} by the {res.way}, {second.count} by the "
                   f"{second.way} (a bug: please report it)", file=sys.stderr)
         elif code == 3:
-            _note(args, line)
+            notify(args, line)
     if args.verbose and method == "frontier":
         _verbose(res.details, columns_shown)
     return code
@@ -205,20 +187,11 @@ def _json_count(args, request, res, second, code) -> int:
     """``count --json``: one object, with the second count under ``check``."""
     from kt_formal.io import jsonout
 
-    what = _what(request, res.count if res.complete else res.lower_bound)
-    if res.complete:
-        message = f"{res.count} {what}" + (f": {res.reason}" if res.reason else "")
-    else:
-        message = f"unknown: {res.reason}" + (f"; at least {res.lower_bound} {what}" if res.lower_bound is not None
-                                              else "")
-    d = jsonout.count_json(request.board, request.closed, request.start, request.end, count=res.count,
-                           complete=res.complete, method=res.method, seconds=res.wall_time,
-                           directed_count=res.directed_count, nodes=res.nodes, max_states=res.max_states,
-                           out=args.out, message=_styled(args, request.board, message),
-                           lower_bound=res.lower_bound)
+    d = res.to_json(out=args.out)
+    d["message"] = style_line(args, request.board, d["message"])
     if second is not None:
         d["check"] = {"method": second.method, "way": second.way, "count": second.count,
-                      "complete": second.complete, "seconds": round(float(second.wall_time), 6),
+                      "complete": second.complete, "seconds": round(float(second.seconds), 6),
                       "agree": second.count == res.count if second.complete else None}
         if code:
             d["exit_code"], d["answer"] = code, "unknown" if code == 3 else "error"
@@ -228,18 +201,14 @@ def _json_count(args, request, res, second, code) -> int:
 
 
 def _count_sequence(args) -> int:
-    from kt_formal.counting.frontier import MAX_SHORT_SIDE
-    from kt_formal.counting.policy import run_row
-    from kt_formal.progress import progress_for
-
     k_text, span = args.sequence
-    k = _size(k_text, "K (rows)")
-    if k > MAX_SHORT_SIDE:
-        raise InvalidInput(f"--sequence counts boards with K at most {MAX_SHORT_SIDE}, not {k}")
+    k = board_side(k_text, "K (rows)")
+    if k > api.MAX_SHORT_SIDE:
+        raise InvalidInput(f"--sequence counts boards with K at most {api.MAX_SHORT_SIDE}, not {k}")
     lo, sep, hi = span.partition("..")
     if not sep:
         raise InvalidInput(f"--sequence takes a range A..B, not {span!r}")
-    a, b = _size(lo, "A"), _size(hi, "B")
+    a, b = board_side(lo, "A"), board_side(hi, "B")
     if a > b:
         raise InvalidInput(f"the range {span} is empty")
     if b - a > 1000:
@@ -250,7 +219,7 @@ def _count_sequence(args) -> int:
 
     def line(key, count):
         if getattr(args, "json", False):
-            return _json_count_line(args, k, key, count, rows)
+            return json_count_line(args, k, key, count, rows)
         if args.partial:
             n, j = key
             print(f"{k}x{n} {j}/{k} {count}", flush=True)
@@ -258,8 +227,8 @@ def _count_sequence(args) -> int:
             print(f"{k}x{key} {count}", flush=True)
 
     opts = {key: v for key, v in _options(args).items() if key not in ("node_limit", "out")}
-    with progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
-        run_row(k, a, b, not args.open, line, lambda t: _note(args, t), partial=args.partial,
+    with api.progress_for(enabled=not getattr(args, "quiet", False), label="count", lines=args.verbose) as progress:
+        api.count_sequence(k, a, b, not args.open, line, lambda t: notify(args, t), partial=args.partial,
                 progress=progress if progress.active else None, **opts)
     return _json_array(rows)
 
@@ -274,8 +243,6 @@ def _json_array(rows) -> int:
 
 
 def _run_count(args) -> int:
-    from kt_formal.question import TourRequest
-
     args.json = args.json or args.json_lines  # one count is one line either way
     if args.sequence:
         if args.rows is not None or args.mask or args.hole or args.remove:
@@ -286,5 +253,5 @@ def _run_count(args) -> int:
     if args.partial:
         raise InvalidInput("--partial goes with --sequence K A..B")
     board = board_from_args(args)
-    request = TourRequest(board, closed=not args.open, start=args.start, end=args.end)
+    request = api.Question(board, closed=not args.open, start=args.start, end=args.end)
     return _count_one(args, board, request)

@@ -6,9 +6,9 @@ no with a proof that 'kt-formal verify' re-checks; unknown when a limit runs out
 
 from __future__ import annotations
 
-from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import add_board_arguments, add_question_arguments, add_search_arguments, board_from_args, command, _EngineNames, _note, _write_output
-from kt_formal.cli.scripting import _exists_exit, _json_verdict, _next_step, _styled, add_script_arguments
+from kt_formal import api
+from kt_formal.cli.common import add_board_arguments, add_question_arguments, add_search_arguments, board_from_args, command, EngineNames, notify, write_output, time_limit_of
+from kt_formal.cli.scripting import exists_exit, json_verdict, style_line, add_script_arguments
 
 
 EXISTS_EXAMPLES = """\
@@ -21,12 +21,12 @@ exit status: 0 yes, 1 no, 3 unknown (a limit ran out), 2 bad input
 """
 
 
-def _add_exists(sub) -> None:
+def add_exists(sub) -> None:
     p = command(sub, __doc__, EXISTS_EXAMPLES)
     add_board_arguments(p)
     add_question_arguments(p)
     p.add_argument("--cert", metavar="FILE", help="write the certificate (tour or proof, JSON) to FILE")
-    p.add_argument("--engine", default="auto", choices=_EngineNames(), metavar="ENGINE",
+    p.add_argument("--engine", default="auto", choices=EngineNames(), metavar="ENGINE",
                    help="auto (default): the whole pipeline (proofs, constructions, a portfolio of "
                         "searches); or one of %(choices)s: the cheap proofs, then only that engine")
     add_search_arguments(p)
@@ -41,22 +41,18 @@ def _add_exists(sub) -> None:
 def _run_exists(args) -> int:
     import json
 
-    from kt_formal.decide import decide
-
     board = board_from_args(args)
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise InvalidInput(f"--time-limit must be positive, got {args.time_limit:g}")
-    verdict = decide(board, closed=not args.open, start=args.start, end=args.end,
-                     time_limit=args.time_limit, engine=args.engine, seed=args.seed, workers=args.workers)
+    verdict = api.decide(board, closed=not args.open, start=args.start, end=args.end,
+                         time_limit=time_limit_of(args), engine=args.engine, seed=args.seed, threads=args.workers)
     if args.cert and verdict.certificate is not None:
-        _write_output(json.dumps(verdict.certificate, separators=(",", ":")) + "\n", args.cert)
+        write_output(json.dumps(verdict.certificate, separators=(",", ":")) + "\n", args.cert)
     if getattr(args, "json", False):
-        return _json_verdict(args, "exists", board, verdict, None)
-    print(_styled(args, board, verdict.explanation))
-    if verdict.answer == "unknown" and _next_step(verdict.explanation) != verdict.explanation:
-        _note(args, "kt-formal: the time limit ran out; give more time with --time-limit S")
+        return json_verdict(args, "exists", board, verdict, None)
+    print(style_line(args, board, verdict.explanation))
+    if verdict.limit_reached:
+        notify(args, "kt-formal: the time limit ran out; give more time with --time-limit S")
     if args.cert:
         where = (f"certificate written to {args.cert}" if verdict.certificate is not None
                  else "no certificate to write")
-        _note(args, f"{verdict.answer} ({verdict.route}, {verdict.wall_time:.2f} s); {where}")
-    return _exists_exit(args, verdict)
+        notify(args, f"{verdict.answer} ({verdict.route}, {verdict.wall_time:.2f} s); {where}")
+    return exists_exit(args, verdict)

@@ -6,8 +6,8 @@ Build a closed tour around a centred hole from element A (n x m, from (1,1) to (
 
 from __future__ import annotations
 
-from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import add_picture_arguments, _bounded, command, _note, _write_output, _write_pictures
+from kt_formal import api
+from kt_formal.cli.common import add_picture_arguments, bounded, command, notify, write_output, write_pictures
 
 
 FRAME_EXAMPLES = """\
@@ -18,15 +18,15 @@ examples:
 """
 
 
-def _add_frame(sub) -> None:
+def add_frame(sub) -> None:
     p = command(sub, __doc__, FRAME_EXAMPLES)
     p.add_argument("model", choices=["rotation", "support"],
                    help="rotation: A on all four sides; support: A top and bottom, B on the sides")
     p.add_argument("--element", metavar="NxM", help="element A of the rotation model")
     p.add_argument("--a", metavar="NxM", help="element A of the support model")
     p.add_argument("--b", metavar="N1xM1", help="element B of the support model")
-    p.add_argument("--wh", type=_bounded(int, 1, 1000, "--wh"), default=1, metavar="K", help="elements along top and bottom (default 1)")
-    p.add_argument("--wv", type=_bounded(int, 1, 1000, "--wv"), default=1, metavar="K", help="elements down each side (default 1)")
+    p.add_argument("--wh", type=bounded(int, 1, 1000, "--wh"), default=1, metavar="K", help="elements along top and bottom (default 1)")
+    p.add_argument("--wv", type=bounded(int, 1, 1000, "--wv"), default=1, metavar="K", help="elements down each side (default 1)")
     p.add_argument("--format", default="grid", choices=["grid", "coords", "chess", "json"],
                    help="output format (default grid: numbered squares, 1 at the top-left, # holes)")
     p.add_argument("--out", metavar="FILE", help="write the tour to FILE instead of standard output")
@@ -35,32 +35,18 @@ def _add_frame(sub) -> None:
 
 
 def _run_frame(args) -> int:
-    from kt_formal.combine.frame import rotation_model, support_model
-    from kt_formal.combine.frame_large import single_hole
-
-    if args.model == "rotation":
-        if not args.element or args.a or args.b:
-            raise InvalidInput("the rotation model takes --element NxM (not --a/--b)")
-        tour = rotation_model(args.element, args.wh, args.wv)
-        what = f"rotation model of element A {args.element}"
-    else:
-        if not (args.a and args.b) or args.element:
-            raise InvalidInput("the support model takes --a NxM and --b N1xM1")
-        tour = support_model(args.a, args.b, args.wh, args.wv)
-        what = f"support model of A {args.a} and B {args.b}"
-    tour.verify()
+    tour, what, hole = api.frame_model(args.model, args.wh, args.wv, element=args.element, a=args.a, b=args.b)
     b = tour.board
-    hole = single_hole(b)
     hole_text = "no hole" if hole is None else f"the hole {hole[2]}x{hole[3]} at ({hole[0]}, {hole[1]})"
     line = (f"{what}, wh={args.wh}, wv={args.wv}: closed tour of the {b.rows}x{b.cols} board with "
             f"{hole_text}, {len(tour)} moves; verified")
     text = tour.format(args.format) if args.format != "json" else tour.to_json(engine="frame")
-    _write_output(text, args.out)
-    pictures = _write_pictures(args, tour)
+    write_output(text, args.out)
+    pictures = write_pictures(args, tour)
     if pictures:
         line += f"; drawn to {', '.join(pictures)}"
     if args.format == "grid" and not args.out:
         print(line)
     else:
-        _note(args, line + (f"; written to {args.out}" if args.out else ""))
+        notify(args, line + (f"; written to {args.out}" if args.out else ""))
     return 0

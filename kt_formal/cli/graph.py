@@ -6,8 +6,9 @@ and --out, the graph itself as GraphML, an edge list or node-link JSON.
 
 from __future__ import annotations
 
-from kt_formal.exceptions import InvalidInput
-from kt_formal.cli.common import add_board_arguments, board_from_args, command, _note
+from kt_formal import api
+from kt_formal.api import InvalidInput
+from kt_formal.cli.common import add_board_arguments, board_from_args, command, notify
 
 
 GRAPH_EXAMPLES = """\
@@ -22,7 +23,7 @@ colour; networkx reads the files back (read_graphml, read_edgelist, node_link_gr
 """
 
 
-def _add_graph(sub) -> None:
+def add_graph(sub) -> None:
     p = command(sub, __doc__, GRAPH_EXAMPLES)
     add_board_arguments(p)
     p.add_argument("--format", choices=["graphml", "edgelist", "json"],
@@ -33,34 +34,18 @@ def _add_graph(sub) -> None:
 
 #: Memory a square of the board takes in the exported graph (networkx and the writer), measured
 #: on 300x300 (`/usr/bin/time -v kt-formal graph 300 300 --format graphml --out g.graphml`: 610 MB).
-GRAPH_BYTES_PER_SQUARE = 7000
-
-
 def _run_graph(args) -> int:
-    import numpy as np
-
-    from kt_formal.graph import neighbour_table
-
     if bool(args.format) != bool(args.out):
         raise InvalidInput("--format and --out go together: kt-formal graph 8 8 --format graphml --out k8.graphml")
     board = board_from_args(args)
-    nt = neighbour_table(board)
-    edges = int(nt.degree.sum()) // 2
-    dark, light = board.dark_light_counts()
-    hist = np.bincount(nt.degree, minlength=9)
+    g = api.graph_summary(board)
     print(f"board:   {board.describe()}")
-    print(f"squares: {board.n_squares}")
-    print(f"edges:   {edges}")
-    print(f"colours: {dark} dark, {light} light (a1 is dark)")
-    print("degrees: " + ", ".join(f"{d}: {int(n)}" for d, n in enumerate(hist) if n))
+    print(f"squares: {g['squares']}")
+    print(f"edges:   {g['edges']}")
+    print(f"colours: {g['dark']} dark, {g['light']} light (a1 is dark)")
+    print("degrees: " + ", ".join(f"{d}: {n}" for d, n in g["degrees"].items()))
     if args.out:
-        from kt_formal.io.graphfiles import write_graph
-        from kt_formal.graph import knight_graph
-        from kt_formal.memory import ensure_memory
-
-        # networkx holds a node and its edges in Python objects: 300x300 as GraphML took 600 MB
-        ensure_memory(board.n_squares * GRAPH_BYTES_PER_SQUARE, f"the knight graph of {board.n_squares:,} squares as {args.format}")
-        write_graph(knight_graph(board), args.out, args.format)
-        _note(args, f"wrote the knight graph ({board.n_squares} nodes, {edges} edges) as {args.format} "
+        api.write_knight_graph(board, args.out, args.format)
+        notify(args, f"wrote the knight graph ({board.n_squares} nodes, {g['edges']} edges) as {args.format} "
                     f"to {args.out}")
     return 0

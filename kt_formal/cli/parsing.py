@@ -130,7 +130,7 @@ def _rc_of_name(m, rows: int, cols: int) -> str:
 
 
 def _chess(rows: int, q) -> str:
-    from kt_formal.claims import square_name
+    from kt_formal.api import square_name
 
     return square_name(rows, q)
 

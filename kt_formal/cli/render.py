@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 
 from kt_formal.cli.parsing import Renamed
-from kt_formal.exceptions import InvalidInput
-from kt_formal.files import output_name
-from kt_formal.cli.common import _bounded, command, _note
+from kt_formal import api
+from kt_formal.api import InvalidInput, output_name
+from kt_formal.cli.common import bounded, command, notify
 
 
 RENDER_EXAMPLES = """\
@@ -25,7 +25,7 @@ of 200 squares a side, PNG to 4000.
 """
 
 
-def _add_render(sub) -> None:
+def add_render(sub) -> None:
     p = command(sub, __doc__, RENDER_EXAMPLES)
     p.add_argument("file", help="tour to draw: any file 'kt-formal tour' writes (json, grid, coords, "
                                      "chess, npy, succ, ktour)")
@@ -33,13 +33,12 @@ def _add_render(sub) -> None:
     p.add_argument("-o", "--output", dest="output", metavar="FILE", action=Renamed, new="--out",
                    help=argparse.SUPPRESS)
     p.add_argument("--numbers", action="store_true", help="write step numbers on the squares")
-    p.add_argument("--cell", type=_bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
+    p.add_argument("--cell", type=bounded(int, 1, 400, "--cell"), metavar="PX", help="pixels per square of a PNG (default: automatic)")
     p.add_argument("--closed", action="store_true", help="read a grid as a closed tour")
     p.set_defaults(run=_run_render)
 
 
 def _run_render(args) -> int:
-    from kt_formal.exceptions import CertificateRejected
     from kt_formal.io.formats import read_tour_file
     from kt_formal.io.render import check_picture_path, save_picture
 
@@ -48,14 +47,12 @@ def _run_render(args) -> int:
     check_picture_path(args.output)
     try:
         tour, _ = read_tour_file(args.file, closed=True if args.closed else None)
-    except CertificateRejected as exc:
+    except api.CertificateRejected as exc:
         print(f"REJECTED: {exc}")
         return 1
-    from kt_formal.progress import progress_for
-
-    with progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
+    with api.progress_for(enabled=not getattr(args, "quiet", False), label="render") as p:
         p(0, None, f"drawing {args.output}")
         save_picture(tour, args.output, numbers=args.numbers, cell=args.cell)
     kind = "closed" if tour.closed else "open"
-    _note(args, f"drew the {kind} tour of the {tour.board.describe()} board to {output_name(args.output)}")
+    notify(args, f"drew the {kind} tour of the {tour.board.describe()} board to {output_name(args.output)}")
     return 0

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from kt_formal.exceptions import InvalidInput, KtFormalError
-from kt_formal.cli.common import _write_pictures, _write_tour
+from kt_formal import api
+from kt_formal.api import InvalidInput, KtFormalError
+from kt_formal.cli.common import write_pictures, write_tour
 
 
 def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool = True) -> None:
@@ -23,7 +24,7 @@ def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool
                             "squares were given, and ROW,COL beyond 26 columns")
 
 
-def _styled(args, board, text: str) -> str:
+def style_line(args, board, text: str) -> str:
     """``text`` with the start, end and removed squares written as ``--squares`` says."""
     from kt_formal.cli.parsing import restyle, square_style
 
@@ -44,16 +45,14 @@ def _styled(args, board, text: str) -> str:
     return restyle(text, board.rows, squares, style, board.cols)
 
 
-def _check_json_tour(args, board) -> None:
+def check_json_tour(args, board) -> None:
     """``tour --json`` without ``--out`` lists the squares in the object: refuse what JSON cannot hold."""
     if getattr(args, "json", False) and not args.out:
-        from kt_formal.tourfile import JSON_MAX_SQUARES, json_limit_message
-
-        if board.n_squares > JSON_MAX_SQUARES:
-            raise InvalidInput(json_limit_message(board.n_squares, "board"))
+        if board.n_squares > api.JSON_MAX_SQUARES:
+            raise InvalidInput(api.json_limit_message(board.n_squares, "board"))
 
 
-def _json_verdict(args, command: str, board, verdict, fmt) -> int:
+def json_verdict(args, command: str, board, verdict, fmt) -> int:
     """``tour --json`` and ``exists --json``: the tour (or the certificate) to its file, then
     one object on standard output."""
     from kt_formal.io import jsonout
@@ -61,36 +60,32 @@ def _json_verdict(args, command: str, board, verdict, fmt) -> int:
     out = None
     if command == "tour" and verdict.answer == "yes":
         if args.out:
-            _write_tour(verdict.tour, fmt, args.out, verdict.engine)
+            write_tour(verdict.tour, fmt, args.out, verdict.engine)
             out = args.out
-        _write_pictures(args, verdict.tour)
+        write_pictures(args, verdict.tour)
     cert = args.cert if command == "exists" and args.cert and verdict.certificate is not None else None
-    start = board.parse_square(args.start) if args.start else None
-    end = board.parse_square(args.end) if args.end else None
-    d = jsonout.verdict_json(command, verdict, board, not args.open, start, end,
-                             certificate=cert or out, out=out, squares=command == "tour" and not out)
-    d["message"] = _styled(args, board, d["message"])  # as the text names the squares
-    code = _exists_exit(args, verdict) if command == "exists" else verdict.exit_code
+    d = verdict.to_json(certificate=cert or out, out=out)
+    d["message"] = style_line(args, board, d["message"])  # as the text names the squares
+    code = exists_exit(args, verdict) if command == "exists" else verdict.exit_code
     d["exit_code"] = code
     jsonout.emit(d)
     return code
 
 
-def _exists_exit(args, verdict) -> int:
+def exists_exit(args, verdict) -> int:
     """0 yes, 1 no, 3 unknown; with --exit-zero-on-proof a certified no exits 0 too."""
     if getattr(args, "exit_zero_on_proof", False) and verdict.answer == "no" and verdict.certificate is not None:
         return 0
     return verdict.exit_code
 
 
-def _json_count_line(args, k: int, key, count: int, rows: list | None = None) -> None:
+def json_count_line(args, k: int, key, count: int, rows: list | None = None) -> None:
     """``count --sequence --json-lines``: one object a line, as each count is known; with
     ``rows`` (``--json``), the object is kept there for one array at the end."""
-    from kt_formal.board import Board
     from kt_formal.io import jsonout
 
     n, j = key if args.partial else (key, k)
-    board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
+    board = api.make_board(k, n, holes=[(r, n - 1) for r in range(j, k)])
     t0 = getattr(args, "_t0", time.perf_counter())
     d = jsonout.count_json(board, not args.open, count=count, complete=True, method="frontier",
                            seconds=time.perf_counter() - t0, message=f"{k}x{n} {count}",
@@ -101,40 +96,14 @@ def _json_count_line(args, k: int, key, count: int, rows: list | None = None) ->
         rows.append(d)
 
 
-
-
-
-
-def _json_census(args, command: str, unknown, run, status: int = 0) -> int:
-    """``census --json`` and ``census-report --json``: the database's summary as one object
-    (census: only the family asked decides the exit code, as in the text form; census-report:
-    ``status``, 1 when a theorem disagrees or a certificate is rejected)."""
-    from kt_formal.census import report
-    from kt_formal.census.store import Store
-    from kt_formal.io import jsonout
-
-    with Store.open(args.db, readonly=True) as store:
-        summary = report.summary_dict(store)
-        text = "\n".join(report.summary_lines(store))
-    code = 3 if unknown else status
-    if unknown is not None:
-        summary["unknown"] = int(unknown)
-    answer = "unknown" if unknown else "done"
-    run_d = None if run is None else {"questions": run.questions, "stored_before": run.stored_before,
-                                      "asked": run.asked, "orbits": run.orbits,
-                                      "seconds": round(float(run.seconds), 6)}
-    jsonout.emit(jsonout.census_json(command, answer, code, text, db=args.db, summary=summary, run=run_d))
-    return code
-
-
-def _next_step(message: str) -> str:
-    """A limit reached names the option that moves it."""
-    if ("time limit" in message or "ran out of time" in message) and "--time-limit" not in message:
+def next_step(message: str, limit_reached: bool) -> str:
+    """A message of a run that the time limit ended, naming the option that moves it."""
+    if limit_reached and "--time-limit" not in message:
         return message.rstrip(".") + "; give more time with --time-limit S"
     return message
 
 
-def _json_error(args, exc_code: int, message: str) -> None:
+def json_error(args, exc_code: int, message: str) -> None:
     """With --json, a failure is one object too (besides the line on standard error)."""
     from kt_formal.io import jsonout
 

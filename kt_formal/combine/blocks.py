@@ -18,7 +18,7 @@ are formed so that they can be solved:
   groups of its other neighbours;
 * ports: a group with no live port toward the rest is merged with a neighbour;
 * failure: a group CP-SAT cannot solve (infeasible, or its budget of deterministic time,
-  :func:`~kt_formal.combine.blocks_layout.group_work`, ran out) is merged with its
+  :func:`~kt_formal.combine.blocks_groups.group_work`, ran out) is merged with its
   neighbours and solved again, bigger.
 
 Groups and library cells are joined along a spanning tree by the 2-move swap of
@@ -53,13 +53,14 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import PART_SIZES
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["block_tour", "BlocksNotApplicable", "solve_group", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
 
 
-from kt_formal.combine.blocks_layout import BlocksNotApplicable, ENDS_GROUP_SQUARES, MAX_GROUP_SQUARES, _CACHE, _DEBUG, _Layout, _adjacent_member, _cell_path, _group_mask, _low_degree, group_work, _nbr_cells, _nearest, solve_group, walk_neighbours
-from kt_formal.combine.blocks_joins import _bfs_groups, _halves, _has_move, _join_candidates, _present, _stamp_library, _swap, _tree, _tree_edges
+from kt_formal.combine.blocks_layout import BlocksNotApplicable, DEBUG, Layout, adjacent_member, cell_path, group_mask, low_degree_cells, neighbour_cells, nearest_route
+from kt_formal.combine.blocks_groups import ENDS_GROUP_SQUARES, MAX_GROUP_SQUARES, GROUP_CACHE, group_work, solve_group
+from kt_formal.combine.blocks_joins import bfs_groups, join_halves, has_move, join_candidates, join_present, stamp_library, swap_join, spanning_tree, tree_edges, walk_neighbours
 
 
 # ====================================================================== cuts
@@ -159,7 +160,7 @@ class _Construction:
         if closed and (start is not None and end is not None):
             raise BlocksNotApplicable("closed tours with a fixed last square are not built here")
         ensure_memory(R * C * 40.0, f"the block construction on the {R}x{C} board")
-        self.L = L = _Layout(board, closed, start, end)
+        self.L = L = Layout(board, closed, start, end)
         ncell = L.p * L.q
         self.total_imb = total_imb = int(L.imb.sum())
         self.n_live = int(L.nlive.sum())
@@ -228,7 +229,7 @@ class _Construction:
         L, open_ends = self.L, self.open_ends
         if self.need_open and len(open_ends) == 2:
             c1, c2 = L.cell_of(*open_ends[0]), L.cell_of(*open_ends[1])
-            route = _cell_path(L, c1, c2)
+            route = cell_path(L, c1, c2)
             if sum(int(L.nlive.flat[c]) for c in route) > ENDS_GROUP_SQUARES:
                 raise BlocksNotApplicable("the fixed ends lie too far apart for one group "
                                           f"(more than {ENDS_GROUP_SQUARES} squares)")
@@ -273,7 +274,7 @@ class _Construction:
         if last_resort:
             throughs.append(None)
         for through in throughs:
-            path = _nearest(self.L, self.members[g], accept, through, depth)
+            path = nearest_route(self.L, self.members[g], accept, through, depth)
             if path is not None:
                 return path
         return None
@@ -315,7 +316,7 @@ class _Construction:
         for k, (exact, depth) in enumerate(plans):
             while self._balance_round(exact, depth, k == len(plans) - 1):
                 pass
-            if _DEBUG:
+            if DEBUG:
                 print("plan", exact, depth, sorted(len(m) for m in self.members.values())[-5:],
                       [(r, self.excess(r)) for r in self.imb if self.root(r) == r and self.excess(r) != 0])
         left = [r for r in self.imb if self.root(r) == r and self.excess(r) != 0]
@@ -333,9 +334,9 @@ class _Construction:
         down by one, the last cell's group's excess toward zero). The cells on the route
         become groups of their own. False (nothing changed) when a cell has no such square."""
         L = self.L
-        first = _adjacent_member(L, self.members[g], path[0])
+        first = adjacent_member(L, self.members[g], path[0])
         if first is None:
-            if _DEBUG:
+            if DEBUG:
                 print("no adjacent member", g, path[:3])
             return False
         chain = [first] + list(path)
@@ -346,7 +347,7 @@ class _Construction:
         for taker, giver in zip(chain[:-1], chain[1:]):
             sq = L.hand_over(giver, taker, dark, ends)
             if sq is None:
-                if _DEBUG:
+                if DEBUG:
                     print("hand_over failed", giver, taker, dark, L.cell_rect(giver), len(chain))
                 for (r, c), t, gv in reversed(done):  # undo
                     L.owner[r, c] = gv
@@ -371,9 +372,9 @@ class _Construction:
         for r in [r for r in list(self.members) if self.root(r) == r]:
             if r not in self.members:
                 continue
-            grp = _group_mask(self.L, self.members[r])
+            grp = group_mask(self.L, self.members[r])
             open_group = r == (self.root(self.open_root) if self.open_root is not None else -1)
-            bad_out = _low_degree(self.L, grp, open_group)
+            bad_out = low_degree_cells(self.L, grp, open_group)
             if bad_out:
                 self.merge([r] + bad_out)
                 changed = True
@@ -386,7 +387,7 @@ class _Construction:
         """The groups: colour balance, then degrees (each fix may unbalance again)."""
         self.on_the_clock("grouping the holes")
         self.balance()
-        if _DEBUG:
+        if DEBUG:
             print("after balance", sorted(len(m) for m in self.members.values())[-10:])
         for _ in range(200):
             self.on_the_clock("grouping the holes")
@@ -413,7 +414,7 @@ class _Construction:
             if attempts > 400:
                 raise BlocksNotApplicable("too many merge rounds")
             self.on_the_clock("joining the groups")
-            tree, joins, fail = _tree(self.L, self.special, self.root)
+            tree, joins, fail = spanning_tree(self.L, self.special, self.root)
             if fail is not None:
                 self.merge(list(fail))
                 self._rebalance(clock=True)
@@ -426,7 +427,7 @@ class _Construction:
 
     def _solve_round(self, tree):
         """Solve the groups in breadth-first order of the tree; (solutions, failed pair or None)."""
-        order = _bfs_groups(tree, [r for r in self.members if self.root(r) == r])
+        order = bfs_groups(tree, [r for r in self.members if self.root(r) == r])
         solutions = {}
         for g in order:
             self.on_the_clock("solving groups")
@@ -441,15 +442,15 @@ class _Construction:
         cells = self.members[g]
         if self._group_squares(g) > MAX_GROUP_SQUARES:
             raise BlocksNotApplicable(f"a group grew beyond {MAX_GROUP_SQUARES} squares")
-        local, r0, c0 = _group_mask(L, cells)
+        local, r0, c0 = group_mask(L, cells)
         c1 = c0 + local.shape[1]
         needs = []
         keys = []
         for other, cands in tree.get(g, {}).items():
             sel = []
             for cand in cands:
-                mine, theirs = _halves(cand, g, self.root, L)
-                if other in solutions and not _has_move(solutions[other], theirs, C):
+                mine, theirs = join_halves(cand, g, self.root, L)
+                if other in solutions and not has_move(solutions[other], theirs, C):
                     continue
                 sel.append((cand, mine))
             if not sel:
@@ -464,13 +465,13 @@ class _Construction:
             if self.end is not None:
                 e_loc = (self.end[0] - r0, self.end[1] - c0)
         n_sq = int(local.sum())
-        before = len(_CACHE)
+        before = len(GROUP_CACHE)
         # a deterministic budget per group, the wall clock only for the whole construction:
         # the groups that fail (and grow) are the same on a busy machine as on an idle one
         res = solve_group(local, closed=not is_open, start=s_loc, end=e_loc, need=needs,
                           time_limit=self.deadline - time.perf_counter(), work=group_work(n_sq),
                           seed=self.seed, workers=self.workers)
-        st["cpsat_calls"] += 1 if len(_CACHE) != before or res is None else 0
+        st["cpsat_calls"] += 1 if len(GROUP_CACHE) != before or res is None else 0
         if res is None:  # the deadline, not the group's budget, may have ended it
             self.on_the_clock("solving groups")
         if not isinstance(res, list):
@@ -493,7 +494,7 @@ class _Construction:
         L, root = self.L, self.root
         nb_groups = set()
         for c in self.members[g]:
-            for d in _nbr_cells(L, c):
+            for d in neighbour_cells(L, c):
                 if not L.empty.flat[d] and root(d) != g:
                     nb_groups.add(d)
         if other is not None:
@@ -512,7 +513,7 @@ class _Construction:
         N = R * C
         dt = np.int32 if N < 2**31 else np.int64
         nb = np.full((N, 2), -1, dtype=dt)
-        _stamp_library(L, self.special, nb)
+        stamp_library(L, self.special, nb)
         for g, (glob, _moves, is_open) in solutions.items():
             if is_open:
                 if glob and glob[0][1] == -1:
@@ -541,16 +542,16 @@ class _Construction:
         candidate chosen by the solve; library-library edges have exactly one candidate."""
         L, C = self.L, self.board.cols
         n_join = 0
-        for (g, other), cands in _tree_edges(tree):
+        for (g, other), cands in tree_edges(tree):
             if isinstance(cands, tuple) and cands[0] == "std":
-                cands = _join_candidates(L, cands[1], cands[2], True, True)
-            pick = next((cand for cand in cands if _present(nb, cand, C)), None)
+                cands = join_candidates(L, cands[1], cands[2], True, True)
+            pick = next((cand for cand in cands if join_present(nb, cand, C)), None)
             if pick is None:
-                if _DEBUG:
+                if DEBUG:
                     print("missing join", g, other, self.special[g], self.special[other], g in solutions,
                           other in solutions, cands[:3])
                 raise RuntimeError("a join's port moves are missing")
-            _swap(nb, pick, C)
+            swap_join(nb, pick, C)
             n_join += 1
         return n_join
 

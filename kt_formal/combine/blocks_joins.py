@@ -1,16 +1,25 @@
-"""The joins of the block construction: the port moves between neighbouring cells and groups, the spanning tree of joins, and the swap that splices two tours into one at a join."""
+"""The joins of the block construction: the port moves between neighbouring cells and groups,
+the spanning tree of joins, the library's pieces stamped into the tour's neighbour array, the
+swap that splices two tours into one at a join, and the walk that reads the visiting order off
+the neighbour array.
+
+>>> walk_neighbours(np.array([[1, 2], [0, 2], [1, 0]]), 0, 3).tolist()
+[0, 1, 2]
+"""
 
 from __future__ import annotations
 
 from collections import deque
 import numpy as np
-from kt_formal.combine.divide import _port_piece, port_edges
-from kt_formal.combine.blocks_layout import BlocksNotApplicable, _DSU, _Layout
+from kt_formal.combine.divide import port_piece, port_edges
+from kt_formal.combine.blocks_layout import BlocksNotApplicable, DisjointSets, Layout
+from kt_formal.engines.successors import compile_once
 
-__all__ = []
+__all__ = ["bfs_groups", "join_halves", "has_move", "join_candidates", "join_present", "stamp_library",
+           "swap_join", "spanning_tree", "tree_edges", "walk_neighbours", "walker"]
 
 
-def _join_candidates(L: _Layout, a: int, b: int, lib_a: bool, lib_b: bool):
+def join_candidates(L: Layout, a: int, b: int, lib_a: bool, lib_b: bool):
     """Port positions for a join between adjacent cells a and b (a above or left of b).
 
     Each candidate is ``(kind, a1, a2, b1, b2)`` with squares as (r, c); a1-a2 lies in a,
@@ -39,12 +48,12 @@ def _join_candidates(L: _Layout, a: int, b: int, lib_a: bool, lib_b: bool):
     return out
 
 
-def _owned(L: _Layout, sq, a: int, b: int) -> bool:
+def _owned(L: Layout, sq, a: int, b: int) -> bool:
     o = L.owner
     return (o[sq[0]] == a and o[sq[1]] == a and o[sq[2]] == b and o[sq[3]] == b)
 
 
-def _tree(L: _Layout, special, root):
+def spanning_tree(L: Layout, special, root):
     """Spanning tree of groups and library cells (Kruskal, library-library joins first).
 
     Returns ``(tree, joins, fail)``: ``tree[g][h]`` the candidate joins between nodes g
@@ -65,7 +74,7 @@ def _tree(L: _Layout, special, root):
     ok = ~empty[pa] & ~empty[pb] & (node[pa] != node[pb])
     pa, pb = pa[ok], pb[ok]
     both = lib[pa] & lib[pb]
-    dsu = _DSU(n)
+    dsu = DisjointSets(n)
     tree: dict = {}
     for a, b in zip(pa[both].tolist(), pb[both].tolist()):
         if dsu.find(a) != dsu.find(b):
@@ -74,7 +83,7 @@ def _tree(L: _Layout, special, root):
             tree.setdefault(b, {})[a] = ("std", a, b)
     edges = {}
     for a, b in zip(pa[~both].tolist(), pb[~both].tolist()):
-        cands = _join_candidates(L, a, b, bool(lib[a]), bool(lib[b]))
+        cands = join_candidates(L, a, b, bool(lib[a]), bool(lib[b]))
         if not cands:
             continue
         key = (int(node[a]), int(node[b]))
@@ -101,7 +110,8 @@ def _tree(L: _Layout, special, root):
     return tree, None, None
 
 
-def _tree_edges(tree):
+def tree_edges(tree):
+    """Each edge of the spanning tree once: ``((x, y), candidates)`` with ``x < y``."""
     seen = set()
     for x, nbrs in tree.items():
         for y, cands in nbrs.items():
@@ -111,7 +121,7 @@ def _tree_edges(tree):
                 yield k, cands
 
 
-def _bfs_groups(tree, groups):
+def bfs_groups(tree, groups):
     """Groups in BFS order from the library cells and the first group."""
     gs = set(groups)
     out, seen = [], set()
@@ -131,7 +141,7 @@ def _bfs_groups(tree, groups):
     return out
 
 
-def _halves(cand, g, root, L):
+def join_halves(cand, g, root, L):
     """(my half, their half) of a candidate join for group g."""
     _, a1, a2, b1, b2 = cand
     ca = L.cell_of(*a1)
@@ -141,12 +151,14 @@ def _halves(cand, g, root, L):
     return (b1, b2), (a1, a2)
 
 
-def _has_move(sol, half, C):
+def has_move(sol, half, C):
+    """Whether a group's solution ``sol`` makes the move of a join's ``half`` (squares on ``C`` columns)."""
     (a, b) = half
     return frozenset((a[0] * C + a[1], b[0] * C + b[1])) in sol[1]
 
 
-def _present(nb, cand, C):
+def join_present(nb, cand, C):
+    """Whether both moves a join deletes, a1-a2 and b1-b2, are in the tour's neighbours ``nb``."""
     _, a1, a2, b1, b2 = cand
     i = lambda s: s[0] * C + s[1]  # noqa: E731
     return i(a2) in nb[i(a1)] and i(b2) in nb[i(b1)]
@@ -161,7 +173,7 @@ def _replace(nb, x, old, new):
         raise RuntimeError("join: move missing")
 
 
-def _swap(nb, cand, C):
+def swap_join(nb, cand, C):
     """Delete a1-a2 and b1-b2, add a1-b1 and a2-b2."""
     _, a1, a2, b1, b2 = cand
     a1, a2, b1, b2 = (s[0] * C + s[1] for s in (a1, a2, b1, b2))
@@ -171,7 +183,7 @@ def _swap(nb, cand, C):
     _replace(nb, b2, b1, a2)
 
 
-def _stamp_library(L: _Layout, special, nb):
+def stamp_library(L: Layout, special, nb):
     """Library port pieces on every library cell, stamped per shape with numpy."""
     C = L.C
     lib = np.flatnonzero(~special & L.lib.ravel())
@@ -184,7 +196,7 @@ def _stamp_library(L: _Layout, special, nb):
     for h in np.unique(hs).tolist():
         for w in np.unique(ws[hs == h]).tolist():
             sel = (hs == h) & (ws == w)
-            piece = _port_piece(h, w)
+            piece = port_piece(h, w)
             fwd, bwd = piece.succ[0], piece.succ[1]
             k = np.arange(h * w)
             loc = (k // w) * C + k % w
@@ -197,3 +209,37 @@ def _stamp_library(L: _Layout, special, nb):
                 nb[sq, 0] = (bb + n0[None, :]).ravel()
                 nb[sq, 1] = (bb + n1[None, :]).ravel()
     _ = port_edges  # the port layout these pieces follow
+
+
+def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba
+    prev = -1
+    cur = start
+    for k in range(out.shape[0]):
+        out[k] = cur
+        a = nb[cur, 0]
+        nxt = nb[cur, 1] if a == prev else a
+        prev = cur
+        cur = nxt
+        if cur < 0:
+            return k + 1
+    return out.shape[0]
+
+
+#: The compiled :func:`_walk_py`, made on first use.
+walker = compile_once(_walk_py, nogil=True)
+
+
+def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
+    """Visiting order along an undirected neighbour array ``nb`` (n, 2) from ``start`` (numba).
+
+    From ``start`` the walk goes to ``nb[start, 0]`` first (an open tour's first square
+    has its one neighbour there), then always to the neighbour it did not come from.
+
+    >>> walk_neighbours(np.array([[1, 2], [0, 2], [1, 0]]), 0, 3).tolist()
+    [0, 1, 2]
+    """
+    out = np.empty(length, dtype=np.int64)
+    n = walker()(nb, np.int64(start), out)
+    if n != length:
+        raise RuntimeError(f"the walk covered {n} of {length} squares")
+    return out

@@ -1,4 +1,10 @@
-"""The block construction's layout: the board cut into cells of library sizes, their colour balance and owners, groups of cells (union-find), the cells' neighbourhoods and paths, and one group's tour by CP-SAT (cached); the walk that reads the assembled tour."""
+"""The block construction's layout: the board cut into cells of library sizes, their colour
+balance and owners, groups of cells (union-find), the cells' neighbourhoods and routes, and a
+group's squares as a small board (:mod:`~kt_formal.combine.blocks_groups` solves it).
+
+>>> cut_parts(20, {})
+[10, 10]
+"""
 
 from __future__ import annotations
 
@@ -8,23 +14,18 @@ from kt_formal.board import Board
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.exceptions import InvalidInput
 import os
-from kt_formal.engines.successors import compile_once
 
-__all__ = ["BlocksNotApplicable", "cut_parts", "solve_group", "group_work", "GROUP_WORK", "walk_neighbours", "MAX_GROUP_SQUARES", "ENDS_GROUP_SQUARES"]
-
-
-#: Largest group (live squares) handed to CP-SAT; beyond it the construction gives up.
-MAX_GROUP_SQUARES = 6000
+__all__ = ["BlocksNotApplicable", "cut_parts", "DEBUG", "MOVES", "Layout", "DisjointSets", "adjacent_member",
+           "cell_path", "group_mask", "low_degree_cells", "neighbour_cells", "nearest_route"]
 
 
-#: Largest group holding both fixed ends of an open tour (the cells between them join it).
-ENDS_GROUP_SQUARES = 2500
+#: the eight knight moves (row change, column change), in the order the layout and the groups'
+#: circuit models take them
+MOVES = np.array([(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)])
 
 
-_MOVES = np.array([(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)])
-
-
-_DEBUG = bool(os.environ.get("KT_BLOCKS_DEBUG"))
+#: print the blocks construction's steps (environment variable KT_BLOCKS_DEBUG)
+DEBUG = bool(os.environ.get("KT_BLOCKS_DEBUG"))
 
 
 class BlocksNotApplicable(Exception):
@@ -110,7 +111,9 @@ def _wanted(mask: np.ndarray, axis: int) -> dict:
     return {int(i) + 1: float(run[i]) for i in np.flatnonzero(run)}
 
 
-class _DSU:
+class DisjointSets:
+    """Union-find over ``0..n-1`` (path halving): :meth:`find` a set's root, :meth:`union` two sets."""
+
     def __init__(self, n):
         self.p = list(range(n))
 
@@ -128,154 +131,7 @@ class _DSU:
         return a
 
 
-_CACHE: dict = {}
-
-
-_CACHE_MAX = 20000
-
-#: CP-SAT's deterministic time (``max_deterministic_time``) for a group of ``n`` squares:
-#: ``min(GROUP_WORK[0] + n / GROUP_WORK[1], GROUP_WORK[2])``. Calibrated on the groups of
-#: the 40 x 40, 30 x 30 and 200 x 200 boards of the tests (CPU seconds measured beside each
-#: solve): about the wall-clock limits of ``0.3 + n / 500`` seconds used before on an idle
-#: machine (CP-SAT counts 0.35 deterministic units a CPU second on groups of 100 squares,
-#: 0.27 at 1,000, 0.08 at 6,000). Unlike seconds it does not shrink on a busy machine, so a
-#: group's answer, and the tour, do not depend on the load.
-GROUP_WORK = (0.1, 1500.0, 1.0)
-
-
-def group_work(n: int, share: float = 1.0) -> float:
-    """The deterministic time CP-SAT gets for a group of ``n`` squares (times ``share``).
-
-    >>> group_work(60), group_work(10 ** 6)
-    (0.14, 1.0)
-    """
-    lo, per, cap = GROUP_WORK
-    return round(share * min(lo + n / per, cap), 6)
-
-
-def solve_group(live: np.ndarray, *, closed: bool = True, start=None, end=None, need=(),
-                time_limit: float = 10.0, seed: int = 0, workers: int = 1, work: float | None = None):
-    """A tour of a small board given by ``live`` (bool array) holding one move from each set in ``need``.
-
-    Parameters
-    ----------
-    live : (h, w) bool array
-        The squares of the group (True = part of the group).
-    closed : bool
-        A cycle or a path.
-    start, end : (r, c) or None
-        Fixed ends of a path.
-    need : sequence of sequences of ((r, c), (r, c))
-        For each set, at least one of its moves must be in the tour.
-    time_limit, seed, workers
-        CP-SAT parameters (seconds of wall clock, ``random_seed``, ``num_workers``).
-    work : float, optional
-        CP-SAT's deterministic time limit (``max_deterministic_time``): with one worker
-        the answer is the same on a busy machine as on an idle one, as long as
-        ``time_limit`` (the caller's overall deadline) does not end the search first.
-
-    Returns
-    -------
-    list of (int, int) or None or str
-        The tour's moves as pairs of local indices ``r * w + c`` (a path's moves in
-        order), ``"infeasible"`` when CP-SAT proved there is none, None at the limit.
-        Results are cached by the arguments.
-
-    >>> live = np.ones((5, 6), dtype=bool)
-    >>> len(solve_group(live, need=[[((0, 5), (2, 4))]]))
-    30
-    """
-    key = (live.shape, np.packbits(live).tobytes(), closed, start, end,
-           tuple(tuple(sorted(s)) for s in need))
-    if key in _CACHE:
-        return _CACHE[key]
-    res = _solve_group(live, closed, start, end, need, time_limit, seed, workers, work)
-    if res is not None:
-        if len(_CACHE) > _CACHE_MAX:
-            _CACHE.clear()
-        _CACHE[key] = res
-    return res
-
-
-def _solve_group(live, closed, start, end, need, time_limit, seed, workers, work=None):
-    """One group's tour by a circuit model: its moves as (square, next square) pairs of the
-    group's mask, "infeasible" (proved, or a join's ports are missing) or None (no answer
-    in time). ``need``: groups of moves of which the tour must use one each."""
-    from kt_formal.engines.circuit import Circuit
-
-    h, w = live.shape
-    idx = np.flatnonzero(live.ravel())
-    k = idx.size
-    if k == 0 or (closed and k < 3):
-        return "infeasible"
-    if not closed and k == 1:
-        return []
-    node = np.full(h * w, -1, dtype=np.int64)
-    node[idx] = np.arange(k)
-    r, c = np.divmod(idx, w)
-    circuit = Circuit(k, open_path=not closed)
-    for dr, dc in _MOVES.tolist():
-        rr, cc = r + dr, c + dc
-        ok = (rr >= 0) & (rr < h) & (cc >= 0) & (cc < w)
-        ok[ok] = live[rr[ok], cc[ok]]
-        circuit.add_arcs(np.flatnonzero(ok), node[rr[ok] * w + cc[ok]], names="arc")
-    if not closed:
-        circuit.add_path_ends([int(node[start[0] * w + start[1]])] if start is not None else range(k),
-                              [int(node[end[0] * w + end[1]])] if end is not None else range(k))
-    for group in need:
-        terms = []
-        for a, b in group:
-            u, v = int(node[a[0] * w + a[1]]), int(node[b[0] * w + b[1]])
-            if u >= 0 and v >= 0 and circuit.literal(u, v) is not None:
-                terms += [circuit.literal(u, v), circuit.literal(v, u)]
-        if not terms:
-            return "infeasible"
-        circuit.model.add_bool_or(terms)
-    extra = {} if work is None else {"max_deterministic_time": max(1e-3, float(work))}
-    status = circuit.solve(time_limit=max(0.01, float(time_limit)), workers=workers, seed=seed, **extra)
-    if status != "found":
-        return "infeasible" if status == "infeasible" else None
-    order = idx[circuit.order(closed)].tolist()
-    if closed:
-        return [(order[i], order[(i + 1) % k]) for i in range(k)]
-    return [(order[i], order[i + 1]) for i in range(k - 1)] or [(order[0], -1)]
-
-
-def _walk_py(nb, start, out):  # pragma: no cover - compiled by numba
-    prev = -1
-    cur = start
-    for k in range(out.shape[0]):
-        out[k] = cur
-        a = nb[cur, 0]
-        nxt = nb[cur, 1] if a == prev else a
-        prev = cur
-        cur = nxt
-        if cur < 0:
-            return k + 1
-    return out.shape[0]
-
-
-#: The compiled :func:`_walk_py`, made on first use.
-_walker = compile_once(_walk_py, nogil=True)
-
-
-def walk_neighbours(nb: np.ndarray, start: int, length: int) -> np.ndarray:
-    """Visiting order along an undirected neighbour array ``nb`` (n, 2) from ``start`` (numba).
-
-    From ``start`` the walk goes to ``nb[start, 0]`` first (an open tour's first square
-    has its one neighbour there), then always to the neighbour it did not come from.
-
-    >>> walk_neighbours(np.array([[1, 2], [0, 2], [1, 0]]), 0, 3).tolist()
-    [0, 1, 2]
-    """
-    out = np.empty(length, dtype=np.int64)
-    n = _walker()(nb, np.int64(start), out)
-    if n != length:
-        raise RuntimeError(f"the walk covered {n} of {length} squares")
-    return out
-
-
-class _Layout:
+class Layout:
     """Cells of the cut, their content, and the groups (union-find over cells)."""
 
     def __init__(self, board: Board, closed: bool, start, end):
@@ -306,7 +162,7 @@ class _Layout:
         area = np.outer(rp, cp)
         self.lib = (self.nlive == area) & (area % 2 == 0)
         self.empty = self.nlive == 0
-        self.dsu = _DSU(p * q)
+        self.dsu = DisjointSets(p * q)
         # the cell owning each square: the cut's rectangles, until squares are handed over
         ci = np.repeat(np.arange(p), rp)
         cj = np.repeat(np.arange(q), cp)
@@ -319,7 +175,7 @@ class _Layout:
         return int(self.owner[r, c])
 
     def _nbrs(self, r, c):
-        for dr, dc in _MOVES.tolist():
+        for dr, dc in MOVES.tolist():
             y, x = r + dr, c + dc
             if 0 <= y < self.R and 0 <= x < self.C and self.live[y, x]:
                 yield y, x
@@ -368,7 +224,8 @@ class _Layout:
         return int(self.ro[i]), int(self.ro[i + 1]), int(self.co[j]), int(self.co[j + 1])
 
 
-def _nbr_cells(L: _Layout, cell):
+def neighbour_cells(L: Layout, cell):
+    """The cells edge-adjacent to ``cell`` in the layout's grid."""
     i, j = divmod(cell, L.q)
     if i > 0:
         yield cell - L.q
@@ -380,13 +237,13 @@ def _nbr_cells(L: _Layout, cell):
         yield cell + 1
 
 
-def _cell_path(L: _Layout, c1: int, c2: int) -> list[int]:
+def cell_path(L: Layout, c1: int, c2: int) -> list[int]:
     """Cells of an L-shaped route from cell c1 to c2 (rows first), skipping empty cells by BFS."""
-    path = _nearest(L, [c1], lambda c: c == c2)
+    path = nearest_route(L, [c1], lambda c: c == c2)
     return [c1] + (path or [])
 
 
-def _nearest(L: _Layout, sources, accept, through=None, depth=None):
+def nearest_route(L: Layout, sources, accept, through=None, depth=None):
     """Shortest route of cells (BFS over non-empty cells ``through`` allows) from ``sources``
     to a cell ``accept`` takes; the route's cells, the accepted one last, or None."""
     prev = {s: None for s in sources}
@@ -396,7 +253,7 @@ def _nearest(L: _Layout, sources, accept, through=None, depth=None):
         c = dq.popleft()
         if depth is not None and dist[c] >= depth:
             continue
-        for d in _nbr_cells(L, c):
+        for d in neighbour_cells(L, c):
             if d in prev or L.empty.flat[d]:
                 continue
             prev[d] = c
@@ -413,12 +270,12 @@ def _nearest(L: _Layout, sources, accept, through=None, depth=None):
     return None
 
 
-def _bbox(L: _Layout, cells):
+def _bbox(L: Layout, cells):
     rs = [L.cell_rect(c) for c in cells]
     return min(r[0] for r in rs), max(r[1] for r in rs), min(r[2] for r in rs), max(r[3] for r in rs)
 
 
-def _group_mask(L: _Layout, cells):
+def group_mask(L: Layout, cells):
     """``(local, r0, c0)``: the group's live squares in its bounding box, and the box corner.
 
     The box is the cells' rectangles grown by one square (squares handed over from a
@@ -431,20 +288,20 @@ def _group_mask(L: _Layout, cells):
     return out, r0, c0
 
 
-def _adjacent_member(L: _Layout, cells, target):
+def adjacent_member(L: Layout, cells, target):
     """A cell of ``cells`` edge-adjacent to ``target``, or None."""
     for c in cells:
-        if target in _nbr_cells(L, c):
+        if target in neighbour_cells(L, c):
             return c
     return None
 
 
-def _low_degree(L: _Layout, grp, is_open: bool):
+def low_degree_cells(L: Layout, grp, is_open: bool):
     """Cells holding outside neighbours of group squares with fewer than 2 moves inside."""
     live, r0, c0 = grp
     h, w = live.shape
     deg = np.zeros((h, w), dtype=np.int64)
-    for dr, dc in _MOVES.tolist():
+    for dr, dc in MOVES.tolist():
         sh = np.zeros((h, w), dtype=bool)
         ys0, ys1 = max(0, -dr), min(h, h - dr)
         xs0, xs1 = max(0, -dc), min(w, w - dc)
@@ -456,7 +313,7 @@ def _low_degree(L: _Layout, grp, is_open: bool):
         return []
     out = set()
     for r, c in np.argwhere(low).tolist():
-        for dr, dc in _MOVES.tolist():
+        for dr, dc in MOVES.tolist():
             y, x = r + dr, c + dc
             inside = 0 <= y < h and 0 <= x < w and live[y, x]
             y, x = y + r0, x + c0

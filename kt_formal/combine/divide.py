@@ -13,7 +13,7 @@ Everything is a *successor array*: ``succ[i]`` is the square after square ``i``
 (index ``row * cols + col``), -1 on holes and at the end of an open tour. Big boards
 are stamped band by band with numpy broadcasting (one template per band shape), the
 joins are applied all at once with index arithmetic, and a numba walk turns the
-successor array into the visiting order of a :class:`~kt_formal.tour.Tour`.
+successor array into the visiting order of a :class:`~kt_formal.tours.Tour`.
 
 Parberry's own scheme (1997: quadrants, 8-point merge of four structured tours) is
 :func:`kt_formal.combine.parberry.quadrant_construct`; the successor walk is
@@ -43,22 +43,11 @@ from kt_formal.exceptions import InvalidInput, ProvenImpossible
 from kt_formal.combine.library import PieceSpec, load_piece
 from kt_formal.combine.walk import big_empty, estimate_bytes, walk
 from kt_formal.theorems import rectangle_tour
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
-__all__ = [
-    "PIECE_SPECS",
-    "PART_SIZES",
-    "QUADRANT_SIZES",
-    "assemble",
-    "assemble_tour",
-    "construct",
-    "construct_succ",
-    "split_side",
-    "plan_parts",
-    "tour_exists",
-    "structured_moves",
-    "port_edges",
-]
+__all__ = ["PIECE_SPECS", "PART_SIZES", "QUADRANT_SIZES", "assemble", "assemble_tour", "construct",
+           "construct_succ", "split_side", "plan_parts", "tour_exists", "structured_moves", "port_edges",
+           "Piece", "port_piece", "report_progress"]
 
 #: Sizes of the parts a side is cut into (every block of the cut has a library piece).
 PART_SIZES = (5, 6, 7, 8, 9, 10)
@@ -142,7 +131,7 @@ def tour_exists(rows: int, cols: int, closed: bool) -> tuple[bool, str]:
 
 
 # ====================================================================== pieces
-class _Piece:
+class Piece:
     """Successor tables of one library piece in both directions, and its port directions."""
 
     __slots__ = ("h", "w", "closed", "succ", "start", "bits")
@@ -181,11 +170,12 @@ class _Piece:
 
 
 @lru_cache(maxsize=None)
-def _port_piece(h: int, w: int) -> _Piece:
+def port_piece(h: int, w: int) -> Piece:
+    """The library's port piece of an ``h`` x ``w`` part (its closed or open tour and ports)."""
     if h not in PART_SIZES or w not in PART_SIZES:
         raise InvalidInput(f"no library piece for a {h}x{w} block; parts must be in {PART_SIZES}")
     piece = load_piece(f"port-{h}x{w}")
-    return _Piece(h, w, piece.tour.order, piece.tour.closed)
+    return Piece(h, w, piece.tour.order, piece.tour.closed)
 
 
 # ====================================================================== parts
@@ -293,7 +283,7 @@ class _Plan:
         wi = np.searchsorted(ws, self.cp)
         self.bits = {}
         for side in ("left", "right", "top", "bottom"):
-            tab = np.array([[_port_piece(int(h), int(w)).bits[side] for w in ws] for h in hs],
+            tab = np.array([[port_piece(int(h), int(w)).bits[side] for w in ws] for h in hs],
                            dtype=np.uint8)
             self.bits[side] = tab[hi[:, None], wi[None, :]]
         assert self.bits["left"].shape == (p, q)
@@ -372,7 +362,7 @@ def _band_template(plan: _Plan, i: int, flips: np.ndarray, present: np.ndarray, 
         j1 = j
         while j1 < plan.q and cp[j1] == w:
             j1 += 1
-        piece = _port_piece(h, w)
+        piece = port_piece(h, w)
         vals = np.stack([piece.values(n, 0), piece.values(n, 1)])  # (2, h, w)
         Q = j1 - j
         x0 = int(co[j])
@@ -395,7 +385,8 @@ def _band_template(plan: _Plan, i: int, flips: np.ndarray, present: np.ndarray, 
     return T
 
 
-def _progress(progress, done, total, text):
+def report_progress(progress, done, total, text):
+    """Call ``progress(done, total, text)`` when a progress callback is given."""
     if progress is not None:
         progress(done, total, text)
 
@@ -443,7 +434,7 @@ def assemble(row_parts, col_parts, missing=frozenset(), *, progress=None, return
     total = m * n
     ensure_memory(estimate_bytes(m, n), f"a tour of the {m}x{n} board")
     dtype = np.int32 if total < 2**31 else np.int64
-    _progress(progress, 0, 3, "stamping pieces")
+    report_progress(progress, 0, 3, "stamping pieces")
     succ = big_empty(total, dtype)
     rp, ro = plan.rp, plan.ro
     if plan.full:
@@ -485,7 +476,7 @@ def assemble(row_parts, col_parts, missing=frozenset(), *, progress=None, return
             band = succ[int(ro[i]) * n:int(ro[i + 1]) * n]
             np.add(T, T.dtype.type(ro[i] * n), out=band)
             band[T < 0] = -1
-    _progress(progress, 1, 3, "joining bands")
+    report_progress(progress, 1, 3, "joining bands")
     # vertical joins (all at once)
     vi, vj = plan.vi.astype(np.int64), plan.vj.astype(np.int64)
     if vi.size:
@@ -497,7 +488,7 @@ def assemble(row_parts, col_parts, missing=frozenset(), *, progress=None, return
     start = 0
     if not plan.closed:
         bi, bj = plan.odd_block
-        piece = _port_piece(int(rp[bi]), int(plan.cp[bj]))
+        piece = port_piece(int(rp[bi]), int(plan.cp[bj]))
         f = int(plan.flip[bi, bj])
         first, last = piece.start[f], piece.start[1 - f]
         y0, x0 = int(ro[bi]), int(plan.co[bj])
@@ -505,7 +496,7 @@ def assemble(row_parts, col_parts, missing=frozenset(), *, progress=None, return
         succ[(y0 + last // piece.w) * n + x0 + last % piece.w] = -1
     else:
         start = int(np.argmax(succ >= 0)) if not plan.full else 0
-    _progress(progress, 2, 3, "assembled")
+    report_progress(progress, 2, 3, "assembled")
     if return_plan:
         return succ, (start, plan.closed)
     return succ
@@ -538,7 +529,7 @@ def assemble_tour(row_parts, col_parts, missing=frozenset(), *, progress=None) -
     board = _missing_board(row_parts, col_parts, missing)
     order = walk(succ, start, board.n_squares)
     del succ
-    _progress(progress, 3, 3, "walked")
+    report_progress(progress, 3, 3, "walked")
     return Tour(board, order, closed)
 
 
@@ -581,6 +572,6 @@ def construct(rows: int, cols: int, closed: bool | None = None, *, progress=None
     succ, start, cyc = construct_succ(rows, cols, progress=progress)
     order = walk(succ, start, rows * cols)
     del succ
-    _progress(progress, 3, 3, "walked")
+    report_progress(progress, 3, 3, "walked")
     return Tour(Board(rows, cols), order, cyc if closed is None else (closed and cyc))
 

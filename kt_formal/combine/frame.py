@@ -48,9 +48,11 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory, transform_coords
 from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.combine.library import PieceSpec
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
-__all__ = ["PIECE_SPECS", "PAPER_A_ELEMENTS", "PAPER_B_ELEMENTS", "element_a_spec", "element_b_spec", "cap_spec", "piece_path", "rotation_model", "support_model", "band_path", "NotApplicable"]
+__all__ = ["PIECE_SPECS", "PAPER_A_ELEMENTS", "PAPER_B_ELEMENTS", "element_a_spec", "element_b_spec",
+           "cap_spec", "piece_path", "rotation_model", "support_model", "band_path", "NotApplicable",
+           "place_path"]
 
 #: The elements the paper lists.
 PAPER_A_ELEMENTS: tuple[tuple[int, int], ...] = ((3, 7), (3, 8), (3, 9), (3, 10), (5, 5), (5, 6))
@@ -160,11 +162,11 @@ def piece_path(spec: PieceSpec, time_limit: float = 60.0) -> np.ndarray | None:
             path = piece.tour
     if path is None:
         from kt_formal.engines import cpsat
-        from kt_formal.question import Status, TourRequest
+        from kt_formal.question import Limits, Status, Question
 
-        request = TourRequest(spec.board(), closed=False, start=spec.start, end=spec.end)
-        result = cpsat.solve(request, time_limit=time_limit, seed=spec.seed, workers=2)
-        if result.status is Status.UNKNOWN:
+        request = Question(spec.board(), closed=False, start=spec.start, end=spec.end)
+        result = cpsat.CpSat().run(request, Limits(time_limit, seed=spec.seed, threads=2))
+        if result.status is Status.LIMIT:
             _TIMED_OUT.add(spec.name)
             raise NotApplicable(f"CP-SAT found no {spec.name} within {time_limit:g} s")
         path = result.tour if result.found else None
@@ -192,7 +194,7 @@ def _need(spec: PieceSpec) -> np.ndarray:
     return arr
 
 
-def _place(path: np.ndarray, rows: int, cols: int, sym: str, dr: int, dc: int) -> np.ndarray:
+def place_path(path: np.ndarray, rows: int, cols: int, sym: str, dr: int, dc: int) -> np.ndarray:
     """Squares of a rows x cols path after a symmetry and a shift."""
     r, c, _, _ = transform_coords(path[:, 0], path[:, 1], rows, cols, sym)
     return np.stack([r + dr, c + dc], axis=1)
@@ -316,9 +318,9 @@ def rotation_model(element, wh: int, wv: int) -> Tour:
     n, m = _parse_size(element, "element A")
     wh, wv = _frame_counts(n, m, (m, n), wh, wv, "2n", "the rotation model")
     a = _element(element_a_spec(n, m), "element A")
-    top = _place(a, n, m, "rot180", 0, 0)
-    left = _place(a, n, m, "transpose", 0, 0)       # rotated 270 degrees, columns reversed
-    right = _place(a, n, m, "antitranspose", 0, 0)  # rotated 90 degrees, columns reversed
+    top = place_path(a, n, m, "rot180", 0, 0)
+    left = place_path(a, n, m, "transpose", 0, 0)       # rotated 270 degrees, columns reversed
+    right = place_path(a, n, m, "antitranspose", 0, 0)  # rotated 90 degrees, columns reversed
     return _frame(top, left, a, right, n, n, m, wh, wv, m)
 
 
@@ -356,8 +358,8 @@ def support_model(a, b, wh: int, wv: int) -> Tour:
     wh, wv = _frame_counts(n, m, (n1, m1), wh, wv, "2*m1", "the support model")
     pa = _element(element_a_spec(n, m), "element A")
     pb = _element(element_b_spec(n1, m1), "element B")
-    top = _place(pa, n, m, "rot180", 0, 0)
-    right = _place(pb, n1, m1, "rot180", 0, 0)
+    top = place_path(pa, n, m, "rot180", 0, 0)
+    right = place_path(pb, n1, m1, "rot180", 0, 0)
     return _frame(top, pb, pa, right, n, m1, n1, wh, wv, m)
 
 
@@ -439,7 +441,7 @@ def _strip(H: int, w: int) -> np.ndarray:
             # up: B rotated 180 degrees, stacked from the bottom up
             ups_sq, pos = [], H - t
             for b, k in up:
-                pb = _place(_need(element_b_spec(b, u2)), b, u2, "rot180", 0, u1)
+                pb = place_path(_need(element_b_spec(b, u2)), b, u2, "rot180", 0, u1)
                 offs = [(pos - (i + 1) * b, 0) for i in range(k)]
                 ups_sq.append(_stamp(pb, offs))
                 pos -= b * k

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import NotApplicable
-from kt_formal.tour import Tour
-from kt_formal.combine.frame import _place, band_path
+from kt_formal.tours import Tour
+from kt_formal.combine.frame import place_path, band_path
 
 __all__ = ["single_hole", "frame_tour"]
 
@@ -28,10 +28,10 @@ def _frame_rows(R: int, C: int, hole) -> np.ndarray:
     """Frame order as (k, 2) squares: full-width top and bottom bands, sides beside the hole."""
     r0, c0, h, w = hole
     bot, right = R - r0 - h, C - c0 - w
-    top = _place(band_path(r0, C), r0, C, "rot180", 0, 0)
-    left = _place(band_path(c0, h), c0, h, "transpose", r0, 0)
+    top = place_path(band_path(r0, C), r0, C, "rot180", 0, 0)
+    left = place_path(band_path(c0, h), c0, h, "transpose", r0, 0)
     bottom = band_path(bot, C) + np.array([r0 + h, 0])
-    right_sq = _place(band_path(right, h), right, h, "antitranspose", r0, c0 + w)
+    right_sq = place_path(band_path(right, h), right, h, "antitranspose", r0, c0 + w)
     return np.concatenate([left, bottom, right_sq, top])
 
 

@@ -1,7 +1,7 @@
 """Groups of touching holes, found from the runs of holes in each row.
 
 Two holes touch when they are 8-neighbours (side or corner). The pipeline sizes its
-first steps by these groups (:func:`kt_formal.decide.decide`); this module finds them
+first steps by these groups (:func:`kt_formal.pipeline.decide`); this module finds them
 without an image library: each row's holes form runs (maximal intervals), and runs in
 consecutive rows join when they overlap or meet at a corner. The work is linear in the
 number of runs, a few per hole rectangle, whatever the board's size.

@@ -34,7 +34,7 @@ from kt_formal.board import Board
 from kt_formal.certificate import FORMAT, tour_from_dict, tour_to_dict
 from kt_formal.exceptions import CertificateRejected, InvalidInput
 from kt_formal.files import output_file
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = [
     "PieceSpec",
@@ -251,11 +251,11 @@ def build_piece(spec: PieceSpec, time_limit: float = 120.0, workers: int = 2) ->
         If CP-SAT proves the spec impossible or runs out of time (the message says which).
     """
     from kt_formal.engines import cpsat
-    from kt_formal.question import TourRequest
+    from kt_formal.question import Limits, Question
 
-    request = TourRequest(spec.board(), closed=spec.closed, start=spec.start, end=spec.end,
+    request = Question(spec.board(), closed=spec.closed, start=spec.start, end=spec.end,
                           forced=spec.forced)
-    result = cpsat.solve(request, time_limit=time_limit, seed=spec.seed, workers=workers)
+    result = cpsat.CpSat().run(request, Limits(time_limit, seed=spec.seed, threads=workers))
     if not result.found:
         raise InvalidInput(f"piece {spec.name}: {result.status.value}: {result.message}")
     reason = spec_violation(spec, result.tour)

@@ -42,7 +42,7 @@ from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["THEOREM", "MarginPlan", "theorem_of", "margin_applies", "margin_plan", "margin_tour", "margin_open_applies",
            "margin_open_tour", "margin_slabs", "margin_slabs_tour"]

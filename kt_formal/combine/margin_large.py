@@ -36,7 +36,7 @@ from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import InvalidInput, NotApplicable
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "in_statement", "large_plan", "large_applies",
            "large_tour", "reverse_cycle", "swap_join"]

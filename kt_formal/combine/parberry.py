@@ -24,11 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory
-from kt_formal.combine.divide import QUADRANT_SIZES, _Piece, _progress, structured_moves
+from kt_formal.combine.divide import QUADRANT_SIZES, Piece, report_progress, structured_moves
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.walk import big_empty, estimate_bytes, walk
 from kt_formal.exceptions import InvalidInput
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["quadrant_construct", "quadrant_base_tours", "seed000_construct", "seed000_base_tours",
            "parse_board_path", "is_structured"]
@@ -110,10 +110,10 @@ def quadrant_construct(rows: int, cols: int, source: str = "library", path=None,
     for (h, w), t in bases.items():
         if t.check() is not None or not is_structured(t):
             raise InvalidInput(f"the {h}x{w} base tour is not a structured closed tour")
-        pieces[(h, w)] = _Piece(h, w, t.order, True)
+        pieces[(h, w)] = Piece(h, w, t.order, True)
     shape_ids = {hw: k for k, hw in enumerate(QUADRANT_SIZES)}
 
-    def dirs(piece: _Piece, flip: int):
+    def dirs(piece: Piece, flip: int):
         h, w = piece.h, piece.w
         s = piece.succ[flip]
         d = lambda x, y: int(s[x[0] * w + x[1]] == y[0] * w + y[1])  # noqa: E731
@@ -150,7 +150,7 @@ def quadrant_construct(rows: int, cols: int, source: str = "library", path=None,
     total = rows * cols
     dtype = np.int32 if total < 2**31 else np.int64
     succ = big_empty(total, dtype)
-    _progress(progress, 0, 3, "stamping base tours")
+    report_progress(progress, 0, 3, "stamping base tours")
     chunk = max(1, (1 << 22) // 144)
     for (h, w), k in shape_ids.items():
         pc = pieces[(h, w)]
@@ -163,7 +163,7 @@ def quadrant_construct(rows: int, cols: int, source: str = "library", path=None,
                 sel = idx[lo:lo + chunk]
                 base = lrow[sel] * n + lcol[sel]
                 succ[(base[:, None] + loc[None, :]).reshape(-1)] = (base[:, None] + vals[None, :]).reshape(-1)
-    _progress(progress, 1, 3, "merging quadrants")
+    report_progress(progress, 1, 3, "merging quadrants")
     if jr.size:
         R, C = jr, jc
         pts = [(R - 1, C - 3), (R - 2, C - 1), (R - 3, C + 1), (R - 1, C), (R, C + 2), (R + 1, C),
@@ -176,10 +176,10 @@ def quadrant_construct(rows: int, cols: int, source: str = "library", path=None,
             raise RuntimeError("8-point merge: structured moves missing or misoriented")
         for src_f, dst_f, src_b, dst_b in ((0, 7, 1, 2), (6, 5, 3, 4), (4, 3, 5, 6), (2, 1, 7, 0)):
             succ[np.where(fwd, p[src_f], p[src_b])] = np.where(fwd, p[dst_f], p[dst_b])
-    _progress(progress, 2, 3, "walking")
+    report_progress(progress, 2, 3, "walking")
     order = walk(succ, 0, total)
     del succ
-    _progress(progress, 3, 3, "walked")
+    report_progress(progress, 3, 3, "walked")
     return Tour(Board(rows, cols), order, True)
 
 

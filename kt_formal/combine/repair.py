@@ -56,9 +56,10 @@ import numpy as np
 
 from kt_formal.engines.successors import compile_once
 from kt_formal.board import Board
-from kt_formal.combine.repair_plan import RepairNotApplicable, Step, _MOVES, plan
+from kt_formal.combine.repair_plan import RepairNotApplicable, Step, KNIGHT_MOVES, plan
 
-__all__ = ["repair_tour", "RepairNotApplicable", "plan", "Step", "pick_batch", "window_squares", "batch_size", "MARGIN"]
+__all__ = ["repair_tour", "RepairNotApplicable", "plan", "Step", "pick_batch", "window_squares",
+           "batch_size", "MARGIN", "window_kernels"]
 
 #: Squares a window reaches beyond its cluster's holes.
 MARGIN = 3
@@ -119,7 +120,7 @@ _MAKERS = (compile_once(_number, nogil=True), compile_once(_one_cycle, nogil=Tru
            compile_once(_cycle_pos, nogil=True), compile_once(_exits, nogil=True))
 
 
-def _kernels():
+def window_kernels():
     """The numbering walk of the tour, the two loops over the contracted cycle and the walk
     of a window's paths to their exits (numba)."""
     return tuple(make() for make in _MAKERS)
@@ -145,7 +146,7 @@ class _State:
     def renumber(self):
         """Positions 0, 1, ... along the tour (one walk, in place)."""
         start = int(np.argmax(self.alive))
-        _kernels()[0](self.succ, start, self.n_alive, self.pos)
+        window_kernels()[0](self.succ, start, self.n_alive, self.pos)
         self.walks += 1
 
     def order(self) -> np.ndarray:
@@ -194,7 +195,7 @@ def _window_graph(rows: int, cols: int, keep: np.ndarray):
     lr, lc = kr - r0, kc - c0
     box[lr, lc] = np.arange(len(keep))
     nb = np.empty((len(keep), 8), dtype=np.int64)
-    for k, (dr, dc) in enumerate(_MOVES):
+    for k, (dr, dc) in enumerate(KNIGHT_MOVES):
         nb[:, k] = box[lr + dr, lc + dc]
     return nb
 
@@ -267,7 +268,7 @@ class _Window:
         entries = on[win[pred[on]] != w]
         entries = entries[np.argsort(st.pos[entries], kind="stable")]
         exits = np.empty(len(entries), dtype=np.int64)
-        _kernels()[3](succ, win, w, entries, exits)
+        window_kernels()[3](succ, win, w, entries, exits)
         self.entries, self.exits = entries, exits
         ends = np.concatenate([entries, exits])
         self.ok = not (ends[:, None] == remove[None, :]).any()
@@ -363,7 +364,7 @@ def _accept(st: _State, ws: list, done, stats, back: list, solve_all, failed) ->
     solved again for the order their paths now come in, up to :data:`ROUNDS` times; then
     the next batch takes them (``back``). Returns how many were accepted.
     """
-    _, one_cycle, cycle_pos, _ = _kernels()
+    _, one_cycle, cycle_pos, _ = window_kernels()
     p = 0
     if ws:
         ranks = np.argsort(np.argsort(np.concatenate([st.pos[w.entries] for w in ws]), kind="stable"))
@@ -562,7 +563,7 @@ def repair_tour(board: Board, *, time_limit: float | None = 60.0, seed: int = 0,
     import os
 
     from kt_formal.combine.divide import construct_succ, tour_exists
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     t0 = time.perf_counter()
     rows, cols = board.rows, board.cols

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
-from kt_formal.combine.blocks_layout import _DSU
+from kt_formal.combine.blocks_layout import DisjointSets
 
-__all__ = ["RepairNotApplicable", "hole_groups", "clusters", "Step", "plan", "DENSE_MATCH", "HOP"]
+__all__ = ["RepairNotApplicable", "hole_groups", "clusters", "Step", "plan", "DENSE_MATCH", "HOP",
+           "KNIGHT_MOVES"]
 
 
-_MOVES = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+#: the eight knight moves (row change, column change), in the order the repair's kernels number them
+KNIGHT_MOVES = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
 
 class RepairNotApplicable(Exception):
@@ -233,7 +235,7 @@ def clusters(holes: np.ndarray) -> list[tuple[np.ndarray, list]]:
         return []
     hole_rc, inv, excess, centre, pairs = _units(holes)
     k = len(excess)
-    dsu = _DSU(k)
+    dsu = DisjointSets(k)
     for g, h in pairs:
         dsu.union(g, h)
     return _grouped(hole_rc, inv, centre, k, dsu, pairs)
@@ -377,7 +379,7 @@ def plan(holes: np.ndarray) -> tuple[list[Step], int]:
     hole_rc, inv, excess, centre, pairs = _units(holes)
     k = len(excess)
     pt = [_point(c) for c in centre]
-    dsu = _DSU(k)
+    dsu = DisjointSets(k)
     long_pairs = []
     for g, h in pairs:
         (a, b), (c, d) = pt[g], pt[h]

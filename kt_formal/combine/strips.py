@@ -52,7 +52,7 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.library import PieceSpec, load_piece
 from kt_formal.theorems import rectangle_tour
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = [
     "strip_construct",

@@ -2,9 +2,9 @@
 
 * :mod:`kt_formal.counting.frontier`: the frontier (transfer-matrix) counter in plain
   Python, the reference every other counter is checked against;
-* :mod:`kt_formal.counting._frontier_jit`: the same sweep compiled with numba, with mirror
+* :mod:`kt_formal.counting.frontier_jit`: the same sweep compiled with numba, with mirror
   images merged, spilling to disk, checkpoints and resume;
-* :mod:`kt_formal.counting._frontier_dask`: the compiled sweep's steps spread over a Dask
+* :mod:`kt_formal.counting.frontier_dask`: the compiled sweep's steps spread over a Dask
   cluster;
 * :mod:`kt_formal.counting.exhaustive`: the exhaustive counter (depth-first search of every
   tour), for small boards and for listing the tours;
@@ -13,8 +13,8 @@
   second count.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.question import TourRequest
+>>> from kt_formal.question import Question
 >>> from kt_formal.counting.exhaustive import count
->>> count(TourRequest(Board(3, 4), closed=False)).count
+>>> count(Question(Board(3, 4), closed=False)).count
 8
 """

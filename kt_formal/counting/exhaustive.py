@@ -5,22 +5,23 @@ each undirected tour met once), run to the end instead of stopping at the first 
 Open tours with both ends free are counted both ways too (``directed_count``).
 
 >>> from kt_formal.board import Board
->>> from kt_formal.question import TourRequest
->>> count(TourRequest(Board(5, 6))).count
+>>> from kt_formal.question import Question
+>>> count(Question(Board(5, 6))).count
 8
 """
 
 from __future__ import annotations
 
 import json
+import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from kt_formal.engines._search import Limits, search_request, search_tables
+from kt_formal.engines.pathsearch import NodeMeter, search_request, search_tables
 from kt_formal.engines.exhaustive import NAME, check_size
 from kt_formal.files import output_file
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import Limits, Question
 
 __all__ = ["count", "enumerate_tours", "CountResult"]
 
@@ -50,15 +51,15 @@ class CountResult:
     wall_time: float
 
 
-def count(request: TourRequest, node_limit=None, time_limit=None, progress=None, out=None) -> CountResult:
+def count(request: Question, limits: Limits | None = None, out=None) -> CountResult:
     """Count the tours ``request`` allows (undirected), optionally writing each to ``out``.
 
     Parameters
     ----------
-    request : TourRequest
-    node_limit, time_limit : optional
-        Stop early; the result then has ``complete=False``.
-    progress : callable, optional
+    request : Question
+    limits : Limits, optional
+        Its node and time limits stop the count early (the result then has
+        ``complete=False``; none: no limit); its progress is called as
         ``progress(nodes_done, None, text)``, at most about ten times a second.
     out : str or Path, optional
         Write every tour, one per line, as a JSON list of ``[row, col]`` squares
@@ -66,10 +67,10 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
         The file is replaced only when the count is complete: a count stopped by a limit
         leaves an existing file as it was.
     """
-    clock = Budget()
+    t0 = time.perf_counter()
     check_size(request)
     nt, table = search_tables(request, NAME)
-    limits = Limits(node_limit, time_limit, progress, "count")
+    meter = NodeMeter(limits, "count")
     cols = request.board.cols
     sink = output_file(out) if out is not None else nullcontext()
     with sink as fh:  # the tours listed are kept only when the count is complete
@@ -80,7 +81,7 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
                                     separators=(",", ":")) + "\n")
 
         res = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
-                             parity=True, count=True, limits=limits, on_solution=on_solution)
+                             parity=True, count=True, limits=meter, on_solution=on_solution)
         if res.status == "limit" and fh is not None:
             sink.discard()
     free_ends = not request.closed and request.start is None and request.end is None
@@ -91,9 +92,9 @@ def count(request: TourRequest, node_limit=None, time_limit=None, progress=None,
         directed = 2 * res.count if free_ends else None
     if not request.closed and not free_ends:  # a fixed end: each path runs from its start (or to its end)
         directed = res.count
-    return CountResult(res.count, directed, res.nodes, res.status != "limit", clock.elapsed())
+    return CountResult(res.count, directed, res.nodes, res.status != "limit", time.perf_counter() - t0)
 
 
-def enumerate_tours(request: TourRequest, path, node_limit=None, time_limit=None, progress=None) -> CountResult:
+def enumerate_tours(request: Question, path, limits: Limits | None = None) -> CountResult:
     """Write every tour of ``request`` to ``path`` (JSON lines of squares) and count them."""
-    return count(request, node_limit=node_limit, time_limit=time_limit, progress=progress, out=Path(path))
+    return count(request, limits, out=Path(path))

@@ -51,7 +51,7 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_squares import (FutureBalance, LaterMoves, LiveAfter, LiveSquares, dead_indices,
+from kt_formal.counting.frontier_squares import (FutureBalance, LaterMoves, LiveAfter, LiveSquares, dead_indices,
                                                   square_colour)
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.kernel.proofcheck import colour_refutes

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from kt_formal.board import Board
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.question import Budget, TourRequest
+from kt_formal.question import DEFAULT_TIME_LIMIT, Limits, Question, check_time_limit
 
-__all__ = ["Count", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "no_second_way", "check_count",
+__all__ = ["Count", "PYTHON_WORDS", "COMMAND_WORDS", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "no_second_way", "check_count",
            "SEARCH_SQUARES", "SEARCH_OPEN_SQUARES"]
 
 #: Closed tours of boards this small (or smaller) are counted by the exhaustive search
@@ -41,8 +41,18 @@ SEARCH_SQUARES = 36
 #: most this many squares (5x6 open: 1.4 s; 6x6 open takes about a minute).
 SEARCH_OPEN_SQUARES = 30
 
-#: Options that only the frontier method takes.
-_FRONTIER_ONLY = "--checkpoint, --resume, --dask and --no-mirror"
+#: How the messages name the options: the Python API's parameters (the default) ...
+PYTHON_WORDS = {"method search": "method='search'", "time limit": "time_limit", "out": "out",
+                "node limit": "node_limit", "spill dir": "spill_dir", "resume": "resume",
+                "checkpoint": "checkpoint", "checkpoint DIR": "checkpoint",
+                "checkpoint every": "checkpoint_every", "discard checkpoint": "discard_checkpoint",
+                "frontier only": "checkpoint, resume, dask and symmetry=False"}
+#: ... or the command's options (``kt-formal count`` passes ``words=COMMAND_WORDS``).
+COMMAND_WORDS = {"method search": "--method search", "time limit": "--time-limit", "out": "--out",
+                 "node limit": "--node-limit", "spill dir": "--spill-dir", "resume": "--resume",
+                 "checkpoint": "--checkpoint", "checkpoint DIR": "--checkpoint DIR",
+                 "checkpoint every": "--checkpoint-every", "discard checkpoint": "--discard-checkpoint",
+                 "frontier only": "--checkpoint, --resume, --dask and --no-mirror"}
 
 
 @dataclass
@@ -85,21 +95,22 @@ class Count:
 
 def parse_threads(text, what: str = "--threads") -> int:
     """A number of threads from a command line: a whole number from 1 to 1024."""
-    from kt_formal.engines._threads import parse_threads as parse
+    from kt_formal.engines.kernel_threads import parse_threads as parse
 
     return parse(text, what)
 
 
 def choose_method(board: Board, closed: bool, method: str = "auto", *, out=None, node_limit=None,
-                  frontier_only: bool = False) -> str:
+                  frontier_only: bool = False, words=PYTHON_WORDS) -> str:
     """``frontier`` or ``search`` for a count of ``board`` (``method`` as asked).
 
     ``auto``: the exhaustive search for closed tours of boards of at most
     :data:`SEARCH_SQUARES` squares, for a list of the tours (``out``) and for a node limit;
     else the frontier method where a side is at most :data:`MAX_SHORT_SIDE`. A board past
     both is refused (one line). ``frontier_only``: a checkpoint, Dask or unmerged mirror
-    images were asked for.
+    images were asked for. ``words`` name the options in messages (:data:`PYTHON_WORDS`).
     """
+    w = words
     if method not in ("auto", "frontier", "search"):
         raise InvalidInput(f"the method must be auto, frontier or search, not {method!r}")
     short = min(board.rows, board.cols)
@@ -109,17 +120,17 @@ def choose_method(board: Board, closed: bool, method: str = "auto", *, out=None,
                 f"counting the tours of the {board.rows}x{board.cols} board is out of reach: the "
                 f"frontier method would hold about {estimate_figure(short, 0)} states per step "
                 f"(it takes a side of at most {MAX_SHORT_SIDE}), and an exhaustive search grows "
-                "with the number of tours (try --method search with a --time-limit)")
+                f"with the number of tours (try {w['method search']} with a {w['time limit']})")
         # the exhaustive search is quick for the closed tours of the smallest boards (6x6:
         # 0.2 s), never for open ones (6x6: 3,318,960 tours, about a minute; 5x6 1.4 s where
         # the frontier takes 0.2 s)
         small = closed and board.n_squares <= SEARCH_SQUARES and not frontier_only
         method = "frontier" if short <= MAX_SHORT_SIDE and not out and not small and node_limit is None else "search"
     if method == "search" and frontier_only:
-        raise InvalidInput(f"{_FRONTIER_ONLY} go with the frontier method (a side of at most {MAX_SHORT_SIDE}, "
-                           "no --out or --node-limit)")
+        raise InvalidInput(f"{w['frontier only']} go with the frontier method (a side of at most {MAX_SHORT_SIDE}, "
+                           f"no {w['out']} or {w['node limit']})")
     if method == "frontier" and out:
-        raise InvalidInput("--out lists every tour: use --method search")
+        raise InvalidInput(f"{w['out']} lists every tour: use {w['method search']}")
     if method == "frontier" and short > MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}; the "
                            f"{board.rows}x{board.cols} board would need about {estimate_figure(short)} states per step")
@@ -130,7 +141,7 @@ def _counters():
     """(count_request, count_row): the compiled frontier counters where numba imports, else
     the pure-Python one and None."""
     try:
-        from kt_formal.counting._frontier_jit import count_request_jit, count_row
+        from kt_formal.counting.frontier_jit import count_request_jit, count_row
     except ImportError:  # pragma: no cover - numba is a dependency
         from kt_formal.counting.frontier import count_request
 
@@ -138,14 +149,14 @@ def _counters():
     return count_request_jit, count_row
 
 
-def _spill_options(spill_dir, table_bytes) -> dict:
+def _spill_options(spill_dir, table_bytes, words) -> dict:
     """``spill_dir``, ``max_states`` and ``table_bytes`` of the compiled counter: a step may
     hold what memory or the spill directory's free space holds."""
-    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+    from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
     spill_dir = spill_dir or tempfile.gettempdir()
     if not os.path.isdir(spill_dir):
-        raise InvalidInput(f"--spill-dir {spill_dir!r} is not a directory")
+        raise InvalidInput(f"{words['spill dir']} {spill_dir!r} is not a directory")
     free = shutil.disk_usage(spill_dir).free
     out = {"max_states": max(DEFAULT_MAX_STATES, free // SPILL_BYTES_PER_STATE), "spill_dir": spill_dir}
     if table_bytes is not None:
@@ -153,21 +164,22 @@ def _spill_options(spill_dir, table_bytes) -> dict:
     return out
 
 
-def _checkpoint_options(checkpoint, resume, every, discard_old) -> dict:
-    """The counters' ``checkpoint``, ``resume``, ``checkpoint_every``, checked together."""
+def _checkpoint_options(checkpoint, resume, every, discard_old, w) -> dict:
+    """The counters' ``checkpoint``, ``resume``, ``checkpoint_every``, checked together
+    (``w``: the words of the options)."""
     if resume and not checkpoint:
-        raise InvalidInput("--resume goes with --checkpoint DIR (the directory of the stopped count)")
+        raise InvalidInput(f"{w['resume']} goes with {w['checkpoint DIR']} (the directory of the stopped count)")
     if every is not None and not checkpoint:
-        raise InvalidInput("--checkpoint-every goes with --checkpoint DIR")
+        raise InvalidInput(f"{w['checkpoint every']} goes with {w['checkpoint DIR']}")
     if discard_old and not checkpoint:
-        raise InvalidInput("--discard-checkpoint goes with --checkpoint DIR")
+        raise InvalidInput(f"{w['discard checkpoint']} goes with {w['checkpoint DIR']}")
     if discard_old and resume:
-        raise InvalidInput("--discard-checkpoint starts afresh: it does not go with --resume")
+        raise InvalidInput(f"{w['discard checkpoint']} starts afresh: it does not go with {w['resume']}")
     if not checkpoint:
         return {}
     checkpoint = os.fspath(checkpoint)
     if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
-        raise InvalidInput(f"--checkpoint {checkpoint!r} is a file, not a directory")
+        raise InvalidInput(f"{w['checkpoint']} {checkpoint!r} is a file, not a directory")
     return {"checkpoint": checkpoint, "resume": bool(resume), "checkpoint_every": every}
 
 
@@ -184,11 +196,12 @@ def _fullest_step(short: int, both_free: bool) -> tuple[int, str, str]:
                                           "ratio of open to closed measured; docs/counts.md")
 
 
-def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, time_limit, note) -> None:
+def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, time_limit, note,
+          words=PYTHON_WORDS) -> None:
     """Before a count of ``boards`` without holes: refuse it (one line) when its fullest step
     fits neither memory nor the spill directory; a note when its steps will spill to files."""
     from kt_formal.counting.frontier import EIGHT_BY_EIGHT_MINUTES
-    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
+    from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
     spill_dir, max_states = spill["spill_dir"], spill["max_states"]
     free = shutil.disk_usage(spill_dir).free
@@ -203,7 +216,7 @@ def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, t
     if est > DEFAULT_MAX_STATES and note is not None:
         took = (f"8x8's closed tours took {EIGHT_BY_EIGHT_MINUTES} minutes on 2 cores" if closed else
                 "no count of 8x8's open tours has finished here (docs/counts.md)")
-        limit = "no time limit" if time_limit is None else f"--time-limit (now {time_limit:g} s) bounds the run"
+        limit = "no time limit" if time_limit is None else f"{words['time limit']} (now {time_limit:g} s) bounds the run"
         note(f"a count of the {kind} of {boards} holds {amount} a step, "
              f"near or past what memory holds: a large step that does not fit keeps its states in files "
              f"in {spill_dir} (up to about {est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); {took}; {limit}")
@@ -212,48 +225,49 @@ def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, t
 def _prepare(k: int, closed: bool, quiet: bool) -> None:
     """Load (or compile, saying so unless quiet) the frontier kernels of a count ``k`` across
     before the count's clock starts; numba's compiler context without SciPy's linear algebra."""
-    from kt_formal.counting._frontier_jit import prepare_kernels
-    from kt_formal.engines._jit import start_compiler_without_blas
+    from kt_formal.counting.frontier_jit import prepare_kernels
+    from kt_formal.engines.compiled import start_compiler_without_blas
 
     start_compiler_without_blas()
     prepare_kernels(note=not quiet, k=k, closed=closed)
 
 
-def _threads(threads):
-    from kt_formal.engines._threads import requested_threads
+def kernel_threads(threads):
+    from kt_formal.engines.kernel_threads import requested_threads
 
     return requested_threads(threads)
 
 
-def _frontier(request: TourRequest, o: dict, note) -> Count:
+def _frontier(request: Question, o: dict, note) -> Count:
     """A count by the frontier method, with the policy's checks and preparation."""
     board = request.board
     count_request, count_row = _counters()
     ruled_out = colours_rule_out(board, request.closed, request.start, request.end)
     kwargs = {}
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
-        kwargs = _spill_options(o["spill_dir"], o["table_bytes"])
-        kwargs["threads"] = _threads(o["threads"])
-        kwargs.update(_checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"]))
+        kwargs = _spill_options(o["spill_dir"], o["table_bytes"], o["words"])
+        kwargs["threads"] = kernel_threads(o["threads"])
+        kwargs.update(_checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"],
+                                          o["words"]))
         if not o["symmetry"]:
             kwargs["symmetry"] = False
         both_free = not request.closed and request.start is None and request.end is None
         if not board.has_holes and not ruled_out:
             _room(min(board.rows, board.cols), both_free, request.closed, f"the {board.rows}x{board.cols} board",
-                  kwargs, o["time_limit"], note)
+                  kwargs, o["time_limit"], note, o["words"])
         if not ruled_out:
             _prepare(min(board.rows, board.cols), request.closed, o["quiet"])
     elif o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"]:
-        raise InvalidInput(f"{_FRONTIER_ONLY} need the compiled counter (numba)")
+        raise InvalidInput(f"{o['words']['frontier only']} need the compiled counter (numba)")
     if o["discard_checkpoint"]:
-        from kt_formal.counting._frontier_checkpoint import discard
+        from kt_formal.counting.frontier_checkpoint import discard
 
         discard(kwargs["checkpoint"])
     t0 = time.perf_counter()
     ask = dict(forced=request.forced, forbidden=request.forbidden, progress=o["progress"], time_limit=o["time_limit"])
     try:
         if o["dask"]:
-            from kt_formal.counting._frontier_dask import count_request_dask
+            from kt_formal.counting.frontier_dask import count_request_dask
 
             kwargs.pop("threads", None)
             res = count_request_dask(board, request.closed, request.start, request.end, address=o["dask"],
@@ -266,11 +280,11 @@ def _frontier(request: TourRequest, o: dict, note) -> Count:
                  reason=res.reason, details=res, way="frontier method")
 
 
-def _search(request: TourRequest, o: dict) -> Count:
+def pathsearch(request: Question, o: dict) -> Count:
     """A count by the exhaustive search."""
     from kt_formal.counting.exhaustive import count
 
-    res = count(request, node_limit=o["node_limit"], time_limit=o["time_limit"], out=o["out"], progress=o["progress"])
+    res = count(request, Limits(o["time_limit"], node_limit=o["node_limit"], progress=o["progress"]), out=o["out"])
     if not res.complete:
         return Count("search", False, None, int(res.count), res.wall_time, nodes=res.nodes, way="exhaustive search",
                      reason=f"the count stopped at its limit after {res.nodes:,} nodes and {res.wall_time:.2f} s")
@@ -279,31 +293,31 @@ def _search(request: TourRequest, o: dict) -> Count:
                  way="exhaustive search")
 
 
-_DEFAULTS = dict(method="auto", time_limit=60.0, node_limit=None, out=None, progress=None, checkpoint=None,
+_DEFAULTS = dict(method="auto", time_limit=DEFAULT_TIME_LIMIT, node_limit=None, out=None, progress=None, checkpoint=None,
                  resume=False, discard_checkpoint=False, checkpoint_every=None, dask=None, parts=2, spill_dir=None,
-                 table_bytes=None, threads=None, symmetry=True, quiet=True)
+                 table_bytes=None, threads=None, symmetry=True, quiet=True, words=PYTHON_WORDS)
 
 
-def method_for(request: TourRequest, **options) -> str:
+def method_for(request: Question, **options) -> str:
     """The method :func:`run_count` takes for ``request`` with these ``options`` (the same
     keywords): :func:`choose_method` with the options that only the frontier method takes."""
     unknown = set(options) - set(_DEFAULTS)
     if unknown:
         raise TypeError(f"unknown count options: {', '.join(sorted(unknown))}")
     o = dict(_DEFAULTS, **options)
-    Budget.check_time_limit(o["time_limit"])  # NaN, 0 or negative: bad input, as for a tour
+    check_time_limit(o["time_limit"])  # NaN, 0 or negative: bad input, as for a tour
     frontier_only = bool(o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"])
     return choose_method(request.board, request.closed, o["method"], out=o["out"], node_limit=o["node_limit"],
-                         frontier_only=frontier_only)
+                         frontier_only=frontier_only, words=o["words"])
 
 
-def run_count(request: TourRequest, note=None, **options) -> Count:
+def run_count(request: Question, note=None, **options) -> Count:
     """Count the tours ``request`` asks for, by the policy's method; never a partial number
     as the count (an incomplete count has ``count`` None).
 
     Parameters
     ----------
-    request : TourRequest
+    request : Question
     note : callable, optional
         ``note(text)``: what the user should know before a long count (its steps will spill
         to files).
@@ -312,7 +326,8 @@ def run_count(request: TourRequest, note=None, **options) -> Count:
         for every tour: search), ``progress``, ``checkpoint``, ``resume``,
         ``discard_checkpoint`` (remove the checkpoint there first), ``checkpoint_every``,
         ``dask``, ``parts``, ``spill_dir``, ``table_bytes``, ``threads``, ``symmetry``
-        (False: mirror images kept apart), ``quiet`` (no note of compiling).
+        (False: mirror images kept apart), ``quiet`` (no note of compiling), ``words`` (how
+        messages name the options: :data:`PYTHON_WORDS` or :data:`COMMAND_WORDS`).
 
     Returns
     -------
@@ -330,7 +345,7 @@ def run_count(request: TourRequest, note=None, **options) -> Count:
     o = dict(_DEFAULTS, **options)
     if method == "frontier":
         return _frontier(request, o, note)
-    return _search(request, o)
+    return pathsearch(request, o)
 
 
 def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options) -> None:
@@ -339,7 +354,7 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
     options as :func:`run_count` (frontier ones, and ``partial``)."""
     partial = options.pop("partial", False)
     o = dict(_DEFAULTS, **options)
-    Budget.check_time_limit(o["time_limit"])
+    check_time_limit(o["time_limit"])
     count_request, count_row = _counters()
     if o["dask"]:
         raise InvalidInput("--dask counts one board at a time, not a --sequence")
@@ -351,14 +366,14 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
                 board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
                 on_count((n, j) if partial else n, count_request(board, closed, time_limit=o["time_limit"]).count)
         return
-    spill = _spill_options(o["spill_dir"], o["table_bytes"])
-    ckpt = _checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"])
+    spill = _spill_options(o["spill_dir"], o["table_bytes"], o["words"])
+    ckpt = _checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"], o["words"])
     if b >= k:  # the sweep over k x b holds at least the states of the k x k board
-        _room(k, not closed, closed, f"the {k}x{a}..{k}x{b} boards", spill, o["time_limit"], note)
-    threads = _threads(o["threads"])
+        _room(k, not closed, closed, f"the {k}x{a}..{k}x{b} boards", spill, o["time_limit"], note, o["words"])
+    threads = kernel_threads(o["threads"])
     _prepare(k, closed, o["quiet"])
     if o["discard_checkpoint"]:
-        from kt_formal.counting._frontier_checkpoint import discard
+        from kt_formal.counting.frontier_checkpoint import discard
 
         discard(ckpt["checkpoint"])
     count_row(k, a, b, closed, progress=o["progress"], time_limit=o["time_limit"], on_count=on_count, partial=partial,
@@ -366,7 +381,7 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
 
 
 # ---------------------------------------------------------------- a second computation
-def _turned(request: TourRequest) -> TourRequest:
+def _turned(request: Question) -> Question:
     """The question turned a quarter (rows for columns) and made square with columns of
     holes: the frontier then sweeps across its long side."""
     board = request.board
@@ -376,16 +391,16 @@ def _turned(request: TourRequest) -> TourRequest:
     def flip(q):
         return None if q is None else (q[1], q[0])
 
-    return TourRequest(Board(side, side, holes=holes or None), request.closed, flip(request.start),
+    return Question(Board(side, side, holes=holes or None), request.closed, flip(request.start),
                        flip(request.end), tuple((flip(a), flip(b)) for a, b in request.forced),
                        tuple((flip(a), flip(b)) for a, b in request.forbidden))
 
 
-def second_way(request: TourRequest, first: str) -> str | None:
+def second_way(request: Question, first: str) -> str | None:
     """How to count ``request`` a second, independent way after ``first`` (a method):
     ``search`` (the exhaustive search, on a small board), ``frontier`` (after a search),
     ``across`` (the frontier swept across the long side, where it fits in memory), or None."""
-    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES
     from kt_formal.counting.frontier import estimate_states
 
     board = request.board
@@ -401,9 +416,9 @@ def second_way(request: TourRequest, first: str) -> str | None:
     return None
 
 
-def no_second_way(request: TourRequest, first: str) -> str:
+def no_second_way(request: Question, first: str) -> str:
     """Why :func:`second_way` found no second way after ``first``: a clause, for the refusal."""
-    from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES
+    from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES
     from kt_formal.counting.frontier import estimate_states
 
     board = request.board
@@ -419,10 +434,10 @@ def no_second_way(request: TourRequest, first: str) -> str:
                   f"{DEFAULT_MAX_STATES:,} fit in this machine's memory")
 
 
-def check_count(request: TourRequest, way: str, note=None, **options) -> Count:
+def check_count(request: Question, way: str, note=None, **options) -> Count:
     """The count of ``request`` by ``way`` (:func:`second_way`); ``options`` as
     :func:`run_count` (the time limit, progress, threads, spill directory; no checkpoint)."""
-    keep = {k: options[k] for k in ("time_limit", "progress", "threads", "spill_dir", "table_bytes", "quiet")
+    keep = {k: options[k] for k in ("time_limit", "progress", "threads", "spill_dir", "table_bytes", "quiet", "words")
             if k in options}
     if way == "search":
         return run_count(request, note, method="search", **keep)

@@ -5,7 +5,7 @@ to the square farther from the centre (rules 1 and 2 of the backtracking method,
 searched from the centre square (M/2-1, N/2-1) (rule 3) and renumbered so the user's
 start is square 1. Dead ends are cut: an unvisited square left with fewer free
 neighbours than the tour still needs, the root cut off (see
-:mod:`kt_formal.engines._search`). Open tours and fixed ends are searched from the
+:mod:`kt_formal.engines.pathsearch`). Open tours and fixed ends are searched from the
 given end (or from every square, least degree first).
 
 Restarts: the ties left after both rules are broken by the move order, and one order can
@@ -14,11 +14,11 @@ in rounds: each round tries the eight rotations of the move order with a node ca
 (20,000 nodes, four times more each round). Every run is a complete search in itself,
 so a run that ends below its cap without a tour has proved that none exists.
 
-Node and time limits give UNKNOWN; a search that runs out of moves has proved that no
+Node and time limits (and the stop event) give LIMIT; a search that runs out of moves has proved that no
 tour exists (IMPOSSIBLE, with a proof record).
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board(8, 8), start=(0, 0)))
+>>> r = Backtrack().run(Question(Board(8, 8), start=(0, 0)))
 >>> r.status.value, r.tour.start
 ('found', (0, 0))
 """
@@ -28,12 +28,12 @@ from __future__ import annotations
 import time
 
 from kt_formal.board import KNIGHT_MOVES
-from kt_formal.engines._search import ensure_search_memory, Limits, Outcome, search_request, table_for
-from kt_formal.question import Budget, TourRequest
-from kt_formal.engines.exhaustive import outcome_result
+from kt_formal.engines.exhaustive import PathSearchEngine
+from kt_formal.engines.pathsearch import ensure_search_memory, NodeMeter, Outcome, search_request, table_for
 from kt_formal.graph import neighbour_table
+from kt_formal.question import Limits, Question, Result
 
-__all__ = ["solve", "NAME", "PRUNING"]
+__all__ = ["Backtrack", "NAME", "PRUNING"]
 
 NAME = "backtrack"
 PRUNING = "colour-count, degree<2, dead-end degree, open-end count"
@@ -47,42 +47,32 @@ FIRST_SLACK = 1.25
 KEEP_TABLES_UP_TO = 1_000_000
 
 
-def solve(
-    request: TourRequest,
-    *,
-    node_limit: int | None = None,
-    time_limit: float | None = None,
-    progress=None,
-    stop=None,
-):
-    """Find a tour by Warnsdorff-ordered backtracking with pruning.
+class Backtrack(PathSearchEngine):
+    """Warnsdorff-ordered backtracking with pruning, in rounds of restarts.
 
-    Parameters
-    ----------
-    request : TourRequest
-        Forced moves are refused (use cpsat); forbidden moves are left out.
-    node_limit, time_limit : optional
-        Limits that end the search with UNKNOWN.
-    progress : callable, optional
-        ``progress(nodes_done, None, text)``, at most about ten times a second.
-    stop : threading.Event, optional
-        Ends the search (UNKNOWN, at a limit) within one chunk of nodes (about 0.05 s).
-
-    Returns
-    -------
-    Result
+    Forced moves are refused (use cpsat); forbidden moves are left out. The limits give
+    the node and time limits (LIMIT), the stop event (ends the search within one chunk of
+    nodes, about 0.05 s) and progress (``progress(nodes_done, None, text)``, at most about
+    ten times a second).
     """
-    clock = Budget()
-    ensure_search_memory(request.board, NAME)
-    nt = neighbour_table(request.board)
-    out, runs = _search_with_restarts(request, nt, node_limit, time_limit, progress, stop)
-    return outcome_result(request, out, NAME, clock.elapsed(), PRUNING, "backtracking", {"runs": runs})
+
+    name = NAME
+    pruning = PRUNING
+    searched = "backtracking"
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """The rounds of complete searches (see the module docstring)."""
+        ensure_search_memory(question.board, NAME)
+        nt = neighbour_table(question.board)
+        out, runs = _search_with_restarts(question, nt, limits)
+        return self.outcome(question, limits, out, {"runs": runs})
 
 
-def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=None):
+def _search_with_restarts(request, nt, limits: Limits):
     """Rounds of complete searches over the eight rotated move orders, node caps growing 4x."""
     tables = [None] * 8  # the rotated move orders, each made when a run first needs it (kept on small boards)
-    total = Limits(node_limit, time_limit, stop=stop)
+    node_limit, time_limit, progress, stop = limits.node_limit, limits.time_limit, limits.progress, limits.stop
+    total = NodeMeter(limits.share(1.0, progress=None))
     hook = None
     if progress is not None:
         last = [-1.0]
@@ -109,7 +99,7 @@ def _search_with_restarts(request, nt, node_limit, time_limit, progress, stop=No
             if run_cap <= 0 or (left is not None and left <= 0) or (stop is not None and stop.is_set()):
                 return Outcome("limit", total.base_nodes), runs
             out = search_request(request, nt, table, root_rule="centre", heuristic="warnsdorff",
-                                 prune=True, parity=True, limits=Limits(run_cap, left, hook, NAME, stop))
+                                 prune=True, parity=True, limits=NodeMeter(Limits(left, node_limit=run_cap, stop=stop, progress=hook), NAME))
             runs += 1
             total.finish(out.nodes)
             if out.status != "limit":

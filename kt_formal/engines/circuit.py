@@ -15,7 +15,7 @@ successor array, :meth:`Circuit.order` as a visiting order
 (:func:`kt_formal.engines.successors.follow`).
 
 Used by :mod:`kt_formal.engines.cpsat` (whole boards), the block construction's groups
-(:func:`kt_formal.combine.blocks_layout.solve_group`) and the hole repair's windows
+(:func:`kt_formal.combine.blocks_groups.solve_group`) and the hole repair's windows
 (:mod:`kt_formal.combine.repair`).
 
 >>> import numpy as np

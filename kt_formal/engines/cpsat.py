@@ -10,13 +10,14 @@ one ``add_circuit`` constraint:
 * holes are simply absent from the model.
 
 Every status is translated explicitly: OPTIMAL/FEASIBLE -> FOUND, INFEASIBLE ->
-IMPOSSIBLE (the solver proved it), UNKNOWN -> UNKNOWN (a limit ran out). A found
+IMPOSSIBLE (the solver proved it), UNKNOWN -> LIMIT (a limit ran out). A found
 tour passes the independent checker before it is returned.
 
 >>> from kt_formal.board import Board
->>> solve(TourRequest(Board(3, 4), closed=False), seed=1).status
+>>> from kt_formal.question import Limits
+>>> CpSat().run(Question(Board(3, 4), closed=False), Limits(60, seed=1)).status
 <Status.FOUND: 'found'>
->>> solve(TourRequest(Board(4, 4))).status
+>>> CpSat().run(Question(Board(4, 4))).status
 <Status.IMPOSSIBLE: 'impossible'>
 """
 
@@ -26,19 +27,16 @@ import contextlib
 import signal
 import threading
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
-from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.base import Engine
 from kt_formal.engines.circuit import Circuit
-
-from kt_formal.engines.base import found, impossible, unknown  # noqa: F401
 from kt_formal.graph import neighbour_table
+from kt_formal.question import DEFAULT_THREADS, Limits, Question, Result
 
-__all__ = ["solve", "DEFAULT_TIME_LIMIT"]
-
-NAME = "cpsat"
-DEFAULT_TIME_LIMIT = 60.0
+__all__ = ["CpSat"]
 
 
 @contextlib.contextmanager
@@ -54,115 +52,100 @@ def _keep_sigint():
             signal.signal(signal.SIGINT, old)
 
 
-def solve(
-    request: TourRequest,
-    *,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
-    seed: int = 0,
-    workers: int = 2,
-    log: bool = False,
-    progress=None,
-    stop=None,
-):
-    """Find a tour for ``request`` with one CP-SAT circuit model.
+class CpSat(Engine):
+    """One CP-SAT circuit model of the question (see the module docstring).
 
-    Parameters
-    ----------
-    request : TourRequest
-    time_limit : float or None
-        Seconds; None for no limit. A limit reached gives UNKNOWN.
-    seed : int
-        ``random_seed`` of the solver; with the same seed, workers and limit a run repeats.
-    workers : int
-        ``num_workers`` (search threads).
-    log : bool
-        Print the solver's search log.
-    progress : callable, optional
-        The progress contract of :mod:`kt_formal.progress`: called as
-        ``progress(seconds_elapsed, time_limit, text)`` while the model is built and from
-        the solver's log callback during the search.
-    stop : threading.Event, optional
-        Set by another thread to end the search early (the result is then UNKNOWN);
-        used by the portfolio of :mod:`kt_formal.decide`.
-
-    Returns
-    -------
-    Result
+    The limits give ``time_limit`` (None for none; reached: LIMIT), ``seed`` (the solver's
+    ``random_seed``: with the same seed, workers and limit a run repeats), ``threads`` (its
+    ``num_workers``, :data:`~kt_formal.question.DEFAULT_THREADS` when None), ``stop`` (set by another thread
+    to end the search early: LIMIT) and ``progress`` (called as
+    ``progress(seconds_elapsed, time_limit, text)`` while the model is built and from the
+    solver's log callback during the search).
     """
-    clock = Budget()
-    nt = neighbour_table(request.board)
-    trivial = _degenerate(request, nt, clock)
-    if trivial is not None:
-        return trivial
-    if progress is not None:
-        progress(clock.elapsed(), time_limit, "building the model")
-    try:
-        circuit = _model(request, nt, None if time_limit is None else time.perf_counter() + time_limit - clock.elapsed())
-    except TimeoutError as stop_at:
-        return unknown(request, NAME, clock.elapsed(),
-                       f"building the CP-SAT model reached the time limit ({time_limit:.3g} s) after "
-                       f"{stop_at.args[0]:,} of the board's {int((nt.table >= 0).sum()):,} moves; no search was run")
-    if not isinstance(circuit, Circuit):
-        return impossible(request, NAME, clock.elapsed(), circuit)
-    done = threading.Event()
 
-    def prepare(solver):
+    name = "cpsat"
+
+    @dataclass(frozen=True)
+    class Options:
+        """``log``: print the solver's search log."""
+
+        log: bool = False
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """Build the model and solve it within ``limits``."""
+        time_limit, progress, stop, log = limits.time_limit, limits.progress, limits.stop, options.log
+        workers = DEFAULT_THREADS if limits.threads is None else limits.threads
+        nt = neighbour_table(question.board)
+        trivial = self.degenerate(question, nt, limits)
+        if trivial is not None:
+            return trivial
         if progress is not None:
-            solver.parameters.log_search_progress = True
-            solver.parameters.log_to_stdout = bool(log)
-            solver.log_callback = lambda _line: progress(clock.elapsed(), time_limit, "searching")
-        if stop is not None:
-            def watch():
-                while not done.wait(0.02):
-                    if stop.is_set():
-                        solver.stop_search()  # repeated: the search may not have started yet
+            progress(limits.elapsed(), time_limit, "building the model")
+        try:
+            circuit = _model(question, nt, None if time_limit is None else time.perf_counter() + limits.left())
+        except TimeoutError as stop_at:
+            return self.limit(question, limits,
+                              f"building the CP-SAT model reached the time limit ({time_limit:.3g} s) after "
+                              f"{stop_at.args[0]:,} of the board's {int((nt.table >= 0).sum()):,} moves; "
+                              "no search was run")
+        if not isinstance(circuit, Circuit):
+            return self.impossible(question, limits, circuit)
+        done = threading.Event()
 
-            threading.Thread(target=watch, daemon=True).start()
+        def prepare(solver):
+            if progress is not None:
+                solver.parameters.log_search_progress = True
+                solver.parameters.log_to_stdout = bool(log)
+                solver.log_callback = lambda _line: progress(limits.elapsed(), time_limit, "searching")
+            if stop is not None:
+                def watch():
+                    while not done.wait(0.02):
+                        if stop.is_set():
+                            solver.stop_search()  # repeated: the search may not have started yet
 
-    # the limit covers building the model too; none left (a busy machine): no search at all
-    limit = None if time_limit is None else float(time_limit) - clock.elapsed()
-    if limit is not None and limit <= 0:
-        return unknown(request, NAME, clock.elapsed(),
-                       f"building the CP-SAT model used the time limit ({time_limit:.3g} s); no search was run")
-    try:
-        with _keep_sigint():
-            status = circuit.solve(time_limit=limit, workers=workers, seed=seed, log=log, prepare=prepare)
-    finally:
-        done.set()
-    solver = circuit.solver
-    stats = {"arcs": circuit.n_arcs, "branches": solver.num_branches, "conflicts": solver.num_conflicts,
-             "solver_wall_time": solver.wall_time, "workers": int(workers), "seed": int(seed)}
-    if status == "found":
-        return found(request, nt.squares[circuit.order(request.closed)], NAME, clock.elapsed(), stats)
-    if status == "infeasible":
-        return impossible(request, NAME, clock.elapsed(),
-                          f"CP-SAT proved that no {request.describe()} exists", stats=stats)
-    limit_text = f"{time_limit:g} s" if time_limit is not None else "its limit"
-    return unknown(request, NAME, clock.elapsed(), f"CP-SAT reached {limit_text} without an answer", stats=stats)
+                threading.Thread(target=watch, daemon=True).start()
+
+        # the limit covers building the model too; none left (a busy machine): no search at all
+        limit = limits.left()
+        if limit is not None and limit <= 0:
+            return self.limit(question, limits,
+                              f"building the CP-SAT model used the time limit ({time_limit:.3g} s); no search was run")
+        try:
+            with _keep_sigint():
+                status = circuit.solve(time_limit=limit, workers=workers, seed=limits.seed, log=log, prepare=prepare)
+        finally:
+            done.set()
+        solver = circuit.solver
+        stats = {"arcs": circuit.n_arcs, "branches": solver.num_branches, "conflicts": solver.num_conflicts,
+                 "solver_wall_time": solver.wall_time, "workers": int(workers), "seed": int(limits.seed)}
+        if status == "found":
+            return self.found(question, limits, nt.squares[circuit.order(question.closed)], stats)
+        if status == "infeasible":
+            return self.impossible(question, limits, f"CP-SAT proved that no {question.describe()} exists",
+                                   stats=stats)
+        limit_text = f"{time_limit:g} s" if time_limit is not None else "its limit"
+        return self.limit(question, limits, f"CP-SAT reached {limit_text} without an answer", stats=stats)
+
+    def degenerate(self, question: Question, nt, limits: Limits):
+        """The answer for sizes the circuit constraint would misread, or None."""
+        k = len(nt)
+        board = question.board
+        if question.closed and k < 3:  # a 2-cycle is not a tour
+            return self.impossible(question, limits, f"a closed tour needs at least 3 squares; the board has {k}")
+        if k == 1:
+            return self.found(question, limits, np.array([int(nt.squares[0])]))
+        isolated = np.flatnonzero(nt.degree == 0)
+        if isolated.size:  # add_circuit would silently leave a square with no arcs out
+            r, c = board.square(nt.squares[int(isolated[0])])
+            return self.impossible(question, limits, f"square ({r}, {c}) has no knight move to another square, "
+                                   f"so no tour of {k} squares can visit it")
+        if not question.closed and question.start is not None and question.start == question.end:
+            return self.impossible(question, limits,
+                                   "an open tour of 2 or more squares cannot start and end on the same square")
+        return None
 
 
-def _degenerate(request: TourRequest, nt, clock):
-    """The answer for sizes the circuit constraint would misread, or None."""
-    k = len(nt)
-    board = request.board
-    if request.closed and k < 3:  # a 2-cycle is not a tour
-        return impossible(request, NAME, clock.elapsed(),
-                          f"a closed tour needs at least 3 squares; the board has {k}")
-    if k == 1:
-        return found(request, np.array([int(nt.squares[0])]), NAME, clock.elapsed())
-    isolated = np.flatnonzero(nt.degree == 0)
-    if isolated.size:  # add_circuit would silently leave a square with no arcs out
-        r, c = board.square(nt.squares[int(isolated[0])])
-        return impossible(request, NAME, clock.elapsed(),
-                          f"square ({r}, {c}) has no knight move to another square, "
-                          f"so no tour of {k} squares can visit it")
-    if not request.closed and request.start is not None and request.start == request.end:
-        return impossible(request, NAME, clock.elapsed(),
-                          "an open tour of 2 or more squares cannot start and end on the same square")
-    return None
-
-
-def _model(request: TourRequest, nt, deadline: float | None = None):
+def _model(request: Question, nt, deadline: float | None = None):
     """The circuit model of ``request`` (see the module docstring), or the reason it has none;
     :class:`TimeoutError` past ``deadline`` (``time.perf_counter()``) while the arcs are made."""
     k = len(nt)

@@ -6,7 +6,7 @@ With the ``clockwise`` order from (0, 0) on 8x8 the first tour found is exactly 
 the plain backtracking program of docs/methods.md prints; the ``down-first`` order from
 (2, 0) needs about 2.1e8 moves.
 
-Named orders (``(d_row, d_col)``, row down; :data:`~kt_formal.engines._search.ORDERS`;
+Named orders (``(d_row, d_col)``, row down; :data:`~kt_formal.engines.pathsearch.ORDERS`;
 docs/methods.md says which document each comes from):
 
 * ``knight``: anticlockwise from 11 o'clock, the project's :data:`KNIGHT_MOVES`;
@@ -18,46 +18,52 @@ or any ``"dr,dc;dr,dc;..."`` string listing the eight moves. Older names of thes
 are still accepted.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board(8, 8), closed=False, start=(0, 0)), order="clockwise")
+>>> r = Dfs().run(Question(Board(8, 8), closed=False, start=(0, 0)), options={"order": "clockwise"})
 >>> r.tour.squares()[:4], r.stats["nodes"]
 ([(0, 0), (1, 2), (0, 4), (1, 6)], 3242064)
 """
 
 from __future__ import annotations
 
-from kt_formal.engines._search import Limits, order_name, parse_order, search_request, search_tables
-from kt_formal.question import Budget, TourRequest
-from kt_formal.engines.exhaustive import outcome_result
+from dataclasses import dataclass
 
-__all__ = ["solve", "NAME"]
+from kt_formal.engines.exhaustive import PathSearchEngine
+from kt_formal.engines.pathsearch import NodeMeter, order_name, parse_order, search_request, search_tables
+from kt_formal.question import Limits, Question, Result
+
+__all__ = ["Dfs", "NAME"]
 
 NAME = "dfs"
 
 
-def solve(
-    request: TourRequest,
-    *,
-    order="knight",
-    node_limit: int | None = None,
-    time_limit: float | None = None,
-    progress=None,
-):
-    """Plain DFS for ``request`` in move order ``order``.
+class Dfs(PathSearchEngine):
+    """Plain DFS in a move order.
 
     A closed tour is searched from the start square (else the first live square); an
     open one from its start (else from its end, else from every square in turn).
     Exhausting the search proves that no tour exists (IMPOSSIBLE with a proof record);
-    a limit gives UNKNOWN.
-
-    Returns
-    -------
-    Result
+    a limit gives LIMIT.
     """
-    clock = Budget()
-    moves = parse_order(order)
-    nt, table = search_tables(request, NAME, moves)
-    limits = Limits(node_limit, time_limit, progress, "dfs")
-    out = search_request(request, nt, table, root_rule="start", heuristic="fixed", prune=False,
-                         parity=False, limits=limits)
-    stats = {"order": order_name(order) if isinstance(order, str) else str(moves)}
-    return outcome_result(request, out, NAME, clock.elapsed(), "none", "depth-first search", stats)
+
+    name = NAME
+    searched = "depth-first search"
+
+    @dataclass(frozen=True)
+    class Options:
+        """``order``: the move order, a name of :data:`~kt_formal.engines.pathsearch.ORDERS`
+        or a ``"dr,dc;..."`` string (checked here)."""
+
+        order: object = "knight"
+
+        def __post_init__(self):
+            parse_order(self.order)
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """The plain search from the question's start, in ``options.order``."""
+        order = options.order
+        moves = parse_order(order)
+        nt, table = search_tables(question, NAME, moves)
+        out = search_request(question, nt, table, root_rule="start", heuristic="fixed", prune=False,
+                             parity=False, limits=NodeMeter(limits, "dfs"))
+        stats = {"order": order_name(order) if isinstance(order, str) else str(moves)}
+        return self.outcome(question, limits, out, stats)

@@ -2,7 +2,7 @@
 
 The search enumerates Hamiltonian cycles (closed tours) or Hamiltonian paths (open
 tours) of the knight graph depth first, each undirected tour once, with sound pruning
-only (see :mod:`kt_formal.engines._search`):
+only (see :mod:`kt_formal.engines.pathsearch`):
 
 * colour count: a knight alternates colours, so a closed tour needs equal counts and a
   path counts differing by at most one (its ends then on the larger colour);
@@ -25,7 +25,7 @@ searched and the pruning rules, so it can be re-run (:func:`proof_dict`)::
 Counting and listing every tour with the same search is :mod:`kt_formal.counting.exhaustive`.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board(4, 5)))
+>>> r = Exhaustive().run(Question(Board(4, 5)))
 >>> r.status.value, r.proof["method"]
 ('impossible', 'exhaustive')
 """
@@ -34,12 +34,13 @@ from __future__ import annotations
 
 
 from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
-from kt_formal.engines._search import Limits, search_request, search_tables
-from kt_formal.question import Budget, TourRequest
-from kt_formal.engines.base import found, impossible, unknown
+from kt_formal.engines.base import Engine
+from kt_formal.engines.pathsearch import NodeMeter, refuses, search_request, search_tables
 from kt_formal.exceptions import InvalidInput
+from kt_formal.question import Limits, Question, Result
 
-__all__ = ["solve", "proof_dict", "outcome_result", "rerun_proof", "check_size", "PRUNING", "NAME"]
+__all__ = ["Exhaustive", "PathSearchEngine", "proof_dict", "rerun_proof", "check_size", "too_big", "PRUNING",
+           "NAME"]
 
 NAME = "exhaustive"
 
@@ -47,7 +48,7 @@ NAME = "exhaustive"
 PRUNING = "colour-count, degree<2, dead-end degree, open-end count, direction symmetry"
 
 
-def proof_dict(request: TourRequest, nodes: int, engine: str = NAME, pruning: str = PRUNING) -> dict:
+def proof_dict(request: Question, nodes: int, engine: str = NAME, pruning: str = PRUNING) -> dict:
     """The JSON-ready record of an exhausted search for ``request``."""
     return {
         "format": FORMAT,
@@ -63,57 +64,71 @@ def proof_dict(request: TourRequest, nodes: int, engine: str = NAME, pruning: st
     }
 
 
-def check_size(request: TourRequest) -> None:
-    k = request.board.n_squares
-    if k > 10_000:
-        raise InvalidInput(f"exhaustive search is for small boards; this one has {k} squares")
+def too_big(question: Question) -> str | None:
+    """Why the exhaustive search does not take ``question`` (a board too big), or None."""
+    k = question.board.n_squares
+    return f"exhaustive search is for small boards; this one has {k} squares" if k > 10_000 else None
 
 
-def solve(
-    request: TourRequest,
-    *,
-    node_limit: int | None = None,
-    time_limit: float | None = None,
-    progress=None,
-):
-    """Decide whether ``request`` has a tour, by complete search.
+def check_size(question: Question) -> None:
+    """InvalidInput when :func:`too_big` says so."""
+    reason = too_big(question)
+    if reason is not None:
+        raise InvalidInput(reason)
 
-    Returns
-    -------
-    Result
-        FOUND (verified tour), IMPOSSIBLE with ``proof`` (see :func:`proof_dict`), or
-        UNKNOWN when ``node_limit`` or ``time_limit`` ran out.
+
+class PathSearchEngine(Engine):
+    """An engine that is a path search of :mod:`kt_formal.engines.pathsearch` (forced moves
+    refused; a node limit honoured), and how an outcome of it becomes a Result."""
+
+    counts_nodes = True
+    #: the pruning rules, recorded in a proof
+    pruning = "none"
+    #: the search's name in messages ("exhaustive search", "backtracking", ...)
+    searched = "search"
+
+    def supports(self, question: Question) -> str | None:
+        return refuses(question, self.name)
+
+    def outcome(self, question: Question, limits: Limits, out, stats=None) -> Result:
+        """The Result of a search outcome: FOUND, LIMIT or IMPOSSIBLE with a proof record."""
+        stats = {"nodes": out.nodes, **(stats or {})}
+        if out.status == "found":
+            return self.found(question, limits, out.squares, stats)
+        if out.status == "limit":
+            return self.limit(question, limits, f"{self.searched} stopped at its limit after {out.nodes:,} nodes",
+                              stats)
+        if out.status == "refuted":
+            msg = f"no {question.describe()}: {out.reason}"
+        else:
+            msg = f"{self.searched} exhausted {out.nodes:,} nodes: no {question.describe()}"
+        return self.impossible(question, limits, msg, proof=proof_dict(question, out.nodes, self.name, self.pruning),
+                               stats=stats)
+
+
+class Exhaustive(PathSearchEngine):
+    """Decide whether a question has a tour, by complete search.
+
+    FOUND (verified tour), IMPOSSIBLE with ``proof`` (see :func:`proof_dict`), or LIMIT
+    when the node or time limit ran out.
     """
-    clock = Budget()
-    check_size(request)
-    nt, table = search_tables(request, NAME)
-    limits = Limits(node_limit, time_limit, progress, "exhaustive")
-    out = search_request(request, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
-                         parity=True, limits=limits)
-    return outcome_result(request, out, NAME, clock.elapsed(), PRUNING, "exhaustive search")
+
+    name = NAME
+    pruning = PRUNING
+    searched = "exhaustive search"
+
+    def supports(self, question: Question) -> str | None:
+        return too_big(question) or refuses(question, self.name)
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """The complete search, least-degree root, Warnsdorff order, every sound rule."""
+        nt, table = search_tables(question, NAME)
+        out = search_request(question, nt, table, root_rule="mindeg", heuristic="warnsdorff", prune=True,
+                             parity=True, limits=NodeMeter(limits, "exhaustive"))
+        return self.outcome(question, limits, out)
 
 
-def outcome_result(request: TourRequest, out, engine: str, wall_time: float, pruning: str, searched: str,
-                   stats=None):
-    """The :class:`Result` of a search outcome: FOUND, UNKNOWN (limit) or IMPOSSIBLE with a proof.
-
-    ``searched`` names the search in messages ("exhaustive search", "backtracking", ...).
-    """
-    stats = {"nodes": out.nodes, **(stats or {})}
-    if out.status == "found":
-        return found(request, out.squares, engine, wall_time, stats)
-    if out.status == "limit":
-        return unknown(request, engine, wall_time, f"{searched} stopped at its limit after {out.nodes:,} nodes",
-                       stats)
-    if out.status == "refuted":
-        msg = f"no {request.describe()}: {out.reason}"
-    else:
-        msg = f"{searched} exhausted {out.nodes:,} nodes: no {request.describe()}"
-    return impossible(request, engine, wall_time, msg, proof=proof_dict(request, out.nodes, engine, pruning),
-                      stats=stats)
-
-
-def rerun_proof(proof: dict, time_limit: float | None = None):
+def rerun_proof(proof: dict, time_limit: float | None = None) -> Result:
     """Re-run the search a proof record describes; return the new :class:`Result`.
 
     The board and request are rebuilt from the record alone and searched again by this
@@ -121,7 +136,7 @@ def rerun_proof(proof: dict, time_limit: float | None = None):
     record was made by this engine (the search is deterministic).
 
     >>> from kt_formal.board import Board
-    >>> r = solve(TourRequest(Board(3, 6)))
+    >>> r = Exhaustive().run(Question(Board(3, 6)))
     >>> again = rerun_proof(r.proof)
     >>> again.status.value, again.proof["nodes"] == r.proof["nodes"]
     ('impossible', True)
@@ -129,7 +144,7 @@ def rerun_proof(proof: dict, time_limit: float | None = None):
     board = board_from_dict(proof["board"])
     start = proof.get("start")
     end = proof.get("end")
-    request = TourRequest(board, closed=bool(proof["closed"]),
+    request = Question(board, closed=bool(proof["closed"]),
                           start=None if start is None else tuple(start),
                           end=None if end is None else tuple(end))
-    return solve(request, time_limit=time_limit)
+    return Exhaustive().run(request, Limits(time_limit))

@@ -10,15 +10,15 @@ the end towards where it is needed: an unvisited square, or the root. The walk i
 Python over lists (the path itself is a numpy array, so a rotation reverses it in one
 step); boards of a few thousand squares take hundredths of a second, with nothing
 compiled to load and no solver to import, which is why the pipeline tries it first on
-small boards (:func:`kt_formal.decide.decide`).
+small boards (:func:`kt_formal.pipeline.decide`).
 
-It is a heuristic: when its rotations or its time run out the result is UNKNOWN and
-says how far it got; never IMPOSSIBLE. Forced moves are refused (use cpsat); forbidden
+It is a heuristic: when its rotations run out the result is UNKNOWN, when its time runs
+out LIMIT, and either says how far it got; never IMPOSSIBLE. Forced moves are refused (use cpsat); forbidden
 moves are left out of the walk.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.question import TourRequest
->>> r = solve(TourRequest(Board(8, 8)))
+>>> from kt_formal.question import Question
+>>> r = ExtendRotate().run(Question(Board(8, 8)))
 >>> r.status.value, r.tour.check() is None, r.tour.closed
 ('found', True, True)
 
@@ -33,16 +33,16 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
-from kt_formal.question import Budget, TourRequest
-
-from kt_formal.engines.base import found, unknown
+from kt_formal.engines.base import Engine
 from kt_formal.exceptions import InvalidInput
 from kt_formal.graph import neighbour_table
+from kt_formal.question import Limits, Question, Result
 
-__all__ = ["solve", "NAME", "attempt"]
+__all__ = ["ExtendRotate", "NAME", "attempt"]
 
 NAME = "extend-rotate"
 
@@ -52,55 +52,56 @@ WALKS = 4
 ROTATIONS = 200
 
 
-def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, retries: int | None = None,
-          progress=None):
-    """Find a tour by Warnsdorff extension with rotations.
+class ExtendRotate(Engine):
+    """Warnsdorff extension with rotations (see the module docstring).
 
-    Parameters
-    ----------
-    request : TourRequest
-    time_limit : float, optional
-        Seconds for all the walks.
-    seed : int
-        Seed of the random tie-breaks and rotations (runs repeat).
-    retries : int, optional
-        Walks after the first (default ``WALKS - 1``).
-    progress : callable, optional
-        ``progress(walks_done, walks_total, text)`` after each walk.
-
-    Returns
-    -------
-    Result
-        FOUND (verified by the kernel) or UNKNOWN with ``stats["covered"]``.
+    The limits give the time for all the walks, the seed of the random tie-breaks and
+    rotations (runs repeat) and progress (``progress(walks_done, walks_total, text)``
+    after each walk). FOUND (verified by the kernel), or UNKNOWN (LIMIT when the time ran
+    out) with ``stats["covered"]``.
     """
-    clock = Budget()
-    if request.forced:
-        return unknown(request, NAME, clock.elapsed(), "extension and rotation does not take forced moves; use cpsat",
-                       {"covered": 0})
-    walks = WALKS if retries is None else int(retries) + 1
-    if walks < 1:
-        raise InvalidInput(f"retries must be at least 0, got {walks - 1}")
-    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-    order, stats = attempt(request, walks=walks, seed=seed, deadline=deadline, progress=progress)
-    if order is not None:
-        return found(request, order, NAME, clock.elapsed(), stats,
-                     f"found {'a closed' if request.closed else 'an open'} tour of the "
-                     f"{request.board.describe()} board")
-    why = "the time limit" if stats.get("timed_out") else "its rotations"
-    if stats["walks"] == 0 and stats.get("timed_out"):
-        return unknown(request, NAME, clock.elapsed(),
-                       f"extension and rotation ran out of the time limit before its first walk, "
-                       f"listing the neighbours of the board's {stats['squares']:,} squares", stats)
-    return unknown(request, NAME, clock.elapsed(),
-                   f"extension and rotation ran out of {why}: the best of {stats['walks']} walks "
-                   f"covered {stats['covered']} of {stats['squares']} squares", stats)
+
+    name = NAME
+
+    @dataclass(frozen=True)
+    class Options:
+        """``retries``: walks after the first (None: ``WALKS - 1``)."""
+
+        retries: int | None = None
+
+        def __post_init__(self):
+            if self.retries is not None and int(self.retries) < 0:
+                raise InvalidInput(f"retries must be at least 0, got {int(self.retries)}")
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """The walks, then the answer."""
+        if question.forced:
+            return self.unknown(question, limits, "extension and rotation does not take forced moves; use cpsat",
+                                {"covered": 0})
+        walks = WALKS if options.retries is None else int(options.retries) + 1
+        left = limits.left()
+        deadline = None if left is None else time.perf_counter() + left
+        order, stats = attempt(question, walks=walks, seed=limits.seed, deadline=deadline, progress=limits.progress)
+        if order is not None:
+            return self.found(question, limits, order, stats,
+                              f"found {'a closed' if question.closed else 'an open'} tour of the "
+                              f"{question.board.describe()} board")
+        answer = self.limit if stats.get("timed_out") else self.unknown
+        if stats["walks"] == 0 and stats.get("timed_out"):
+            return answer(question, limits,
+                          f"extension and rotation ran out of the time limit before its first walk, "
+                          f"listing the neighbours of the board's {stats['squares']:,} squares", stats)
+        why = "the time limit" if stats.get("timed_out") else "its rotations"
+        return answer(question, limits,
+                      f"extension and rotation ran out of {why}: the best of {stats['walks']} walks "
+                      f"covered {stats['covered']} of {stats['squares']} squares", stats)
 
 
-def attempt(request: TourRequest, *, walks: int = WALKS, seed: int = 0, deadline: float | None = None,
+def attempt(request: Question, *, walks: int = WALKS, seed: int = 0, deadline: float | None = None,
             progress=None):
     """The walks themselves: ``(board indices in tour order, or None; stats)``.
 
-    The order is not yet checked (:func:`solve` passes it through the kernel's check).
+    The order is not yet checked (:meth:`ExtendRotate.run` passes it through the kernel's check).
     """
     board = request.board
     nt = neighbour_table(board)

@@ -5,7 +5,7 @@ per directed knight move, exactly one move out of and into every square, an extr
 virtual square closing open tours). Connectivity is added lazily as *cut axioms*: solve;
 if the chosen moves form one cycle it is a tour (checked by the kernel's tour check);
 otherwise every cycle ``C`` of the solution gets the clause "some move leaves C", and the
-solver runs again. The loop ends with a tour, with UNSAT, or at the time limit.
+solver runs again. The loop ends with a tour, with UNSAT, or at the time limit (LIMIT).
 
 On UNSAT the final formula (the base clauses and every cut) is solved again in a fresh
 CaDiCaL with proof logging (python-sat ``Solver(name="cadical153", with_proof=True)``),
@@ -18,12 +18,12 @@ Fulkerson and Johnson (1954) for the travelling salesman problem.
 
 >>> from kt_formal.board import Board
 >>> from kt_formal.claims import check_drup_certificate
->>> r = solve(TourRequest(Board(4, 5)))
+>>> r = Sat().run(Question(Board(4, 5)))
 >>> r.status.value
 'impossible'
 >>> check_drup_certificate(r.proof).startswith("OK: no closed tour of the 4x5 board")
 True
->>> solve(TourRequest(Board(5, 6))).tour.check() is None
+>>> Sat().run(Question(Board(5, 6))).tour.check() is None
 True
 """
 
@@ -32,17 +32,17 @@ from __future__ import annotations
 import base64
 import time
 import zlib
+from dataclasses import dataclass
 
 from kt_formal.certificate import FORMAT, board_to_dict
-from kt_formal.question import Budget, TourRequest
-from kt_formal.exceptions import InvalidInput
-from kt_formal.engines.base import found, impossible, unknown
+from kt_formal.question import Limits, Question, Result
+from kt_formal.engines.base import Engine
 from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
 from kt_formal.claims import describe_question
 from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate
 from kt_formal.kernel.shape import Shape
 
-__all__ = ["NAME", "solve", "fits", "formula", "trim_proof", "certificate", "explain", "SOLVER",
+__all__ = ["NAME", "Sat", "fits", "too_big", "ProofOutOfTime", "drup_claim_of", "formula", "trim_proof", "certificate", "explain", "SOLVER",
            "encode_proof", "encode_cut"]
 
 NAME = "sat"
@@ -50,16 +50,12 @@ NAME = "sat"
 #: python-sat's name of the solver used, for the search and for the proof.
 SOLVER = "cadical153"
 
-#: Seconds allowed by default.
-DEFAULT_TIME_LIMIT = 60.0
-
-
 def fits(board, closed: bool) -> bool:
     """True when the kernel accepts the arc encoding of ``board`` (its clause estimate)."""
     return clause_estimate(board.n_squares, closed) <= MAX_CLAUSES
 
 
-def formula(request: TourRequest) -> ArcCNF:
+def formula(request: Question) -> ArcCNF:
     """The arc CNF of ``request`` (no cuts yet)."""
     b = request.board
     return arc_cnf(b.rows, b.cols, b.holes(), request.closed, request.start, request.end,
@@ -99,10 +95,10 @@ def _run(solver, budget: float | None):
     """
     if budget is None:
         return solver.solve()
-    clock = Budget()
+    t0 = time.perf_counter()
     slice_ = 2_000
     while True:
-        if clock.elapsed() >= budget:
+        if time.perf_counter() - t0 >= budget:
             return None
         solver.conf_budget(slice_)
         answer = solver.solve_limited()
@@ -111,35 +107,43 @@ def _run(solver, budget: float | None):
         slice_ = min(2 * slice_, 200_000)
 
 
-def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
-          trim: bool = True):
+def too_big(question: Question) -> str | None:
+    """Why the SAT engine does not take ``question`` (its formula too big for a proof), or None."""
+    if fits(question.board, question.closed):
+        return None
+    return (f"the sat engine's formula for this board would have about "
+            f"{clause_estimate(question.board.n_squares, question.closed):,} clauses, more than the "
+            f"{MAX_CLAUSES:,} its proofs may have; choose another engine (the default picks one)")
+
+
+class Sat(Engine):
     """Find a tour or prove there is none, with a DRUP certificate.
 
-    Parameters
-    ----------
-    request : TourRequest
-    time_limit : float or None
-        Seconds for everything (search, proof, trimming); None for no limit.
-    trim : bool
-        Trim the proof (smaller certificate, faster check).
-
-    Returns
-    -------
-    Result
-        FOUND with a verified tour; IMPOSSIBLE with ``proof`` the ``drup`` certificate;
-        UNKNOWN when the limit ran out (the message says how far the loop got).
+    The time limit covers everything (search, proof, trimming). FOUND with a verified
+    tour; IMPOSSIBLE with ``proof`` the ``drup`` certificate; LIMIT when the limit ran out
+    (the message says how far the loop got).
     """
+
+    name = NAME
+
+    @dataclass(frozen=True)
+    class Options:
+        """``trim``: trim the proof (smaller certificate, faster check)."""
+
+        trim: bool = True
+
+    def supports(self, question: Question) -> str | None:
+        return too_big(question)
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """The cut loop, then the proof (see the module docstring)."""
+        return _solve(self, question, limits, options.trim)
+
+
+def _solve(engine: Sat, request: Question, limits: Limits, trim: bool) -> Result:
     from pysat.solvers import Solver
 
-    if not fits(request.board, request.closed):
-        raise InvalidInput(f"the sat engine's formula for this board would have about "
-                           f"{clause_estimate(request.board.n_squares, request.closed):,} clauses, more than the "
-                           f"{MAX_CLAUSES:,} its proofs may have; choose another engine (the default picks one)")
-    clock = Budget()
-
-    def left():
-        return None if time_limit is None else time_limit - clock.elapsed()
-
+    time_limit, left = limits.time_limit, limits.left
     f = formula(request)
     arcs = [None] * (f.n_vars + 1)
     for u, row in enumerate(f.out_arcs):
@@ -154,34 +158,34 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
             sat = _run(solver, left())
             if sat is None:
                 stats.update(rounds=rounds, cuts=len(cuts))
-                return unknown(request, NAME, clock.elapsed(),
-                               f"time limit reached in round {rounds} of the cut loop, "
-                               f"after {len(cuts)} cuts; nothing is claimed", stats)
+                return engine.limit(request, limits,
+                                    f"time limit reached in round {rounds} of the cut loop, "
+                                    f"after {len(cuts)} cuts; nothing is claimed", stats)
             if not sat:
                 break
             cycles = _cycles(f, solver.get_model(), arcs)
             if len(cycles) == 1:
                 stats.update(rounds=rounds, cuts=len(cuts))
-                return found(request, _tour_order(request, f, cycles[0]), NAME, clock.elapsed(), stats)
+                return engine.found(request, limits, _tour_order(request, f, cycles[0]), stats)
             for cyc in cycles:
                 nodes = sorted(cyc)
                 cuts.append(nodes)
                 solver.add_clause(cut_clause(f, nodes))
-    stats.update(rounds=rounds, cuts=len(cuts), search_seconds=round(clock.elapsed(), 6))
-    t_proof = clock.elapsed()
+    stats.update(rounds=rounds, cuts=len(cuts), search_seconds=round(limits.elapsed(), 6))
+    t_proof = limits.elapsed()
     clauses = f.clauses + [cut_clause(f, c) for c in cuts]
     with Solver(name=SOLVER, with_proof=True, bootstrap_with=clauses) as prover:
         again = _run(prover, left())
         if again is None:
-            return unknown(request, NAME, clock.elapsed(),
-                           f"the cut loop proved unsatisfiability after {len(cuts)} cuts, but the "
-                           "time limit ran out while re-solving with proof logging; nothing is claimed",
-                           stats)
+            return engine.limit(request, limits,
+                                f"the cut loop proved unsatisfiability after {len(cuts)} cuts, but the "
+                                "time limit ran out while re-solving with proof logging; nothing is claimed",
+                                stats)
         if again:
             raise RuntimeError("CaDiCaL found the final formula satisfiable on the re-run")
         lines = prover.get_proof()
-    stats["proof_seconds"] = round(clock.elapsed() - t_proof, 6)
-    t_trim = clock.elapsed()
+    stats["proof_seconds"] = round(limits.elapsed() - t_proof, 6)
+    t_trim = limits.elapsed()
     steps = _parse_drup(lines)
     stats["proof_lemmas_raw"] = sum(1 for a, _ in steps if a)
     if trim:
@@ -189,25 +193,25 @@ def solve(request: TourRequest, *, time_limit: float | None = DEFAULT_TIME_LIMIT
         try:
             steps, used = trim_proof(clauses, f.n_vars, steps, deadline=deadline)
         except ProofOutOfTime as stop:
-            stats["trim_seconds"] = round(clock.elapsed() - t_trim, 6)
-            return unknown(request, NAME, clock.elapsed(),
-                           f"the cut loop proved unsatisfiability after {len(cuts)} cuts, but the "
-                           f"time limit ran out while trimming the proof ({stop}); nothing is claimed",
-                           stats)
+            stats["trim_seconds"] = round(limits.elapsed() - t_trim, 6)
+            return engine.limit(request, limits,
+                                f"the cut loop proved unsatisfiability after {len(cuts)} cuts, but the "
+                                f"time limit ran out while trimming the proof ({stop}); nothing is claimed",
+                                stats)
         base = len(f.clauses)
         cuts = [c for j, c in enumerate(cuts) if base + j in used]  # unused cuts are dropped
         stats["cuts_used"] = len(cuts)
-    stats["trim_seconds"] = round(clock.elapsed() - t_trim, 6)
+    stats["trim_seconds"] = round(limits.elapsed() - t_trim, 6)
     cert = certificate(request, f, cuts, steps, stats)
     stats["proof_lemmas"] = cert["proof"]["lemmas"]
     stats["proof_bytes"] = cert["proof"]["size"]
-    return impossible(request, NAME, clock.elapsed(),
-                      f"{drup_claim_of(request)}: CaDiCaL proved it after {len(cuts)} cuts in "
-                      f"{rounds} rounds; DRUP proof of {cert['proof']['lemmas']} lemmas",
-                      proof=cert, stats=stats)
+    return engine.impossible(request, limits,
+                             f"{drup_claim_of(request)}: CaDiCaL proved it after {len(cuts)} cuts in "
+                             f"{rounds} rounds; DRUP proof of {cert['proof']['lemmas']} lemmas",
+                             proof=cert, stats=stats)
 
 
-def _tour_order(request: TourRequest, f: ArcCNF, cycle: list[int]) -> list[int]:
+def _tour_order(request: Question, f: ArcCNF, cycle: list[int]) -> list[int]:
     """Board indices of the tour in a Hamiltonian cycle of nodes."""
     cols = request.board.cols
     if f.virtual is not None:
@@ -361,7 +365,7 @@ def trim_proof(clauses, n_vars: int, steps, deadline: float | None = None
     return out, used_input
 
 
-def certificate(request: TourRequest, f: ArcCNF, cuts, steps, stats=None) -> dict:
+def certificate(request: Question, f: ArcCNF, cuts, steps, stats=None) -> dict:
     """The ``drup`` certificate (kt-formal/1 JSON) of a proof for ``request``."""
     raw = encode_proof(steps)
     d = {
@@ -388,7 +392,7 @@ def certificate(request: TourRequest, f: ArcCNF, cuts, steps, stats=None) -> dic
     return d
 
 
-def drup_claim_of(request: TourRequest) -> str:
+def drup_claim_of(request: Question) -> str:
     """``no closed tour of the 4x5 board``, worded as the kernel's checked claim is."""
     b = request.board
     return "no " + describe_question(Shape(b.rows, b.cols, b.holes()), request.closed, request.start,

@@ -27,7 +27,7 @@ PYTHON_WALK_SQUARES = 2_000_000
 
 
 class compile_once:
-    """A numba kernel made by :func:`kt_formal.engines._jit.cached_njit` the first time it is
+    """A numba kernel made by :func:`kt_formal.engines.compiled.cached_njit` the first time it is
     asked for (``kernel = maker()``): a module holding one imports neither numba nor the
     compiler until a caller needs it, and the kernel is made once a process, whichever
     thread asks first.
@@ -48,7 +48,7 @@ class compile_once:
         if self.kernel is None:
             with self._lock:
                 if self.kernel is None:
-                    from kt_formal.engines._jit import cached_njit
+                    from kt_formal.engines.compiled import cached_njit
 
                     self.kernel = cached_njit(**self.options)(self.fn)
         return self.kernel
@@ -85,7 +85,7 @@ def follow(succ: np.ndarray, start: int, length: int, dtype=np.int64, out: np.nd
         return np.array(order, dtype=dtype)
     kernel = follow_kernel()
     if note:
-        from kt_formal.engines._jit import announce_compile
+        from kt_formal.engines.compiled import announce_compile
 
         announce_compile(kernel, "the walk along a tour", 2)
     if out is None:

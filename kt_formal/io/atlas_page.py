@@ -1,6 +1,6 @@
 """The atlas page: one self-contained HTML file (no server, no network) to explore a census.
 
-:func:`atlas_html` turns the plain data of :func:`kt_formal.census.atlas.page_data`
+:func:`atlas_html` turns the plain data of :func:`kt_formal.survey.atlas.page_data`
 into one page: a card per board and kind of tour, drawn on a canvas as a matrix of
 small maps (a row per hole height, a column per hole width; in each map a cell per
 position of the hole, at its top-left square, coloured by the answer), filters by
@@ -254,7 +254,7 @@ def script_json(data) -> str:
 
 
 def atlas_html(data: dict) -> str:
-    """The page for ``data`` (see :func:`kt_formal.census.atlas.page_data`), as one HTML string."""
+    """The page for ``data`` (see :func:`kt_formal.survey.atlas.page_data`), as one HTML string."""
     payload = script_json(data)
     title = escape(data.get("title", "census"))
     answers = [("all", "every answer"), ("y", "yes"), ("no", "no (any proof)"), ("c", "no: colour count"),

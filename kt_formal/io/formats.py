@@ -4,7 +4,7 @@ A tour can be written as
 
 * ``grid``: a *numbered grid*, every square of the rectangle with its step number, 1 at
   the first square, one row per line (what ``kt-formal tour`` prints,
-  :meth:`Tour.to_grid <kt_formal.tour.Tour.to_grid>`); a hole is written ``#`` (what
+  :meth:`Tour.to_grid <kt_formal.tours.Tour.to_grid>`); a hole is written ``#`` (what
   kt_formal writes), ``.``, ``-`` or ``0``;
 * ``coords`` / ``chess``: the squares in visiting order, as ``(r, c)`` pairs (0-based, row
   0 at the top) or chess names (``a1`` bottom-left), after a header line
@@ -111,7 +111,7 @@ def tour_text(tour, fmt: str) -> str:
 
 def _check_order(board: Board, order, closed: bool, source: str):
     from kt_formal.certificate import check_tour
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     reason = check_tour(board, order, closed=closed)
     if reason is not None:
@@ -381,7 +381,7 @@ def read_order_text(text: str, closed: bool | None = None, source: str = "tour f
     arr = np.array(squares, dtype=np.int64).reshape(-1, 2)
     is_closed = bool(closed) if file_closed is None else file_closed
     from kt_formal.certificate import check_tour
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     reason = check_tour(board, arr, closed=is_closed)
     if reason is not None:

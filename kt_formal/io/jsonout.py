@@ -57,7 +57,7 @@ def _base(command: str, answer: str, exit_code: int, message: str) -> dict:
 
 def verdict_json(command: str, verdict, board, closed: bool, start=None, end=None, *,
                  certificate: str | None = None, out: str | None = None, squares: bool = False) -> dict:
-    """The object of ``tour`` and ``exists``: a :class:`~kt_formal.decide.Verdict` and its question.
+    """The object of ``tour`` and ``exists``: a :class:`~kt_formal.pipeline.Verdict` and its question.
 
     ``start`` and ``end`` are the squares asked (None when free); a yes adds ``tour`` with
     the ends the tour has, its file (``out``) and, with ``squares``, every square in order.
@@ -80,7 +80,7 @@ def verdict_json(command: str, verdict, board, closed: bool, start=None, end=Non
     return d
 
 
-def count_json(board, closed: bool, start=None, end=None, *, count: int, complete: bool, method: str,
+def count_json(board, closed: bool, start=None, end=None, *, count: int | None, complete: bool, method: str,
                seconds: float, directed_count=None, nodes=None, max_states=None, out=None,
                message: str = "", partial=None, lower_bound=None) -> dict:
     """The object of ``count``: one board's count (``complete`` false: ``count`` is null and

@@ -123,7 +123,7 @@ def untransposed(tour, source: str):
     from kt_formal.board import Board
     from kt_formal.certificate import check_tour
     from kt_formal.exceptions import CertificateRejected
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     bt = tour.board  # cols x rows
     rows, cols = bt.cols, bt.rows

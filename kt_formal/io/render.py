@@ -16,7 +16,7 @@ Sizes are capped (:data:`MAX_SVG_SIDE`, :data:`MAX_PNG_SIDE`): above them the
 functions raise :class:`~kt_formal.exceptions.InvalidInput` before drawing anything.
 
 >>> from kt_formal.board import Board
->>> from kt_formal.tour import Tour
+>>> from kt_formal.tours import Tour
 >>> ring = Board(3, 3, holes=[(1, 1)])
 >>> t = Tour.from_squares(ring, [(0, 0), (1, 2), (2, 0), (0, 1), (2, 2), (1, 0), (0, 2), (2, 1)],
 ...                       closed=True)
@@ -38,6 +38,14 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.exceptions import InvalidInput
+from kt_formal.svg import (DARK, END, GRADIENT, HOLE, HOLE_MARK, LIGHT, LINE, MAX_PNG_SIDE, MAX_SVG_SIDE,
+                           MIN_LINE_CELL, START, TEXT, board_repr_svg, board_svg, check_side, dark_mask,
+                           tour_repr_svg, tour_svg)
+
+#: Suffixes :func:`save_picture` understands.
+PICTURE_SUFFIXES = (".svg", ".png")
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 __all__ = [
     "board_svg",
@@ -58,165 +66,6 @@ __all__ = [
     "check_picture_size",
 ]
 
-#: Largest board side drawn as SVG (the file grows with the number of squares).
-MAX_SVG_SIDE = 200
-#: Largest board side drawn as PNG.
-MAX_PNG_SIDE = 4000
-#: Suffixes :func:`save_picture` understands.
-PICTURE_SUFFIXES = (".svg", ".png")
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-# colours (RGB)
-LIGHT = (240, 217, 181)
-DARK = (181, 136, 99)
-HOLE = (72, 72, 72)
-HOLE_MARK = (150, 150, 150)
-LINE = (20, 40, 120)
-START = (30, 160, 60)
-END = (210, 40, 40)
-TEXT = (0, 0, 0)
-#: Colours of the step-number gradient used when squares are too small for lines.
-GRADIENT = ((48, 18, 100), (33, 120, 160), (60, 180, 110), (250, 225, 40))
-#: Fewest pixels a square for the tour to be drawn as a line; below, squares are
-#: coloured by step number instead.
-MIN_LINE_CELL = 3
-
-
-def _hex(rgb) -> str:
-    return "#%02x%02x%02x" % tuple(rgb)
-
-
-def _check_side(board: Board, cap: int, what: str) -> None:
-    side = max(board.rows, board.cols)
-    if side > cap:
-        raise InvalidInput(
-            f"the {board.rows}x{board.cols} board is too large for {'an' if what == 'SVG' else 'a'} {what} picture "
-            f"(at most {cap} squares a side{'; try PNG' if what == 'SVG' else ''})"
-        )
-
-
-def _dark_mask(board: Board) -> np.ndarray:
-    """(rows, cols) bool: dark squares under the chess colouring (a1 dark)."""
-    r = np.arange(board.rows)[:, None]
-    c = np.arange(board.cols)[None, :]
-    return (board.rows - 1 - r + c) % 2 == 0
-
-
-# ====================================================================== SVG
-def _svg_line_width(side: int) -> float:
-    """Stroke width of the tour in squares: bold on small boards, thin on big ones."""
-    return float(min(0.1, max(0.02, 0.6 / side ** 0.75)))
-
-
-def _svg_board(board: Board) -> list[str]:
-    rows, cols = board.rows, board.cols
-    parts = [f'<rect class="light" x="0" y="0" width="{cols}" height="{rows}" fill="{_hex(LIGHT)}"/>']
-    dark = _dark_mask(board) & board.live_mask()
-    rr, cc = np.nonzero(dark)
-    if rr.size:
-        d = "".join(f"M{c} {r}h1v1h-1z" for r, c in zip(rr.tolist(), cc.tolist()))
-        parts.append(f'<path class="dark" fill="{_hex(DARK)}" shape-rendering="crispEdges" d="{d}"/>')
-    holes = board.holes()
-    if holes:
-        cross = max(0.03, min(0.08, 0.5 / max(rows, cols) ** 0.5))
-        rects = "".join(
-            f'<rect x="{c}" y="{r}" width="1" height="1"/>' for r, c in holes
-        )
-        marks = "".join(
-            f"M{c + 0.25} {r + 0.25}l0.5 0.5M{c + 0.75} {r + 0.25}l-0.5 0.5" for r, c in holes
-        )
-        parts.append(f'<g class="holes" fill="{_hex(HOLE)}" shape-rendering="crispEdges">{rects}</g>')
-        parts.append(f'<path class="hole-marks" fill="none" stroke="{_hex(HOLE_MARK)}" '
-                     f'stroke-width="{cross:.3g}" stroke-linecap="round" d="{marks}"/>')
-    return parts
-
-
-def _svg_document(board: Board, body: list[str], title: str, pixels: float | None) -> str:
-    rows, cols = board.rows, board.cols
-    if pixels is None:
-        pixels = float(min(60, max(3, 720 // max(rows, cols))))
-    w, h = cols * pixels, rows * pixels
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}" height="{h:g}" '
-        f'viewBox="0 0 {cols} {rows}" shape-rendering="geometricPrecision">'
-        f"<title>{title}</title>" + "".join(body) + "</svg>\n"
-    )
-
-
-def board_svg(board: Board, *, pixels: float | None = None) -> str:
-    """SVG of a board: chessboard squares, holes dark grey with a cross.
-
-    Parameters
-    ----------
-    board : Board
-    pixels : float, optional
-        Display size of one square (default: about 720 pixels for the long side).
-
-    Raises
-    ------
-    InvalidInput
-        If a side exceeds :data:`MAX_SVG_SIDE`.
-    """
-    _check_side(board, MAX_SVG_SIDE, "SVG")
-    return _svg_document(board, _svg_board(board), f"{board.describe()} board", pixels)
-
-
-def tour_svg(tour, *, numbers: bool = False, pixels: float | None = None) -> str:
-    """SVG of a tour: the board, one polyline through the squares, start and end marks.
-
-    Parameters
-    ----------
-    tour : Tour
-    numbers : bool
-        Write each square's step number (1 at the start) on it.
-    pixels : float, optional
-        Display size of one square.
-
-    Returns
-    -------
-    str
-        The SVG document. The polyline has ``len(tour) + 1`` points for a closed tour
-        (the first point repeated at the end) and ``len(tour)`` for an open one.
-    """
-    board = tour.board
-    _check_side(board, MAX_SVG_SIDE, "SVG")
-    side = max(board.rows, board.cols)
-    body = _svg_board(board)
-    r, c = tour.coords()
-    if tour.closed and len(tour) > 1:
-        r = np.append(r, r[0])
-        c = np.append(c, c[0])
-    pts = " ".join(f"{x + 0.5:g},{y + 0.5:g}" for x, y in zip(c.tolist(), r.tolist()))
-    lw = _svg_line_width(side)
-    body.append(f'<polyline class="tour" fill="none" stroke="{_hex(LINE)}" stroke-width="{lw:.3g}" '
-                f'stroke-linejoin="round" stroke-linecap="round" points="{pts}"/>')
-    if side <= 40:
-        rr0, cc0 = tour.coords()
-        dots = "".join(f"M{x + 0.5:g} {y + 0.5:g}h0" for y, x in zip(rr0.tolist(), cc0.tolist()))
-        body.append(f'<path class="squares-visited" stroke="{_hex(LINE)}" stroke-width="{2.4 * lw:.3g}" '
-                    f'stroke-linecap="round" d="{dots}"/>')
-    radius = min(0.24, max(0.12, 3.0 * lw))
-    (sr, sc), (er, ec) = tour.start, tour.end
-    body.append(f'<circle class="end" cx="{ec + 0.5:g}" cy="{er + 0.5:g}" r="{radius:.3g}" '
-                f'fill="{_hex(END)}" stroke="#ffffff" stroke-width="{lw / 2:.3g}"/>')
-    body.append(f'<circle class="start" cx="{sc + 0.5:g}" cy="{sr + 0.5:g}" r="{radius:.3g}" '
-                f'fill="{_hex(START)}" stroke="#ffffff" stroke-width="{lw / 2:.3g}"/>')
-    if numbers:
-        rr, cc = tour.coords()
-        texts = "".join(
-            f'<text x="{x + 0.06:g}" y="{y + 0.06:g}">{i}</text>'
-            for i, (y, x) in enumerate(zip(rr.tolist(), cc.tolist()), start=1)
-        )
-        size = 0.3 if len(tour) < 1000 else 0.24
-        body.append(
-            f'<g class="numbers" font-family="sans-serif" font-size="{size}" text-anchor="start" '
-            f'dominant-baseline="hanging" fill="{_hex(TEXT)}" stroke="#ffffff" '
-            f'stroke-width="0.06" paint-order="stroke">{texts}</g>'
-        )
-    kind = "closed" if tour.closed else "open"
-    return _svg_document(board, body, f"{kind} knight's tour of the {board.describe()} board", pixels)
-
 
 # ====================================================================== PNG
 def _png_cell(board: Board, cell: int | None) -> int:
@@ -234,7 +83,7 @@ def _board_image(board: Board, cell: int) -> np.ndarray:
     """(H, W, 3) uint8 image of the board with ``cell`` pixels a square."""
     h, w = board.rows * cell, board.cols * cell
     ensure_memory(h * w * 24, f"a {w}x{h} pixel picture")
-    kind = _dark_mask(board).astype(np.uint8)  # 0 light, 1 dark, 2 hole
+    kind = dark_mask(board).astype(np.uint8)  # 0 light, 1 dark, 2 hole
     if board.has_holes:
         kind[board.hole_mask] = 2
     dark = np.array(DARK, dtype=np.float64)
@@ -423,7 +272,7 @@ def _step_colours(tour, cell: int) -> np.ndarray:
 
 def board_png(board: Board, *, cell: int | None = None) -> bytes:
     """PNG of a board (see :func:`tour_png` for ``cell``)."""
-    _check_side(board, MAX_PNG_SIDE, "PNG")
+    check_side(board, MAX_PNG_SIDE, "PNG")
     return encode_png(_board_raster(board, _png_cell(board, cell)))
 
 
@@ -444,7 +293,7 @@ def tour_png(tour, *, numbers: bool = False, cell: int | None = None) -> bytes:
         yellow at the end) and no line, discs or numbers are drawn.
     """
     board = tour.board
-    _check_side(board, MAX_PNG_SIDE, "PNG")
+    check_side(board, MAX_PNG_SIDE, "PNG")
     cell = _png_cell(board, cell)
     if cell < MIN_LINE_CELL:
         return encode_png(_step_colours(tour, cell))
@@ -520,9 +369,9 @@ def check_picture_path(path) -> str:
 def check_picture_size(board: Board, fmt: str) -> None:
     """Raise InvalidInput if ``board`` is above the cap of picture format ``fmt``."""
     if fmt == "svg":
-        _check_side(board, MAX_SVG_SIDE, "SVG")
+        check_side(board, MAX_SVG_SIDE, "SVG")
     else:
-        _check_side(board, MAX_PNG_SIDE, "PNG")
+        check_side(board, MAX_PNG_SIDE, "PNG")
 
 
 def save_picture(obj, path, *, numbers: bool = False, cell: int | None = None) -> Path:
@@ -535,7 +384,7 @@ def save_picture(obj, path, *, numbers: bool = False, cell: int | None = None) -
     InvalidInput
         For an unknown suffix, a board above the cap, or a file that cannot be written.
     """
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     fmt = check_picture_path(path)
     if isinstance(obj, Tour):
@@ -550,17 +399,3 @@ def save_picture(obj, path, *, numbers: bool = False, cell: int | None = None) -
     with output_file(path, binary=True) as fh:
         fh.write(data)
     return Path(path)
-
-
-def board_repr_svg(board) -> str | None:
-    """Jupyter display of a :class:`~kt_formal.board.Board` (None above :data:`MAX_SVG_SIDE`)."""
-    if max(board.rows, board.cols) > MAX_SVG_SIDE:
-        return None  # too big for an inline SVG; Jupyter falls back to repr
-    return board_svg(board)
-
-
-def tour_repr_svg(tour) -> str | None:
-    """Jupyter display of a :class:`~kt_formal.tour.Tour`, numbered up to 12x12."""
-    if max(tour.board.rows, tour.board.cols) > MAX_SVG_SIDE:
-        return None
-    return tour_svg(tour, numbers=max(tour.board.rows, tour.board.cols) <= 12)

@@ -52,18 +52,18 @@ The format::
      "start": null, "end": null, "dark": 13, "light": 12}
 
 >>> from kt_formal.board import Board
->>> p = find_proof(Board(5, 5), closed=True)
+>>> from kt_formal.question import Question
+>>> p = find_proof(Question(Board(5, 5), closed=True))
 >>> p["method"], p["dark"], p["light"]
 ('colour', 13, 12)
 >>> check_proof(p)
 'no closed tour of the 5x5 board: 13 dark and 12 light squares'
->>> find_proof(Board(4, 7), closed=True)["method"]
+>>> find_proof(Question(Board(4, 7), closed=True))["method"]
 'alternation'
 """
 
 from __future__ import annotations
 
-from kt_formal.board import Board
 from kt_formal.claims import check_proof
 from kt_formal.proofs.cheap import (
     find_alternation_proof,
@@ -76,6 +76,7 @@ from kt_formal.proofs.explain import explain
 from kt_formal.proofs.hall import find_hall_proof
 from kt_formal.proofs.reduction import find_reduction_proof
 from kt_formal.proofs.separator import find_separator_proof
+from kt_formal.question import Question
 
 __all__ = [
     "METHODS",
@@ -96,14 +97,14 @@ __all__ = [
 METHODS = ("ends", "colour", "degree", "alternation", "separator", "hall", "exhaustive")
 
 
-def find_proof(board: Board, closed: bool = True, start=None, end=None,
-               thorough: bool = False, budget: int = 50_000) -> dict | None:
-    """The cheapest proof found that no such tour exists, or None.
+def find_proof(question: Question, thorough: bool = False, budget: int = 50_000) -> dict | None:
+    """The cheapest proof found that the tour ``question`` asks for does not exist, or None.
 
     ``thorough`` adds the CP-SAT alternation search, the subset search for
     separators, up to ``budget`` sets per variant (seconds, not milliseconds, on
     boards of 50 to 100 squares), and the flow behind the ``hall`` proof.
     """
+    board, closed, start, end = question.board, question.closed, question.start, question.end
     for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
         p = finder(board, closed, start, end)
         if p is not None:

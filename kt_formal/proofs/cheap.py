@@ -15,7 +15,7 @@ from kt_formal.certificate import FORMAT, board_to_dict
 from kt_formal.kernel.proofcheck import colour_refutes
 
 __all__ = ["make_proof", "find_ends_proof", "find_colour_proof", "find_degree_proof",
-           "find_alternation_proof"]
+           "find_alternation_proof", "parse_ends"]
 
 
 def _sq(x) -> list | None:
@@ -38,7 +38,8 @@ def make_proof(board: Board, method: str, closed: bool, start=None, end=None, **
 
 
 # ====================================================================== finders
-def _ends(board: Board, start, end):
+def parse_ends(board: Board, start, end):
+    """The live squares of a question's ends (None where not given); bad squares raise InvalidInput."""
     s = None if start is None else board.parse_live_square(start)
     e = None if end is None else board.parse_live_square(end)
     return s, e
@@ -46,7 +47,7 @@ def _ends(board: Board, start, end):
 
 def find_ends_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
     """Fixed ends no tour can have (open: the same square twice; closed: not a knight move apart)."""
-    s, e = _ends(board, start, end)
+    s, e = parse_ends(board, start, end)
     if s is None or e is None:
         return None
     if closed:
@@ -59,7 +60,7 @@ def find_ends_proof(board: Board, closed: bool = True, start=None, end=None) -> 
 
 def find_colour_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
     """Colour counts that no tour (with these ends) can fit."""
-    s, e = _ends(board, start, end)
+    s, e = parse_ends(board, start, end)
     dark, light = board.dark_light_counts()
     ends_dark = [board.is_dark(*q) for q in (s, e) if q is not None]
     if colour_refutes(dark, light, closed, ends_dark):
@@ -69,7 +70,7 @@ def find_colour_proof(board: Board, closed: bool = True, start=None, end=None) -
 
 def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
     """Squares with too few moves (see the module docstring)."""
-    s, e = _ends(board, start, end)
+    s, e = parse_ends(board, start, end)
     if not board.has_holes and min(board.rows, board.cols) >= 4:
         return None  # every square of a full board with both sides >= 4 has 2 or more moves
     k = board.n_squares
@@ -115,7 +116,7 @@ def find_alternation_proof(board: Board, closed: bool = True, start=None, end=No
     With ``search=True`` a small CP-SAT model looks for such a set on boards of up
     to 100 squares.
     """
-    s, e = _ends(board, start, end)
+    s, e = parse_ends(board, start, end)
     k = board.n_squares
     size = _alternation_size(k, closed)
     if size is None:

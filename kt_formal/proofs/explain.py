@@ -2,7 +2,8 @@
 
 >>> from kt_formal.board import Board
 >>> from kt_formal.proofs import find_proof
->>> explain(find_proof(Board(5, 5)))[:40]
+>>> from kt_formal.question import Question
+>>> explain(find_proof(Question(Board(5, 5))))[:40]
 'No closed tour: the board has 13 dark an'
 """
 

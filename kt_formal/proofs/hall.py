@@ -41,7 +41,7 @@ from __future__ import annotations
 from kt_formal.board import Board
 from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.claims import check_proof
-from kt_formal.proofs.cheap import _ends, make_proof
+from kt_formal.proofs.cheap import parse_ends, make_proof
 
 __all__ = ["find_hall_proof", "MAX_HALL_SQUARES"]
 
@@ -63,7 +63,7 @@ def find_hall_proof(board: Board, closed: bool = True, start=None, end=None) -> 
     dark, light = board.dark_light_counts()
     if dark != light and (closed or abs(dark - light) > 1):
         return None
-    s, e = _ends(board, start, end)
+    s, e = parse_ends(board, start, end)
     for colour_dark in (True, False):
         x = _short_set(board, colour_dark)
         if x:

@@ -62,7 +62,7 @@ def replay_exhaustive(d, time_limit: float = REPLAY_SECONDS) -> str:
     :class:`~kt_formal.exceptions.LimitReached` (unknown).
     """
     from kt_formal.engines import cpsat, exhaustive
-    from kt_formal.question import Status, TourRequest
+    from kt_formal.question import Limits, Status, Question
 
     if type(d.get("engine")) is not str or type(d.get("pruning")) is not str:
         _reject("'engine' and 'pruning' must be strings")
@@ -73,12 +73,12 @@ def replay_exhaustive(d, time_limit: float = REPLAY_SECONDS) -> str:
     if nodes > MAX_REPLAY_NODES:
         _reject(f"the record claims {nodes:,} nodes; replays run up to {MAX_REPLAY_NODES:,}")
     try:
-        request = TourRequest(board, closed=d["closed"], start=d["start"] and tuple(d["start"]),
+        request = Question(board, closed=d["closed"], start=d["start"] and tuple(d["start"]),
                               end=d["end"] and tuple(d["end"]))
     except InvalidInput as exc:
         raise CertificateRejected(f"bad request in the proof: {exc}") from None
     deadline = time.monotonic() + time_limit
-    again = exhaustive.solve(request, node_limit=nodes + 1, time_limit=time_limit)
+    again = exhaustive.Exhaustive().run(request, Limits(time_limit, node_limit=nodes + 1))
     if again.status is Status.FOUND:
         _reject("re-running the exhaustive search found a tour")
     if again.status is not Status.IMPOSSIBLE:
@@ -88,8 +88,8 @@ def replay_exhaustive(d, time_limit: float = REPLAY_SECONDS) -> str:
     left = deadline - time.monotonic()
     if left <= 0:
         _out_of_time(time_limit, "before CP-SAT could confirm it")
-    second = cpsat.solve(request, time_limit=min(left, EXHAUSTIVE_CPSAT_SECONDS), seed=0, workers=2)
-    if second.status is Status.UNKNOWN and left < EXHAUSTIVE_CPSAT_SECONDS:
+    second = cpsat.CpSat().run(request, Limits(min(left, EXHAUSTIVE_CPSAT_SECONDS), seed=0, threads=2))
+    if second.status is Status.LIMIT and left < EXHAUSTIVE_CPSAT_SECONDS:
         _out_of_time(time_limit, "while CP-SAT was confirming it")
     if second.status is not Status.IMPOSSIBLE:
         _reject(f"CP-SAT gave {second.status.value}, not impossible, on the re-check")

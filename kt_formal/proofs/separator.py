@@ -15,7 +15,7 @@ import itertools
 
 from kt_formal.board import Board
 from kt_formal.kernel.proofcheck import separator_bound
-from kt_formal.proofs.cheap import _ends, make_proof
+from kt_formal.proofs.cheap import parse_ends, make_proof
 
 __all__ = ["find_separator_proof"]
 
@@ -126,7 +126,7 @@ def find_separator_proof(board: Board, closed: bool = True, start=None, end=None
     within ``budget`` sets, and for closed tours the same after the forced-move
     reduction.
     """
-    s, e = _ends(board, start, end)
+    s, e = parse_ends(board, start, end)
     k = board.n_squares
     if k > (100 if thorough else 400):
         return None

@@ -11,7 +11,7 @@ comes before the repair), and Warnsdorff-ordered backtracking
 independent checker; what each step did is in ``stats["steps"]``.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board.from_spec(20, 20, ["8,8,2x2"])))
+>>> r = Blocks().run(Question(Board.from_spec(20, 20, ["8,8,2x2"])))
 >>> r.status.value, r.stats["method"]
 ('found', 'blocks')
 """
@@ -22,28 +22,28 @@ import time
 
 import numpy as np
 
-from kt_formal.question import Budget, TourRequest
+from kt_formal.engines.base import Engine
+from kt_formal.question import DEFAULT_TIME_LIMIT, Limits, Question, Result
 from kt_formal.solve.policy import SMALL_SQUARES
 
-from kt_formal.engines.base import found, unknown  # noqa: F401
-
-__all__ = ["solve", "construct", "repair_first", "frame_applies"]
+__all__ = ["Blocks", "construct", "repair_first", "frame_applies"]
 
 NAME = "blocks"
 
 
-def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int = 0, steps=None,
-              stop=None, frame: bool = True):
-    """The constructions alone: a Tour (not yet checked) or None; ``steps`` collects notes.
+def construct(request: Question, limits: Limits, steps=None, frame: bool = True):
+    """The constructions alone, within ``limits``: a Tour (not yet checked) or None;
+    ``steps`` collects notes.
 
-    Each note is ``(name, outcome, seconds)``; ``stop`` (a threading.Event) ends the block
+    Each note is ``(name, outcome, seconds)``; the stop event of ``limits`` ends the block
     construction early, and no construction starts once it is set; ``frame=False`` leaves
-    out the frame (the caller tried it).
+    out the frame (the caller tried it). The seed is the limits' seed.
     """
     from kt_formal.combine.blocks import BlocksNotApplicable, block_tour
     from kt_formal.combine.frame_large import NotApplicable, frame_tour
 
     steps = steps if steps is not None else []
+    time_limit, seed, stop = limits.time_limit, limits.seed, limits.stop
     b = request.board
     if request.forced or request.forbidden:
         steps.append(("constructions", "not applicable: forced or forbidden moves", 0.0))
@@ -78,7 +78,7 @@ def construct(request: TourRequest, time_limit: float | None = 60.0, seed: int =
         steps.append(("blocks", "not started: no time left", 0.0))
         return None, None
     try:
-        limit = 60.0 if time_limit is None else left()
+        limit = DEFAULT_TIME_LIMIT if time_limit is None else left()
         if repair_ok and not small and limit is not None:
             limit *= 0.6  # the repair comes next
         st = {}
@@ -127,7 +127,7 @@ def _small_holes(board) -> bool:
 def _repair(request, time_limit, seed, steps, stop):
     """The hole repair (closed, or an open tour cut from it at its first square); None if it fails."""
     from kt_formal.combine.repair import RepairNotApplicable, repair_tour
-    from kt_formal.tour import Tour
+    from kt_formal.tours import Tour
 
     t = time.perf_counter()
     try:
@@ -148,28 +148,28 @@ def _repair(request, time_limit, seed, steps, stop):
     return Tour(request.board, order, False)
 
 
-def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, progress=None):
-    """Constructions first, then backtracking with the time left.
+class Blocks(Engine):
+    """Constructions first, then Warnsdorff-ordered backtracking with the time left.
 
-    Returns
-    -------
-    Result
-        ``stats["method"]``: ``frame``, ``blocks`` or ``backtrack``; ``stats["steps"]``.
+    ``stats["method"]``: ``frame``, ``blocks``, ``repair`` or ``backtrack``; ``stats["steps"]``.
     """
-    from kt_formal.engines import backtrack
 
-    clock = Budget()
-    steps = []
-    tour, how = construct(request, time_limit, seed, steps)
-    if tour is not None:
-        return found(request, tour.order, NAME, clock.elapsed(), {"method": how, "steps": steps},
-                     f"built {'a closed' if request.closed else 'an open'} tour with the {how} construction")
-    left = None if time_limit is None else max(0.0, time_limit - clock.elapsed())
-    if request.forced:
-        return unknown(request, NAME, clock.elapsed(), "; ".join(f"{n}: {o}" for n, o, _ in steps),
-                       {"method": "none", "steps": steps})
-    result = backtrack.solve(request, time_limit=left, progress=progress)
-    result.stats.update(method="backtrack", steps=steps)
-    result.engine = NAME
-    result.wall_time = clock.elapsed()
-    return result
+    name = NAME
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """The constructions, then backtracking."""
+        from kt_formal.engines.backtrack import Backtrack
+
+        steps = []
+        tour, how = construct(question, limits, steps)
+        if tour is not None:
+            return self.found(question, limits, tour.order, {"method": how, "steps": steps},
+                              f"built {'a closed' if question.closed else 'an open'} tour with the {how} construction")
+        if question.forced:
+            return self.unknown(question, limits, "; ".join(f"{n}: {o}" for n, o, _ in steps),
+                                {"method": "none", "steps": steps})
+        result = Backtrack().run(question, limits)
+        result.stats.update(method="backtrack", steps=steps)
+        result.engine = NAME
+        result.wall_time = limits.elapsed()
+        return result

@@ -3,7 +3,7 @@
 Plain rectangles go to divide and conquer; big boards with sparse holes to the frame
 (milliseconds, whether it applies or not), then the hole repair or the block
 construction, with Warnsdorff-ordered backtracking probing next to them within the same
-budget (:mod:`kt_formal.solve.portfolio`). What runs when is the policy's
+:class:`~kt_formal.question.Limits` (:mod:`kt_formal.solve.portfolio`). What runs when is the policy's
 (:mod:`kt_formal.solve.policy`); every tour passes the kernel's check before it leaves.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
-from kt_formal.question import Budget, Stage, TourRequest
+from kt_formal.question import Limits, Stage, Question
 from kt_formal.solve import policy
 from kt_formal.solve.portfolio import Portfolio
 
@@ -29,21 +29,18 @@ class Built(NamedTuple):
     message: str | None = None
 
 
-def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progress,
-          stages: list) -> tuple[Built | None, Portfolio | None]:
-    """Try the constructions that suit ``request``; note each in ``stages``.
+def build(request: Question, shape: str, limits: Limits, stages: list) -> tuple[Built | None, Portfolio | None]:
+    """Try the constructions that suit ``request`` within ``limits``; note each in ``stages``.
 
     Returns the tour built (or None) and the portfolio left running next to them (or
     None), which the search stage takes over.
     """
-    from kt_formal.solve import check_options, get_engine
+    from kt_formal.solve import run_engine
 
     board = request.board
     if policy.builds_plain(request):
         t = time.perf_counter()
-        module = get_engine("divide")
-        result = module.solve(request, **check_options(module, dict(time_limit=budget.share(1.0), seed=seed,
-                                                                    workers=workers)))
+        result = run_engine("divide", request, limits)
         stages.append(Stage("divide", result.message, time.perf_counter() - t))
         if result.found:
             return Built(result.tour, "divide", "construction:divide", result.stats, result.message), None
@@ -56,10 +53,10 @@ def build(request: TourRequest, shape: str, budget: Budget, seed, workers, progr
         stages.append(Stage("constructions", f"skipped: the board is {shape} "
                             f"({board.n_squares} squares, {board.n_holes} holes); searches suit it", 0.0))
         return None, None
-    return _build_around_holes(request, budget, seed, workers, progress, stages)
+    return _build_around_holes(request, limits, stages)
 
 
-def _margin(request: TourRequest, stages: list) -> Built | None:
+def _margin(request: Question, stages: list) -> Built | None:
     """The margin-three construction (certified pieces, no search): milliseconds."""
     from kt_formal.combine.margin import margin_open_tour, margin_tour, theorem_of
     from kt_formal.engines.base import found
@@ -80,7 +77,7 @@ def _margin(request: TourRequest, stages: list) -> Built | None:
     return Built(result.tour, "margin", "construction:margin-three", None, message)
 
 
-def _frame(request: TourRequest, stages: list) -> Built | None:
+def _frame(request: Question, stages: list) -> Built | None:
     """The frame construction: milliseconds, whether it applies or not."""
     from kt_formal.combine.frame_large import NotApplicable, frame_tour
     from kt_formal.engines.base import found
@@ -96,7 +93,7 @@ def _frame(request: TourRequest, stages: list) -> Built | None:
     return Built(result.tour, "frame", "construction:frame")
 
 
-def _build_around_holes(request, budget, seed, workers, progress, stages):
+def _build_around_holes(request, limits: Limits, stages):
     from kt_formal.combine.holes import hole_groups
     from kt_formal.engines.base import found
     from kt_formal.solve.blocks_engine import construct, frame_applies, repair_first
@@ -110,13 +107,13 @@ def _build_around_holes(request, budget, seed, workers, progress, stages):
     # Warnsdorff's rule often walks straight through (hundredths of a second)
     pf = None
     groups = max(1, len(hole_groups(board.hole_mask))) if board.has_holes else 1
-    probe = budget.share(0.1, at_most=min(policy.PROBE_SECONDS, max(policy.PROBE_PER_GROUP * groups,
+    probe = limits.seconds(0.1, at_most=min(policy.PROBE_SECONDS, max(policy.PROBE_PER_GROUP * groups,
                                                                     policy.PROBE_PER_SQUARE * board.n_squares)))
     walk = int(policy.BACKGROUND_NODES_PER_SQUARE * board.n_squares) + 1000  # nodes: one walk
     if policy.BACKGROUND_BACKTRACK and board.n_squares <= policy.INLINE_PROBE_SQUARES:
         # one walk takes milliseconds here: in this thread (a thread's start and the wait
         # for it cost as much); when it finds nothing the constructions go on alone
-        pf = Portfolio(request, seed, workers, progress)
+        pf = Portfolio(request, limits)
         t = time.perf_counter()
         pf.run_inline("backtrack", probe, walk)
         if pf.winner:
@@ -125,8 +122,8 @@ def _build_around_holes(request, budget, seed, workers, progress, stages):
                                          "the constructions go on alone", time.perf_counter() - t))
         pf = None
     elif policy.BACKGROUND_BACKTRACK and board.n_squares <= policy.BACKGROUND_MAX_SQUARES:
-        pf = Portfolio(request, seed, workers, progress)
-        pf.start("backtrack", budget.left(), node_limit=walk)
+        pf = Portfolio(request, limits)
+        pf.start("backtrack", limits.left(), node_limit=walk)
         pf.wait(probe)
         if not pf.winner and repair_first(request):
             # the hole repair builds its windows in Python: a search next to it would
@@ -140,8 +137,8 @@ def _build_around_holes(request, budget, seed, workers, progress, stages):
         return None, pf
     t = time.perf_counter()
     notes = []
-    tour, how = construct(request, budget.share(policy.construction_share(board)), seed, notes,
-                          stop=None if pf is None else pf.stop, frame=False)
+    tour, how = construct(request, limits.share(policy.construction_share(board), stop=None if pf is None else pf.stop),
+                          notes, frame=False)
     for name, outcome, secs in notes:
         stages.append(Stage(name, outcome, secs))
     if tour is not None:

@@ -10,19 +10,21 @@ closed tour's start square is only a renumbering. Every tour passes the independ
 checker (``engines.base.found``) before it is returned.
 
 >>> from kt_formal.board import Board
->>> solve(TourRequest(Board(14, 15))).tour.check() is None
+>>> Divide().run(Question(Board(14, 15))).tour.check() is None
 True
->>> solve(TourRequest(Board(4, 9))).status.value
+>>> Divide().run(Question(Board(4, 9))).status.value
 'impossible'
 """
 
 from __future__ import annotations
 
-from kt_formal.question import Budget, TourRequest
+from dataclasses import dataclass
 
-from kt_formal.engines.base import found, impossible, unknown, with_article  # noqa: F401
+from kt_formal.engines.base import Engine, with_article
+from kt_formal.exceptions import InvalidInput
+from kt_formal.question import Limits, Question, Result
 
-__all__ = ["solve", "is_plain", "CPSAT_FALLBACK_SQUARES"]
+__all__ = ["Divide", "is_plain", "CPSAT_FALLBACK_SQUARES"]
 
 NAME = "divide"
 
@@ -30,71 +32,79 @@ NAME = "divide"
 CPSAT_FALLBACK_SQUARES = 1600
 
 
-def is_plain(request: TourRequest) -> bool:
+def is_plain(request: Question) -> bool:
     """A full rectangle with no forced/forbidden moves and no fixed end (closed start allowed)."""
     return (not request.board.has_holes and not request.forced and not request.forbidden
             and request.end is None and (request.closed or request.start is None))
 
 
-def _fallback(request, clock, why: str, options):
-    if request.board.n_squares <= CPSAT_FALLBACK_SQUARES:
-        from kt_formal.engines import cpsat
+class Divide(Engine):
+    """Build a tour of a plain rectangle by divide and conquer (CP-SAT, with the same
+    limits, where the construction does not apply and the board is small).
 
-        result = cpsat.solve(request, **options)
-        result.message = f"{result.message} (CP-SAT; {why})"
-        return result
-    return unknown(request, NAME, clock.elapsed(), f"{why}; the board is too large for the CP-SAT fallback")
-
-
-def solve(request: TourRequest, *, progress=None, scheme: str = "general", base: str = "library",
-          base_path=None, time_limit: float | None = 60.0, seed: int = 0, workers: int = 2):
-    """Build a tour of a plain rectangle by divide and conquer.
-
-    Parameters
-    ----------
-    request : TourRequest
-    progress : callable, optional
-        ``progress(done, total, text)`` during the construction.
-    scheme : {"general", "quadrants"}
-        ``quadrants`` runs Parberry's scheme, the quadrant split and 8-point merge
-        (even sizes >= 6, ``|m - n| <= 2``; the old name ``seed000`` still works)
-        with base tours from ``base`` (``library`` or ``peers`` with ``base_path``,
-        the board_path.txt of the document it comes from).
-    time_limit, seed, workers
-        Passed to CP-SAT when falling back (``time_limit``, ``seed``, ``workers``).
+    The limits' progress is called as ``progress(done, total, text)`` during the construction.
     """
+
+    name = NAME
+
+    @dataclass(frozen=True)
+    class Options:
+        """``scheme``: ``general``, or ``quadrants`` for Parberry's scheme, the quadrant split
+        and 8-point merge (even sizes >= 6, ``|m - n| <= 2``; the old name ``seed000``
+        still works) with base tours from ``base`` (``library``, or ``peers`` with
+        ``base_path``, the board_path.txt of the document it comes from)."""
+
+        scheme: str = "general"
+        base: str = "library"
+        base_path: object = None
+
+        def __post_init__(self):
+            if self.scheme not in ("general", "quadrants", "seed000"):
+                raise InvalidInput(f"unknown divide scheme {self.scheme!r}; choose general or quadrants")
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """The theorems, then the construction (or the CP-SAT fallback)."""
+        return _build(self, question, limits, options)
+
+    def fallback(self, question: Question, limits: Limits, why: str) -> Result:
+        """CP-SAT on a small board the construction does not build; UNKNOWN on a big one."""
+        if question.board.n_squares <= CPSAT_FALLBACK_SQUARES:
+            from kt_formal.engines.cpsat import CpSat
+
+            result = CpSat().run(question, limits)
+            result.message = f"{result.message} (CP-SAT; {why})"
+            return result
+        return self.unknown(question, limits, f"{why}; the board is too large for the CP-SAT fallback")
+
+
+def _build(engine: Divide, request: Question, limits: Limits, options) -> Result:
     from kt_formal.combine.divide import construct, tour_exists
 
-    options = {"time_limit": time_limit, "seed": seed, "workers": workers}
-    clock = Budget()
+    progress = limits.progress
     b = request.board
     if not b.has_holes:
         ok, reason = tour_exists(b.rows, b.cols, request.closed)
         if not ok:
-            return impossible(request, NAME, clock.elapsed(), reason)
+            return engine.impossible(request, limits, reason)
     if not is_plain(request):
-        return _fallback(request, clock, "the construction builds plain rectangles only "
-                         "(no holes, forced or forbidden moves, fixed ends)", options)
+        return engine.fallback(request, limits, "the construction builds plain rectangles only "
+                               "(no holes, forced or forbidden moves, fixed ends)")
     m, n = b.rows, b.cols
-    if scheme in ("quadrants", "seed000"):
+    if options.scheme in ("quadrants", "seed000"):
         from kt_formal.combine.parberry import quadrant_construct
 
-        tour = quadrant_construct(m, n, base, base_path, progress=progress)
-        return found(request, tour.order, NAME, clock.elapsed(), {"scheme": "quadrants", "base": base},
-                     f"built {with_article(request.describe())} with the quadrant scheme")
-    if scheme != "general":
-        from kt_formal.exceptions import InvalidInput
-
-        raise InvalidInput(f"unknown divide scheme {scheme!r}; choose general or quadrants")
+        tour = quadrant_construct(m, n, options.base, options.base_path, progress=progress)
+        return engine.found(request, limits, tour.order, {"scheme": "quadrants", "base": options.base},
+                            f"built {with_article(request.describe())} with the quadrant scheme")
     if min(m, n) >= 5:
         tour = construct(m, n, closed=request.closed, progress=progress)
-        built = clock.elapsed()
-        return found(request, tour.order, NAME, clock.elapsed(), {"build_seconds": built},
-                     f"built {with_article(request.describe())} from joined blocks")
+        built = limits.elapsed()
+        return engine.found(request, limits, tour.order, {"build_seconds": built},
+                            f"built {with_article(request.describe())} from joined blocks")
     from kt_formal.combine.strips import strip_construct
 
     tour = strip_construct(m, n, request.closed)
     if tour is None:
-        return _fallback(request, clock, "the strip construction has no tour for this size", options)
-    return found(request, tour.order, NAME, clock.elapsed(), {},
-                 f"built {with_article(request.describe())} from strip pieces")
+        return engine.fallback(request, limits, "the strip construction has no tour for this size")
+    return engine.found(request, limits, tour.order, {},
+                        f"built {with_article(request.describe())} from strip pieces")

@@ -3,23 +3,25 @@
 For a large board minus one rectangular hole it builds the tour with the generalised
 frame (:func:`kt_formal.combine.frame_large.frame_tour`, seconds for 2000 x 2000);
 small boards, and boards the construction does not cover, go to CP-SAT with a time
-limit (limit reached: UNKNOWN). Boards too large for CP-SAT that the construction
+limit (limit reached: LIMIT). Boards too large for CP-SAT that the construction
 does not cover get UNKNOWN with the reason. Every tour passes the independent checker.
 
 >>> from kt_formal.board import Board
->>> r = solve(TourRequest(Board.from_spec(10, 10, ["3,3,4x4"])))
+>>> r = Frame().run(Question(Board.from_spec(10, 10, ["3,3,4x4"])))
 >>> r.status.value, r.stats["method"]
 ('found', 'cpsat')
 """
 
 from __future__ import annotations
 
-from kt_formal.question import Budget, TourRequest
+from dataclasses import dataclass
+
+from kt_formal.engines.base import Engine
+from kt_formal.exceptions import InvalidInput
+from kt_formal.question import Limits, Question, Result
 from kt_formal.solve.policy import SMALL_SQUARES
 
-from kt_formal.engines.base import found, unknown  # noqa: F401
-
-__all__ = ["solve", "SMALL", "CPSAT_MAX"]
+__all__ = ["Frame", "SMALL", "CPSAT_MAX"]
 
 NAME = "frame"
 #: Boards with at most this many squares go straight to CP-SAT: the policy's small boards.
@@ -28,32 +30,37 @@ SMALL = SMALL_SQUARES
 CPSAT_MAX = 10_000
 
 
-def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 0, workers: int = 2,
-          method: str = "auto", small: int = SMALL, cpsat_max: int = CPSAT_MAX):
-    """Closed tour of a holed board: the frame construction, else CP-SAT, else UNKNOWN.
+class Frame(Engine):
+    """Closed tour of a holed board: the frame construction, else CP-SAT (with the same
+    limits; the construction itself has none: it takes time linear in the board), else
+    UNKNOWN. ``stats["method"]`` says which way the answer came (``frame`` or ``cpsat``)."""
 
-    Parameters
-    ----------
-    request : TourRequest
-    time_limit, seed, workers
-        For CP-SAT (the construction itself has no limit: it takes time linear in the board).
-    method : {"auto", "construct", "cpsat"}
-        ``construct`` never calls CP-SAT on the whole board; ``cpsat`` never constructs.
-    small, cpsat_max : int
-        Squares up to which CP-SAT comes first / is tried at all (in ``auto``).
+    name = NAME
 
-    Returns
-    -------
-    Result
-        ``stats["method"]`` says which way the answer came (``frame`` or ``cpsat``).
-    """
+    @dataclass(frozen=True)
+    class Options:
+        """``method``: ``auto``; ``construct`` never calls CP-SAT on the whole board, ``cpsat``
+        never constructs. ``small``, ``cpsat_max``: squares up to which CP-SAT comes first /
+        is tried at all (in ``auto``)."""
+
+        method: str = "auto"
+        small: int = SMALL
+        cpsat_max: int = CPSAT_MAX
+
+        def __post_init__(self):
+            if self.method not in ("auto", "construct", "cpsat"):
+                raise InvalidInput(f"unknown method {self.method!r}; choose auto, construct or cpsat")
+
+    def search(self, question: Question, limits: Limits, options) -> Result:
+        """The construction, then CP-SAT, as ``options.method`` says."""
+        return _answer(self, question, limits, options)
+
+
+def _answer(engine: Frame, request: Question, limits: Limits, options) -> Result:
     from kt_formal.combine.frame_large import NotApplicable, frame_tour
-    from kt_formal.engines import cpsat
-    from kt_formal.exceptions import InvalidInput
+    from kt_formal.engines.cpsat import CpSat
 
-    if method not in ("auto", "construct", "cpsat"):
-        raise InvalidInput(f"unknown method {method!r}; choose auto, construct or cpsat")
-    clock = Budget()
+    method, small, cpsat_max = options.method, options.small, options.cpsat_max
     board = request.board
     n = board.n_squares
     notes = []
@@ -65,19 +72,19 @@ def solve(request: TourRequest, *, time_limit: float | None = 60.0, seed: int = 
             except NotApplicable as exc:
                 notes.append(f"the frame construction does not apply: {exc}")
             else:
-                return found(request, tour.order, NAME, clock.elapsed(), {"method": "frame"},
-                             f"built a closed tour of the {board.describe()} board with the frame construction")
+                return engine.found(request, limits, tour.order, {"method": "frame"},
+                                    f"built a closed tour of the {board.describe()} board with the frame construction")
         else:
             notes.append("the frame construction makes closed tours without a fixed end or forced moves")
         if method == "construct":
-            return unknown(request, NAME, clock.elapsed(), "; ".join(notes), {"method": "frame"})
+            return engine.unknown(request, limits, "; ".join(notes), {"method": "frame"})
     if method == "cpsat" or n <= cpsat_max:
-        result = cpsat.solve(request, time_limit=time_limit, seed=seed, workers=workers)
+        result = CpSat().run(request, limits)
         result.stats["method"] = "cpsat"
         result.engine = NAME
-        result.wall_time = clock.elapsed()
+        result.wall_time = limits.elapsed()
         if notes:
             result.message = "; ".join(notes) + "; " + result.message
         return result
     notes.append(f"the board has {n} squares, more than CP-SAT is tried on here ({cpsat_max})")
-    return unknown(request, NAME, clock.elapsed(), "; ".join(notes), {"method": "none"})
+    return engine.unknown(request, limits, "; ".join(notes), {"method": "none"})

@@ -1,38 +1,37 @@
 """The options an engine is handed, checked once at the door before it runs.
 
-:func:`check_options` refuses an option no engine knows (naming the closest one), an
-option the chosen engine cannot honour, and a value out of range; the time limit is
-checked by :class:`~kt_formal.question.Budget`, the one place that checks it.
+:func:`check_options` splits what a caller passes into the settings of the run (the
+time and node limits, seed, workers, progress: :class:`~kt_formal.question.Limits`) and
+the engine's own options (its ``Options`` dataclass, which checks their values). It
+refuses an option no engine knows (naming the closest one), an option the chosen engine
+cannot honour, and a value out of range; the time limit is checked by
+:func:`~kt_formal.question.check_time_limit`, the one place that checks it.
 """
 
 from __future__ import annotations
 
-import difflib
-import inspect
-
+from kt_formal.engines.base import KNOWN_OPTIONS, RUN_SETTINGS
 from kt_formal.exceptions import InvalidInput
-from kt_formal.question import MAX_NODES, Budget, check_number
+from kt_formal.question import MAX_NODES, check_number, check_time_limit
 
-__all__ = ["check_options", "RUN_SETTINGS", "KNOWN_OPTIONS"]
+__all__ = ["check_options", "RUN_SETTINGS", "KNOWN_OPTIONS", "LIMIT_NAMES"]
 
-#: Settings of a run that every engine is handed; an engine that has no use for one (a
-#: deterministic single-threaded search and ``seed`` or ``workers``) does without it.
-RUN_SETTINGS = ("time_limit", "seed", "workers", "progress")
-
-#: Every option name some engine takes, for "did you mean" suggestions.
-KNOWN_OPTIONS = frozenset(RUN_SETTINGS) | {
-    "node_limit", "order", "tiebreak", "retries", "log", "scheme", "base", "base_path", "method",
-    "small", "cpsat_max",
-}
+#: Options that are settings of the run -> the field of Limits they set.
+LIMIT_NAMES = {"time_limit": "time_limit", "seed": "seed", "workers": "threads", "progress": "progress",
+               "node_limit": "node_limit"}
 
 _MAX_SEED = 2**31 - 1
 _MAX_WORKERS = 64
 
 
-def check_options(engine, options: dict) -> dict:
-    """Validate ``options`` for ``engine`` (a module with ``NAME`` and ``solve``).
+def check_options(engine, options: dict) -> tuple[dict, object]:
+    """Validate ``options`` for ``engine`` (an :class:`~kt_formal.engines.base.Engine`).
 
-    Returns the options to pass to ``engine.solve``: the ones its signature takes.
+    Returns
+    -------
+    (dict, Options)
+        The changes to the run's :class:`~kt_formal.question.Limits` (``time_limit``,
+        ``node_limit``, ``seed``, ``threads``, ``progress``) and the engine's own options.
 
     Raises
     ------
@@ -40,35 +39,35 @@ def check_options(engine, options: dict) -> dict:
         For an option no engine knows (naming the closest one), an option this engine
         cannot honour (``node_limit`` for CP-SAT), or a value out of range.
 
-    >>> from kt_formal.engines import cpsat
-    >>> check_options(cpsat, {"time_limt": 5})
+    >>> from kt_formal.solve import get_engine
+    >>> check_options(get_engine("cpsat"), {"time_limt": 5})
     Traceback (most recent call last):
     ...
     kt_formal.kernel.errors.InvalidInput: unknown option 'time_limt' (did you mean 'time_limit'?)
     """
-    params = inspect.signature(engine.solve).parameters
-    takes = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY}
-    passed = {}
+    changes, own = {}, {}
     for name, value in options.items():
-        if name not in KNOWN_OPTIONS and name not in takes:
-            close = difflib.get_close_matches(name, sorted(KNOWN_OPTIONS | takes), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise InvalidInput(f"unknown option {name!r}{hint}")
-        if value is None:
-            if name in takes:
-                passed[name] = None
+        if name not in LIMIT_NAMES:
+            own[name] = value
             continue
+        if name == "node_limit" and not engine.counts_nodes:
+            raise InvalidInput(f"the {engine.name} engine takes no option 'node_limit'; it takes "
+                               f"{', '.join(engine.takes())}")
         if name == "time_limit":
-            value = Budget.check_time_limit(value)  # the one check of a time limit
-        elif name == "seed":
+            changes["time_limit"] = check_time_limit(value)  # the one check of a time limit
+            continue
+        if value is None:
+            continue
+        if name == "seed":
             check_number(name, value, True, 0, _MAX_SEED)
         elif name == "workers":
             check_number(name, value, True, 1, _MAX_WORKERS)
-        elif name in ("node_limit", "retries"):
-            check_number(name, value, True, 1 if name == "node_limit" else 0, MAX_NODES)
-        if name in takes:
-            passed[name] = value
-        elif name not in RUN_SETTINGS:
-            raise InvalidInput(f"the {engine.NAME} engine takes no option {name!r}; it takes "
-                               f"{', '.join(sorted(takes)) or 'none'}")
-    return passed
+        elif name == "node_limit":
+            check_number(name, value, True, 1, MAX_NODES)
+        elif not callable(value):
+            raise InvalidInput(f"progress must be a function (done, total, text), not {value!r}")
+        changes[LIMIT_NAMES[name]] = value
+    fields = engine.takes()
+    own = {name: value for name, value in own.items()  # None asks nothing of an option it does not take
+           if value is not None or name in fields or name not in KNOWN_OPTIONS}
+    return changes, engine.options(own)

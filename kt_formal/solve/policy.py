@@ -4,7 +4,7 @@ Every threshold the choice looks at is named here once: the board's *shape* (sma
 densely holed, sparse), the fast first attempt on small boards, the probe of
 Warnsdorff-ordered backtracking next to the constructions, and the largest board given
 to CP-SAT. :func:`kt_formal.solve.find_tour` (one engine) and the pipeline of
-:func:`kt_formal.decide.decide` (several, within one budget) both read them here.
+:func:`kt_formal.pipeline.decide` (several, within one budget) both read them here.
 
 >>> from kt_formal.board import Board
 >>> shape_of(Board(8, 8)), shape_of(Board(100, 100)), shape_of(Board.from_spec(100, 100, ["0,0,60x90"]))
@@ -16,9 +16,10 @@ from __future__ import annotations
 import sys
 
 from kt_formal.board import Board
-from kt_formal.question import TourRequest
+from kt_formal.question import Question
 
-__all__ = ["shape_of", "choose_engine", "fast_first", "kernels_loaded", "portfolio_engines",
+__all__ = ["shape_of", "choose_engine", "fast_first", "kernels_loaded", "portfolio_engines", "builds_plain",
+           "builds_margin", "constructions_suit", "construction_share",
            "SMALL_SQUARES", "DENSE_HOLES", "CPSAT_MAX_SQUARES", "FAST_FIRST", "FAST_MAX_SQUARES",
            "FAST_WARM_SQUARES", "FAST_SECONDS", "FAST_ENGINE", "PROBE_PER_GROUP", "PROBE_PER_SQUARE",
            "PROBE_SECONDS", "BACKGROUND_BACKTRACK", "BACKGROUND_NODES_PER_SQUARE", "BACKGROUND_MAX_SQUARES", "INLINE_PROBE_SQUARES",
@@ -94,7 +95,7 @@ def shape_of(board: Board) -> str:
     return "sparse"
 
 
-def builds_plain(request: TourRequest) -> bool:
+def builds_plain(request: Question) -> bool:
     """Whether divide and conquer (not a search) answers a plain rectangle."""
     from kt_formal.solve.divide_engine import is_plain
 
@@ -102,7 +103,7 @@ def builds_plain(request: TourRequest) -> bool:
     return is_plain(request) and (b.size > PLAIN_SEARCH_SQUARES or shape_of(b) != "small")
 
 
-def builds_margin(request: TourRequest) -> bool:
+def builds_margin(request: Question) -> bool:
     """Whether the margin-three construction answers: nothing fixed, one small hole at least 3
     squares from every edge, colours balanced; or an open tour of a board of even area minus
     one square at margin >= 3 (:mod:`kt_formal.combine.margin`)."""
@@ -113,13 +114,13 @@ def builds_margin(request: TourRequest) -> bool:
     return (margin_applies if request.closed else margin_open_applies)(request.board)
 
 
-def choose_engine(request: TourRequest) -> str:
+def choose_engine(request: Question) -> str:
     """The single engine ``auto`` picks for a request, by the board's shape.
 
     Plain rectangles: ``divide`` above 12x12 squares or without any tour (the theorem
     answers at once), else ``cpsat``. Boards with holes, or fixed ends: ``cpsat`` on
     small or densely holed boards, else ``blocks`` (frame and block constructions, then
-    backtracking). The portfolio of :func:`kt_formal.decide.decide` runs several.
+    backtracking). The portfolio of :func:`kt_formal.pipeline.decide` runs several.
     """
     from kt_formal.solve.divide_engine import is_plain
 
@@ -137,11 +138,11 @@ def choose_engine(request: TourRequest) -> str:
 
 def kernels_loaded() -> bool:
     """Whether the compiled search kernel is already loaded in this process."""
-    search = sys.modules.get("kt_formal.engines._search")
+    search = sys.modules.get("kt_formal.engines.pathsearch")
     return search is not None and bool(search.search_kernel.signatures)
 
 
-def fast_first(request: TourRequest, engine: str) -> bool:
+def fast_first(request: Question, engine: str) -> bool:
     """Whether the pipeline makes the fast first attempt at ``request``.
 
     Boards of at most :data:`FAST_MAX_SQUARES` squares that divide and conquer does not
@@ -157,7 +158,7 @@ def fast_first(request: TourRequest, engine: str) -> bool:
     return not builds_plain(request) and not builds_margin(request)
 
 
-def constructions_suit(request: TourRequest, shape: str) -> bool:
+def constructions_suit(request: Question, shape: str) -> bool:
     """Whether the hole constructions (frame, repair, blocks) come before the searches."""
     b = request.board
     both_ends = not request.closed and request.start is not None and request.end is not None
@@ -168,7 +169,7 @@ def construction_share(board: Board) -> float:
     """The share of the time left that the hole constructions take before the portfolio:
     0.6 where backtracking runs next to them, 0.8 above that, and nearly all of it where
     a path search of the board would not fit in memory (the portfolio could not start)."""
-    from kt_formal.engines._search import search_fits
+    from kt_formal.engines.pathsearch import search_fits
 
     if board.n_squares <= BACKGROUND_MAX_SQUARES:
         return 0.6

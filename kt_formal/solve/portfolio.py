@@ -1,8 +1,10 @@
-"""The portfolio: engines side by side in threads within one budget; the first answer wins.
+"""The portfolio: engines side by side in threads within one Limits; the first answer wins.
 
-CP-SAT is stopped through its ``stop`` event, backtracking by raising from its progress
-hook; a construction running meanwhile watches the same event. Which engines run, in
-which order, is the policy's (:func:`kt_formal.solve.policy.portfolio_engines`).
+It runs whatever engines the policy names (:func:`kt_formal.solve.policy.portfolio_engines`),
+each through :meth:`~kt_formal.engines.base.Engine.run` with a share of the run's
+:class:`~kt_formal.question.Limits` and the portfolio's one stop event, which a
+construction running meanwhile watches too. Each engine is given the run's threads, less
+one core while another engine runs next to it.
 """
 
 from __future__ import annotations
@@ -12,22 +14,18 @@ import threading
 import time
 
 from kt_formal.exceptions import ResourceLimit
-from kt_formal.question import Budget, Result, Stage, Status, TourRequest
+from kt_formal.question import DEFAULT_THREADS, Limits, Result, Stage, Status, Question
 from kt_formal.solve import policy
 
 __all__ = ["Portfolio", "run_portfolio"]
 
 
-class _Stopped(Exception):
-    """Raised inside a search's progress hook to end it (the portfolio found an answer)."""
-
-
 class Portfolio:
     """Engines run side by side in threads; the first decisive answer stops the others."""
 
-    def __init__(self, request: TourRequest, seed, workers, progress):
-        self.request = request
-        self.seed, self.workers, self.progress = seed, workers, progress
+    def __init__(self, question: Question, limits: Limits):
+        self.request = question
+        self.limits = limits
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.results = {}
@@ -35,6 +33,15 @@ class Portfolio:
         self.threads = []
         self.winner = []
         self.cores = os.cpu_count() or 1
+
+    def part(self, time_limit, node_limit=None) -> Limits:
+        """The limits of one engine: ``time_limit`` seconds (None: none), ``node_limit``,
+        the run's seed and progress, the portfolio's stop event, and the run's threads
+        (less one core when another engine runs next to it)."""
+        threads = DEFAULT_THREADS if self.limits.threads is None else self.limits.threads
+        if len(self.started) > 1:
+            threads = max(1, min(threads, self.cores - 1))
+        return self.limits.share(1.0, time_limit=time_limit, stop=self.stop, threads=threads, node_limit=node_limit)
 
     def start(self, name, time_limit, node_limit=None):
         """Start engine ``name`` with ``time_limit`` seconds (None: none) in a thread of its own."""
@@ -44,36 +51,21 @@ class Portfolio:
         th.start()
 
     def _run(self, name, time_limit, node_limit=None):
-        from kt_formal.solve import get_engine
+        from kt_formal.solve import run_engine
 
         t = time.perf_counter()
-        progress = self.progress
         try:
-            if name == "cpsat":
-                w = max(1, min(self.workers, self.cores - 1)) if len(self.started) > 1 else self.workers
-                res = get_engine("cpsat").solve(self.request, time_limit=time_limit, seed=self.seed, workers=w,
-                                                stop=self.stop, progress=progress)
-            else:
-                def hook(done, total, text):
-                    if self.stop.is_set():
-                        raise _Stopped()
-                    if progress is not None:
-                        progress(done, total, text)
-
-                res = get_engine("backtrack").solve(self.request, time_limit=time_limit, progress=hook,
-                                                    stop=self.stop, node_limit=node_limit)
-                if node_limit is not None and res.status is Status.UNKNOWN and not self.stop.is_set():
-                    res.message = (f"no tour within one walk ({res.stats.get('nodes', node_limit):,} "
-                                   "nodes); given up next to the constructions")
-                if res.status is Status.UNKNOWN and self.stop.is_set():
-                    res = None
-        except _Stopped:
-            res = None
+            res = run_engine(name, self.request, self.part(time_limit, node_limit))
+            if node_limit is not None and res.status is Status.LIMIT and not self.stop.is_set():
+                res.message = (f"no tour within one walk ({res.stats.get('nodes', node_limit):,} "
+                               "nodes); given up next to the constructions")
+            if not res.status.decided and self.stop.is_set():
+                res = None  # stopped: another answer came first, or the time is up
         except ResourceLimit as exc:  # the engine would not fit in memory: it never started
             res = Result(Status.UNKNOWN, self.request, engine=name, message=f"not run: {exc}")
         with self.lock:
             self.results[name] = (res, time.perf_counter() - t)
-            if res is not None and res.status is not Status.UNKNOWN and not self.winner:
+            if res is not None and res.status.decided and not self.winner:
                 self.winner.append(res)
                 self.stop.set()
 
@@ -130,21 +122,21 @@ class Portfolio:
 
     def at_limit(self) -> bool:
         """Whether an engine stopped at a limit (rather than giving up)."""
-        return any(r is not None and (r.engine == "cpsat" or "limit" in (r.message or ""))
-                   for r, _ in self.results.values())
+        return any(r is not None and r.status is Status.LIMIT for r, _ in self.results.values())
 
 
-def run_portfolio(request: TourRequest, shape: str, budget: Budget, seed, workers, progress, stages,
-                  pf: Portfolio | None = None):
-    """Run the engines that suit the board's shape side by side; the first answer wins.
+def run_portfolio(question: Question, shape: str, limits: Limits, stages, pf: Portfolio | None = None):
+    """Run the engines that suit the board's shape side by side within ``limits``; the first
+    answer wins.
 
     ``pf`` is a portfolio already running (backtracking started next to the
     constructions). Returns ``(decisive result or None, portfolio)``.
     """
+    request, budget = question, limits
     n = request.board.n_squares
     names = policy.portfolio_engines(n, shape)
     if pf is None:
-        pf = Portfolio(request, seed, workers, progress)
+        pf = Portfolio(request, limits)
     parallel = (os.cpu_count() or 1) >= 2
     if names[0] == "backtrack" and n <= policy.INLINE_MAX_SQUARES and not pf.started:
         pf.run_inline("backtrack", budget.left(), int(policy.BACKGROUND_NODES_PER_SQUARE * n) + 1000)

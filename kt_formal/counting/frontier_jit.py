@@ -8,7 +8,7 @@ reference the tests compare against. What changes is the bookkeeping:
   values as digits (base 16, 4 bits each, for ``k <= 7``; base 11 for open tours with
   ``k = 8``, where 17 hexadecimal digits would not fit: at most nine path labels, so digits
   0..10; closed tours eight across have 63-bit keys of their own, two places narrower,
-  stepped on one word as well: :mod:`~kt_formal.counting._frontier_packed17`);
+  stepped on one word as well: :mod:`~kt_formal.counting.frontier_packed17`);
 * the live states are two arrays, keys and counts; a step merges their successors into
   one open-addressing hash table: the states go in blocks, every thread writes the
   successors of its share of a block into a small buffer (in the processor's cache),
@@ -18,9 +18,9 @@ reference the tests compare against. What changes is the bookkeeping:
   The table is laid out for the states the same row gave in the last column (grown
   when short) and kept, emptied, for the next step; the merged states are then read
   out into dense arrays. At the peak of a step the input, the table and the output
-  are held, about :data:`~kt_formal.counting._frontier_memory.BYTES_PER_STATE` bytes a state and nothing per successor
+  are held, about :data:`~kt_formal.counting.frontier_memory.BYTES_PER_STATE` bytes a state and nothing per successor
   (the successors of one block at a time);
-* a step whose table would pass :data:`~kt_formal.counting._frontier_memory.TABLE_BYTES` runs in passes: each takes the
+* a step whose table would pass :data:`~kt_formal.counting.frontier_memory.TABLE_BYTES` runs in passes: each takes the
   successors whose second hash falls in its range, and a pass whose table fills drops
   the keys of the upper half of its range in place (:func:`shrink`) and leaves that
   half to a pass of its own; the states of such a step, or of one whose states and
@@ -35,9 +35,9 @@ reference the tests compare against. What changes is the bookkeeping:
   the moves set nibbles, a join renames a label at all its places with one mask
   (nibbles equal to a value, found without a loop), and the labels are renumbered in
   frontier order one label at a time, not one place at a time;
-* the threads: a step of fewer than :data:`~kt_formal.engines._threads.SMALL_STEP` states
+* the threads: a step of fewer than :data:`~kt_formal.engines.kernel_threads.SMALL_STEP` states
   runs on one, a larger one on those asked for (``threads=``, ``KT_FORMAL_THREADS``) or
-  the cores free at that step; they sleep while they wait (:mod:`kt_formal.engines._threads`),
+  the cores free at that step; they sleep while they wait (:mod:`kt_formal.engines.kernel_threads`),
   so a busy machine costs a count its share of the cores, not a spinning team's;
 * the kernels are loaded (compiled once, on a cold cache) by :func:`prepare_kernels`
   before a count's clock starts: compiling never uses up a time limit;
@@ -78,20 +78,23 @@ import numba
 import numpy as np
 
 from kt_formal.board import Board
-from kt_formal.engines import _threads
-from kt_formal.engines._jit import Preparation
+from kt_formal.engines import kernel_threads
+from kt_formal.engines.compiled import Preparation
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, FrontierCount, square_colour, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
-from kt_formal.counting._frontier_keys import _BLOCK, _HSPACE, _LIMB, _LIMIT, _LOAD, _P_MIRROR, _SPARE_BYTES, limbs_to_int, step_tables
-from kt_formal.counting._frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
-from kt_formal.counting._frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
-from kt_formal.counting._frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
-from kt_formal.counting._frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, _physical_memory
+from kt_formal.counting.frontier_hash import BLOCK, HASH_SPACE, LIMB, limbs_to_int, LOAD_FACTOR, MAX_LOAD, SPARE_BYTES
+from kt_formal.counting.frontier_keys import P_MIRROR, step_tables
+from kt_formal.counting.frontier_tables import KERNELS as _TABLE_KERNELS, compact, complete_tours, fill_closed16, fill_open16, fill_wide, packed_keys, regrow, shrink
+from kt_formal.counting.frontier_packed17 import fill_closed17, fill_kernel, key_encoding, start_key
+from kt_formal.counting.frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
+from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, physical_memory
 from kt_formal.memory import available_memory
-from kt_formal.counting._frontier_checkpoint import board_checkpointer, row_checkpointer
-from kt_formal.counting._frontier_pace import pace
+from kt_formal.counting.frontier_checkpoint import board_checkpointer, row_checkpointer
+from kt_formal.counting.frontier_pace import pace
 
-__all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "fill_group", "count_fills", "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES"]
+__all__ = ["count_request_jit", "count_row", "prepare_kernels", "prepare_fill", "fill_group", "count_fills",
+           "FILLS", "KERNELS", "COMPILE_SECONDS", "DEFAULT_MAX_STATES", "TABLE_BYTES", "Sweep",
+           "threads_restored"]
 
 #: table parts of a large step (a power of two), None: one a thread asked for (at most 16)
 _THREADS = None
@@ -123,7 +126,7 @@ def _warm(count):
 
 
 _COMMON = (step_tables, regrow, shrink, compact)
-#: The four ways to expand a state (:func:`~kt_formal.counting._frontier_packed17.fill_kernel`),
+#: The four ways to expand a state (:func:`~kt_formal.counting.frontier_packed17.fill_kernel`),
 #: each compiled apart with the kernels a count of its kind needs.
 FILLS = (fill_closed16, fill_open16, fill_wide, fill_closed17)
 #: The kernels a count calls from Python (the others are inlined into them).
@@ -167,7 +170,7 @@ def prepare_fill(fill, note: bool = True) -> float:
     return _GROUPS[fill](note)
 
 
-class _threads_restored:
+class threads_restored:
     """Puts back numba's thread count of the calling thread when a sweep ends."""
 
     def __enter__(self):
@@ -184,7 +187,7 @@ def _masks(m: int, must: int, cap: int) -> np.ndarray:
                     dtype=np.int64)
 
 
-class _Sweep:
+class Sweep:
     """The per-square parameters of a sweep and the loop that runs the kernels.
 
     The live states are a list of chunks ``(keys, counts)``: one array pair in memory,
@@ -197,7 +200,7 @@ class _Sweep:
         # threads of a large step: those asked for, else the cores free at that step;
         # its table parts: one a thread that may run (a power of two, at most 16)
         self.threads = threads
-        most = threads if threads is not None else _threads.cores_available()
+        most = threads if threads is not None else kernel_threads.cores_available()
         self.parts = _THREADS or 1 << (max(1, min(most, 16)).bit_length() - 1)
         self.used = []  # (states, threads) of each step
         self.b16 = packed_keys(W)
@@ -208,8 +211,8 @@ class _Sweep:
         self.spill_dir = spill_dir
         keys = np.array([start_key(W, closed)], np.int64)
         self.chunks = [(keys, np.ones((1, 1), np.int64))]
-        self.gk = np.empty(_BLOCK, np.int64)  # a block's successors: keys and source states
-        self.gs = np.empty(_BLOCK, np.int64)
+        self.gk = np.empty(BLOCK, np.int64)  # a block's successors: keys and source states
+        self.gs = np.empty(BLOCK, np.int64)
         self.pool = np.zeros(0, np.int64)  # the table's memory, kept from step to step
         # the arrays under the states (keys, limbs) and a spare pair for the next step's
         # output (small steps only: a large input is let go before the output is made)
@@ -230,7 +233,7 @@ class _Sweep:
         """A table of ``T`` parts for ``est`` keys: the front of the pool, which is all zero
         between steps (``compact`` clears what it reads); a larger pool when it is short,
         or (``grow``) a new one, the old one still holding the table to be moved."""
-        capp = int(est / (_LOAD * T)) + 64
+        capp = int(est / (LOAD_FACTOR * T)) + 64
         size = T * capp * (1 + Lo)
         if grow or self.pool.shape[0] < size:
             if not grow:
@@ -250,8 +253,8 @@ class _Sweep:
         Lo = L
         while True:  # once more, with a limb more, when a count overflows
             slot = (1 + Lo) * 8
-            if est * slot / _LOAD > self.table_bytes / 2:  # a large step: the whole budget at once
-                est = max(1, int(self.table_bytes * _LOAD / slot) - 64 * T)
+            if est * slot / LOAD_FACTOR > self.table_bytes / 2:  # a large step: the whole budget at once
+                est = max(1, int(self.table_bytes * LOAD_FACTOR / slot) - 64 * T)
             capp, tab = self._table(est, T, Lo)
             fill = np.zeros(T, np.int64)
             ovf = np.zeros(T, np.int64)
@@ -263,19 +266,19 @@ class _Sweep:
                     # a slice at a time: between slices the threads follow the cores free
                     e = S if S - s <= SLICE_STATES else s + SLICE_STATES
                     s = self.fill(keys[:e], counts[:e], s, *tables, tab, Lo, logT, capp, fill,
-                                  int(_LIMIT * capp), self.gk, self.gs, dacc, ovf, lo, hi)
+                                  int(MAX_LOAD * capp), self.gk, self.gs, dacc, ovf, lo, hi)
                     if s == e:
                         if s < S and self.threads is None:
-                            numba.set_num_threads(_threads.step_threads(S, None))
+                            numba.set_num_threads(kernel_threads.step_threads(S, None))
                         continue
-                    if T * capp * _LOAD >= self.max_states:
+                    if T * capp * LOAD_FACTOR >= self.max_states:
                         raise self._out_of_reach(i)
                     if hi - lo > 1 and 2.5 * T * capp * slot > self.table_bytes:
                         # old and new table together would pass the budget: keep half the range
                         hi = (lo + hi) // 2
                         shrink(tab, Lo, logT, capp, hi, fill)
                         continue
-                    ncapp, ntab = self._table(int(capp * T * _LOAD * 1.5) + 1024, T, Lo, grow=True)
+                    ncapp, ntab = self._table(int(capp * T * LOAD_FACTOR * 1.5) + 1024, T, Lo, grow=True)
                     regrow(tab, Lo, logT, capp, ntab, ncapp)
                     capp, tab = ncapp, ntab
                     del ntab
@@ -293,7 +296,7 @@ class _Sweep:
         pairs = [a for a in (self.cur, self.spare) if a is not None]
         fit = [a for a in pairs if a[0].shape[0] >= n and a[1].shape[0] >= n * Lo]
         self.cur = fit[0] if fit else None
-        rest = [a for a in pairs if a is not self.cur and a[0].nbytes + a[1].nbytes <= _SPARE_BYTES]
+        rest = [a for a in pairs if a is not self.cur and a[0].nbytes + a[1].nbytes <= SPARE_BYTES]
         self.spare = rest[0] if rest else None
 
     def _memory_arrays(self, n, Lo):
@@ -313,7 +316,7 @@ class _Sweep:
         write out and drop."""
         new = 0 if self.cur is not None else n * (1 + Lo) * 8
         need = new + max(0, self.table_bytes - int(0.8 * self.pool.nbytes))
-        return need + _physical_memory() // 20 <= available_memory()
+        return need + physical_memory() // 20 <= available_memory()
 
     def _file_arrays(self, n, Lo):
         """Keys and limbs for ``n`` states in a file of the spill directory, mapped and
@@ -335,13 +338,13 @@ class _Sweep:
                                              _masks(len(nbr), must, cap), new_live, out_live, out_fixed,
                                              np.asarray(room, dtype=np.int64), fixed_pos, may_finish, light, balance, watch)
         if self.mirror and i % self.k == self.k - 1:
-            prm[_P_MIRROR] = 1
+            prm[P_MIRROR] = 1
         tables = (prm, nbr_p, nbr_end, pw, mstart, mlist)
         chunks = self.chunks
         S = sum(keys.shape[0] for keys, _c in chunks)
         L = max(counts.shape[1] for _k, counts in chunks)
         T = 1 if S < _ONE_PART else self.parts
-        nthreads = _threads.step_threads(S, self.threads)
+        nthreads = kernel_threads.step_threads(S, self.threads)
         numba.set_num_threads(nthreads)
         self.used.append((S, nthreads))
         r = self.ratio.get(i % self.k)
@@ -355,19 +358,19 @@ class _Sweep:
         spill = False
         out, n, done, passes = [], 0, 0, 0
         lo = 0  # each pass takes what is left of the range, or its lower part
-        while lo < _HSPACE:
-            tab, Lo, nr, dacc, mid = self._merge(i, chunks, L, T, est * (_HSPACE - lo) // _HSPACE + 1024, lo,
-                                                 _HSPACE, tables)
-            if lo == 0 and mid == _HSPACE:  # the only pass: the input is no longer needed
+        while lo < HASH_SPACE:
+            tab, Lo, nr, dacc, mid = self._merge(i, chunks, L, T, est * (HASH_SPACE - lo) // HASH_SPACE + 1024, lo,
+                                                 HASH_SPACE, tables)
+            if lo == 0 and mid == HASH_SPACE:  # the only pass: the input is no longer needed
                 self.chunks = chunks = None
                 self._keep_arrays(nr, Lo)
-                spill = nr * (1 + Lo) * 8 > _SPARE_BYTES and not self._output_fits(nr, Lo)
-            spill = spill or mid < _HSPACE
+                spill = nr * (1 + Lo) * 8 > SPARE_BYTES and not self._output_fits(nr, Lo)
+            spill = spill or mid < HASH_SPACE
             lo = mid
             passes += 1
             n += nr
-            if lo < _HSPACE:  # a step in passes: a line a pass
-                self._square_line(i, 0.5, f": pass {passes} done, {lo / _HSPACE:.0%} of its states, {n:,} so far")
+            if lo < HASH_SPACE:  # a step in passes: a line a pass
+                self._square_line(i, 0.5, f": pass {passes} done, {lo / HASH_SPACE:.0%} of its states, {n:,} so far")
             if n > self.max_states:
                 raise self._out_of_reach(i)
             done += sum(limbs_to_int(row) for row in dacc)
@@ -437,7 +440,7 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                       symmetry: bool = True) -> FrontierCount:
     """:func:`kt_formal.counting.frontier.count_request`, compiled (same arguments and result).
 
-    ``table_bytes`` bounds the hash table of one step (default :data:`~kt_formal.counting._frontier_memory.TABLE_BYTES`): a
+    ``table_bytes`` bounds the hash table of one step (default :data:`~kt_formal.counting.frontier_memory.TABLE_BYTES`): a
     step that needs more runs in passes and keeps its states in files, unlinked as soon
     as they are made, in ``spill_dir`` (default: the system's temporary directory).
     ``threads``: the threads of a large step (default: ``KT_FORMAL_THREADS``, else the
@@ -446,15 +449,15 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
 
     ``checkpoint``: a directory where the states are written after a step (a square) once
     ``checkpoint_every`` seconds (default 60) have passed since the last
-    (:mod:`kt_formal.counting._frontier_checkpoint`); with ``resume`` the count goes on
+    (:mod:`kt_formal.counting.frontier_checkpoint`); with ``resume`` the count goes on
     from the last checkpoint there (or starts afresh when there is none).
     """
-    threads = _threads.requested_threads(threads)
+    threads = kernel_threads.requested_threads(threads)
     t0 = time.perf_counter()
     lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
     if isinstance(lay, FrontierCount):
         return lay
-    ckpt = (board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, _LIMB, key_encoding(lay.W, closed),
+    ckpt = (board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, LIMB, key_encoding(lay.W, closed),
                                ends=(start, end), resume=resume) if checkpoint else None)
     if resume and ckpt is None:
         raise InvalidInput("resuming a count needs its checkpoint directory")
@@ -463,15 +466,15 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
                              int(old.get("peak", 0)), 0.0, start=None if closed else start,
                              end=None if closed else end, resumed=lay.n)
     t0 += prepare_kernels(k=lay.k, closed=closed)
-    sweep = _Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
-                   table_bytes, spill_dir, threads)
+    sweep = Sweep(lay.k, lay.W, closed, lay.free_terminals, max_states, time_limit, progress, t0, lay.n,
+                  table_bytes, spill_dir, threads)
     sweep.mirror = symmetry and upside_down_alike(lay)
     first, done, emptied = 0, 0, 0
     if resume and (got := ckpt.latest()) is not None:
         step, chunks, meta = got
         sweep.restore(chunks, meta)
         first, done = step + 1, int(meta["done"])
-    with _threads_restored():
+    with threads_restored():
         for i, args in board_steps(lay, first):
             d, _ = sweep.step(i, *args)
             done += d
@@ -515,7 +518,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         raise InvalidInput(f"the frontier method counts boards with a side of at most {MAX_SHORT_SIDE}, not {k}")
     if not 1 <= a <= b:
         raise InvalidInput(f"the range {a}..{b} is empty")
-    threads = _threads.requested_threads(threads)
+    threads = kernel_threads.requested_threads(threads)
     t0 = time.perf_counter()
     out = {}
     if k == 1:  # no knight moves: only the single square has a (open) tour
@@ -527,13 +530,13 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
         return out
     ckpt = None
     if checkpoint:
-        ckpt = row_checkpointer(k, closed, partial, checkpoint, checkpoint_every, symmetry, _LIMB,
+        ckpt = row_checkpointer(k, closed, partial, checkpoint, checkpoint_every, symmetry, LIMB,
                                 key_encoding(2 * k + 1, closed), resume=resume)
     elif resume:
         raise InvalidInput("resuming a count needs its checkpoint directory")
     t0 += prepare_kernels(k=k, closed=closed)
-    sweep = _Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
-                   spill_dir, threads)
+    sweep = Sweep(k, 2 * k + 1, closed, 0 if closed else 2, max_states, time_limit, progress, t0, b, table_bytes,
+                  spill_dir, threads)
     sweep.mirror = symmetry and not partial  # a full strip looks the same upside down
     first = 0
     if resume and (got := ckpt.latest()) is not None:
@@ -546,7 +549,7 @@ def count_row(k: int, a: int, b: int, closed: bool = True, progress=None, max_st
                 out[key] = int(count)
                 if on_count is not None:
                     on_count(key, out[key])
-    with _threads_restored():
+    with threads_restored():
         _sweep_row(sweep, k, a, b, closed, on_count, partial, out, first, ckpt)
     return out
 

@@ -1,37 +1,38 @@
 """The successors of one frontier state: every way the next square can join the paths
-(compiled, inlined into the step kernel of :mod:`kt_formal.counting._frontier_tables`).
+(compiled, inlined into the step kernel of :mod:`kt_formal.counting.frontier_tables`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _DEBRUIJN, _P_BALANCE, _P_CLOSED, _P_COLOUR, _P_FIXED, _P_LIGHT, _P_N_WATCH, _P_FREE, _P_MAY_FINISH, _P_MERGE, _P_NEW_LIVE, _P_NO_ROOM, _P_ONE_ROOM, _P_OUT_FIXED, _P_OUT_LIVE, _P_SHUT, _P_W, _colours_dead, _lowest_bit, _watch_can, _nibbles_equal, _popcount, _with_leaving
+from kt_formal.engines.compiled import cached_njit
+from kt_formal.counting.frontier_keys import DEBRUIJN, P_BALANCE, P_CLOSED, P_COLOUR, P_FIXED, P_LIGHT, P_N_WATCH, P_FREE, P_MAY_FINISH, P_MERGE, P_NEW_LIVE, P_NO_ROOM, P_ONE_ROOM, P_OUT_FIXED, P_OUT_LIVE, P_SHUT, P_W, colours_dead, lowest_bit, watch_can, nibbles_equal, popcount, with_leaving
 
-__all__ = ["_combo16", "_neighbour_sets", "_moves16", "_relabelled16", "_labels_from", "_successor16", "_singles", "_successor_open16", "_ends_dead", "_touched", "_open_mask_dead", "_successor"]
+__all__ = ["move_combo16", "neighbour_sets", "labels_from", "successor16", "successor_open16",
+           "touched_masks", "open_mask_dead", "successor", "mirror_image16"]
 
 
 @cached_njit(inline="always")
-def _combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0,
-             low_w, closed):  # pragma: no cover - compiled
+def move_combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0,
+                 low_w, closed):  # pragma: no cover - compiled
     """:func:`_combo` of a packed state ``X`` (nibble q: position q; the masks are spread,
     bit 4q for position q)."""
-    allowed, required = _neighbour_sets(X, low_w, m, nbr_p4, nbr_end, z_dead, l_dead, z_req, l_req, z_forb, -1)
+    allowed, required = neighbour_sets(X, low_w, m, nbr_p4, nbr_end, z_dead, l_dead, z_req, l_req, z_forb, -1)
     if allowed < 0:
         return -1
     v0 = X & np.uint64(15)
-    return _with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), closed, out_live, b0, allowed, required)
+    return with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), closed, out_live, b0, allowed, required)
 
 
 @cached_njit(inline="always")
-def _neighbour_sets(X, low, m, shifts, nbr_end, z_dead, l_dead, z_req, l_req, z_forb,
-                    skip):  # pragma: no cover - compiled
+def neighbour_sets(X, low, m, shifts, nbr_end, z_dead, l_dead, z_req, l_req, z_forb,
+                   skip):  # pragma: no cover - compiled
     """The neighbour bit sets ``(allowed, required)`` of a packed state ``X`` (its places the
     nibbles within ``low``, neighbour b at the nibble ``shifts[b]`` bits up; ``skip``: a
     neighbour left to the caller, -1 for none), or ``(-1, 0)`` when the state is dead."""
     one = np.uint64(1)
-    zm = _nibbles_equal(X, np.uint64(0)) & low
-    om = _nibbles_equal(X, one) & low
+    zm = nibbles_equal(X, np.uint64(0)) & low
+    om = nibbles_equal(X, one) & low
     lm = low & ~(zm | om)
     if (zm & z_dead) | (lm & l_dead):
         return -1, 0
@@ -85,8 +86,8 @@ def _moves16(X, mask, W4, m, nbr_p4, nbr_end, low_a, may_join):  # pragma: no co
                     return w, -1
                 code = 1
             else:  # joins two paths: bv's other end takes label a
-                eb = _nibbles_equal(w, bv) & low_a
-                if eb | (_nibbles_equal(w, a) & low_a):
+                eb = nibbles_equal(w, bv) & low_a
+                if eb | (nibbles_equal(w, a) & low_a):
                     w = (w & ~(eb * F)) | (eb * a)
                 else:  # both far ends were ends of paths that end the tour
                     code = 1
@@ -100,19 +101,19 @@ def _relabelled16(Y, low_w, db_index):  # pragma: no cover - compiled
     one = np.uint64(1)
     F = np.uint64(15)
     t = ((Y >> one) | (Y >> np.uint64(2)) | (Y >> np.uint64(3))) & low_w  # places holding a label
-    return _labels_from(Y, t, Y & ~(t * F), np.uint64(2), db_index)
+    return labels_from(Y, t, Y & ~(t * F), np.uint64(2), db_index)
 
 
 @cached_njit(inline="always")
-def _labels_from(Y, t, out, nxt, db_index):  # pragma: no cover - compiled
+def labels_from(Y, t, out, nxt, db_index):  # pragma: no cover - compiled
     """``out`` with the labels of ``Y`` at the places ``t`` (spread bits) numbered ``nxt``,
     ``nxt + 1``, ... in frontier order (one label at a time: a mask of its places)."""
     one = np.uint64(1)
     F = np.uint64(15)
     while t:
         lb = t & (~t + one)
-        q = db_index[np.int64((lb * _DEBRUIJN) >> np.uint64(58))]
-        e = _nibbles_equal(Y, (Y >> np.uint64(q)) & F) & t
+        q = db_index[np.int64((lb * DEBRUIJN) >> np.uint64(58))]
+        e = nibbles_equal(Y, (Y >> np.uint64(q)) & F) & t
         out |= e * nxt
         t &= ~e
         nxt += one
@@ -120,8 +121,8 @@ def _labels_from(Y, t, out, nxt, db_index):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _mirror_image16(nk, W, low_w, db_index):  # pragma: no cover - compiled
-    """:func:`~kt_formal.counting._frontier_keys._mirror_image` of a packed key (closed or
+def mirror_image16(nk, W, low_w, db_index):  # pragma: no cover - compiled
+    """:func:`~kt_formal.counting.frontier_keys.mirror_image` of a packed key (closed or
     open tours): the rows of both columns turned over with shifts, the labels renumbered
     by :func:`_relabelled16`; the key's two low bits (the ends of an open tour) kept."""
     F = np.uint64(15)
@@ -139,9 +140,9 @@ def _mirror_image16(nk, W, low_w, db_index):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, low_a,
-                 db_index, n_watch, wb, wa, wn):  # pragma: no cover - compiled
-    """:func:`_successor` of a closed tour's packed state ``X`` (the new square's value
+def successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, low_a,
+                db_index, n_watch, wb, wa, wn):  # pragma: no cover - compiled
+    """:func:`successor` of a closed tour's packed state ``X`` (the new square's value
     in nibble W): the same moves on nibbles in one word, the look-ahead on the watched
     squares (``wb``: their window neighbours, spread; ``wa``: moves ahead; ``wn``: need),
     and the path ends relabelled in frontier order one label at a time (a mask of its
@@ -162,9 +163,9 @@ def _successor16(X, mask, W, m, nbr_p4, nbr_end, out_live, may_finish, low_w, lo
             return -1
         return -2
     if n_watch:
-        avail = np.int64(low_w & ~_nibbles_equal(Y, np.uint64(1)))
+        avail = np.int64(low_w & ~nibbles_equal(Y, np.uint64(1)))
         for j in range(n_watch):
-            if wa[j] + _popcount(wb[j] & avail) < wn[j]:
+            if wa[j] + popcount(wb[j] & avail) < wn[j]:
                 return -1
     return np.int64(_relabelled16(Y, low_w, db_index) << np.uint64(2))
 
@@ -181,7 +182,7 @@ def _singles(Y, low_w):  # pragma: no cover - compiled
         q4 = np.uint64(0)
         while not (lb >> q4) & one:
             q4 += np.uint64(4)
-        e = _nibbles_equal(Y, (Y >> q4) & F) & t
+        e = nibbles_equal(Y, (Y >> q4) & F) & t
         if e == lb:
             out |= lb
         t &= ~e
@@ -196,9 +197,9 @@ def _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed,
     to come two moves short, or more squares that can only be ends (a square without a move
     and one move of room, a path end without room, a square still to come a move short)
     than the tour has ends left after its ``tn2``, or ends of colours the board does not
-    allow (``colour``). The watched squares as :func:`_successor16`'s (``wl``: light)."""
+    allow (``colour``). The watched squares as :func:`successor16`'s (``wl``: light)."""
     f = np.int64((zpost & one_room) | (lpost & no_room))  # squares that can only be ends
-    nf = _popcount(f)
+    nf = popcount(f)
     if tn2 + nf > free:  # the commonest end, and the cheapest to see
         return True
     n_short = 0
@@ -206,7 +207,7 @@ def _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed,
     if n_watch:
         avail = np.int64(zpost | (lpost & ~fixed))
         for j in range(n_watch):
-            can = wa[j] + _popcount(wb[j] & avail)
+            can = wa[j] + popcount(wb[j] & avail)
             if can < wn[j]:
                 if can < wn[j] - 1:
                     return True
@@ -214,22 +215,22 @@ def _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed,
                 light_short += wl[j]
     if tn2 + nf + n_short > free:
         return True
-    return colour and _colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
-                                    balance, f, nf, n_short, light_short)
+    return colour and colours_dead(np.int64(zpost), np.int64(lpost), tn2, free, np.int64(light), np.int64(fixed),
+                                   balance, f, nf, n_short, light_short)
 
 
 @cached_njit(inline="always")
-def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, may_finish, free, merge,
-                      one_room, no_room, shut, low_w, low_a, db_index, colour, light, fixed,
-                      balance, n_watch, wb, wa, wn, wl):  # pragma: no cover - compiled
-    """:func:`_successor` of an open tour's packed state ``X`` (the new square's value in
+def successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, may_finish, free, merge,
+                     one_room, no_room, shut, low_w, low_a, db_index, colour, light, fixed,
+                     balance, n_watch, wb, wa, wn, wl):  # pragma: no cover - compiled
+    """:func:`successor` of an open tour's packed state ``X`` (the new square's value in
     nibble W; ``tn`` the ends of the tour gone from the frontier): the moves, the leaving
     square, the pairing of the two unpartnered ends once both ends are placed, the end
     and whole-path pruning and the relabelling, on nibbles of one word. ``one_room``,
     ``no_room``, ``shut``, ``light`` and ``fixed`` are spread masks of the frontier after
-    the step; with ``colour`` the ends' colours are checked (:func:`_colours_dead`); the
-    watched squares as :func:`_successor16`'s (``wl``: light). The checks on the ends
-    (:func:`_ends_dead`) are left to :func:`_open_mask_dead`, before the moves, on a step
+    the step; with ``colour`` the ends' colours are checked (:func:`colours_dead`); the
+    watched squares as :func:`successor16`'s (``wl``: light). The checks on the ends
+    (:func:`_ends_dead`) are left to :func:`open_mask_dead`, before the moves, on a step
     that cannot finish the tour: the caller makes them there."""
     zero = np.uint64(0)
     one = np.uint64(1)
@@ -249,7 +250,7 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
             if tn2 >= free:
                 return -1
             tn2 += 1
-        if not (_nibbles_equal(Y, v) & low_w):  # its other end gone before it: a whole path
+        if not (nibbles_equal(Y, v) & low_w):  # its other end gone before it: a whole path
             finished = True
     elif out_fixed and v != one:
         return -1
@@ -269,9 +270,9 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
         if not may_finish or Y != low_w:
             return -1
         return -2
-    zpost = _nibbles_equal(Y, zero) & low_w
-    lpost = low_w & ~(zpost | (_nibbles_equal(Y, one) & low_w))
-    # the checks on the ends: made before the moves (:func:`_open_mask_dead`) unless the
+    zpost = nibbles_equal(Y, zero) & low_w
+    lpost = low_w & ~(zpost | (nibbles_equal(Y, one) & low_w))
+    # the checks on the ends: made before the moves (:func:`open_mask_dead`) unless the
     # step may finish the tour, and then here
     if may_finish and _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed, balance,
                                  n_watch, wb, wa, wn, wl):
@@ -283,7 +284,7 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
         q4 = np.uint64(0)
         while not (lb >> q4) & one:
             q4 += np.uint64(4)
-        e = _nibbles_equal(Y, (Y >> q4) & F) & low_w
+        e = nibbles_equal(Y, (Y >> q4) & F) & low_w
         mate = e & ~lb
         if mate == zero or (mate & shut):
             if not may_finish or ((zpost | lpost) & ~e):
@@ -292,7 +293,7 @@ def _successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, m
 
 
 @cached_njit(inline="always")
-def _touched(nbr_p4, m):  # pragma: no cover - compiled
+def touched_masks(nbr_p4, m):  # pragma: no cover - compiled
     """For each move mask, the window squares its moves touch, spread, after the step
     (nibble q - 1 for frontier position q; the square leaving, position 0, aside)."""
     t = np.zeros(1 << m, np.uint64)
@@ -304,8 +305,8 @@ def _touched(nbr_p4, m):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _open_mask_dead(zu, lu, nz, t, d, tn2, free, may_finish, one_room, no_room, colour, light, fixed,
-                    balance, n_watch, wb, wa, wn, wl):  # pragma: no cover - compiled
+def open_mask_dead(zu, lu, nz, t, d, tn2, free, may_finish, one_room, no_room, colour, light, fixed,
+                   balance, n_watch, wb, wa, wn, wl):  # pragma: no cover - compiled
     """Whether a move mask of an open tour's state leads nowhere, told from which window
     squares have no move yet (``zu``) and which are path ends (``lu``) after the step,
     before the mask's moves are made: the squares it touches (``t``) take a move, the new
@@ -313,11 +314,11 @@ def _open_mask_dead(zu, lu, nz, t, d, tn2, free, may_finish, one_room, no_room, 
     :func:`_ends_dead`, made before the moves instead of after them: the masks they drop
     are most of those tried, at a few operations each. On a step that may finish the tour
     (``may_finish``) only the ends forced by squares short of room are counted here, which a
-    finished tour never fails; :func:`_successor_open16` makes the rest there."""
+    finished tour never fails; :func:`successor_open16` makes the rest there."""
     zpost = (zu & ~t) | (nz if d == 0 else np.uint64(0))
     lpost = (lu & ~t) | (zu & t) | (nz if d == 1 else np.uint64(0))
     if may_finish:
-        return tn2 + _popcount(np.int64((zpost & one_room) | (lpost & no_room))) > free
+        return tn2 + popcount(np.int64((zpost & one_room) | (lpost & no_room))) > free
     return _ends_dead(zpost, lpost, tn2, free, one_room, no_room, colour, light, fixed, balance, n_watch, wb, wa, wn, wl)
 
 
@@ -382,23 +383,23 @@ def _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W, n_short, light_short): 
         moves += bit
     zpost = zm & ~chg
     lpost = (lm & ~chg) | (zm & chg)
-    if prm[_P_NEW_LIVE]:
+    if prm[P_NEW_LIVE]:
         if moves == 0:
             zpost |= np.int64(1) << W
         elif moves == 1:
             lpost |= np.int64(1) << W
-    f = (zpost & prm[_P_ONE_ROOM]) | (lpost & prm[_P_NO_ROOM])  # squares that can only be ends
-    nf = _popcount(f)
-    if tn2 + nf + n_short > prm[_P_FREE]:
+    f = (zpost & prm[P_ONE_ROOM]) | (lpost & prm[P_NO_ROOM])  # squares that can only be ends
+    nf = popcount(f)
+    if tn2 + nf + n_short > prm[P_FREE]:
         return True
-    if prm[_P_COLOUR] and _colours_dead(zpost, lpost, tn2, prm[_P_FREE], prm[_P_LIGHT], prm[_P_FIXED],
-                                        prm[_P_BALANCE], f, nf, n_short, light_short):
+    if prm[P_COLOUR] and colours_dead(zpost, lpost, tn2, prm[P_FREE], prm[P_LIGHT], prm[P_FIXED],
+                                      prm[P_BALANCE], f, nf, n_short, light_short):
         return True
     # a path whose two ends take no more moves (shut, or gone from the frontier as an
     # end of the tour) is the whole tour: dead while any other square waits for moves
-    shut = lpost & prm[_P_SHUT]
+    shut = lpost & prm[P_SHUT]
     while shut:
-        p = _lowest_bit(shut)
+        p = lowest_bit(shut)
         shut &= shut - 1
         x = w[p]
         p2 = -1
@@ -406,8 +407,8 @@ def _open_tour_dead(w, mask, zm, lm, tn2, prm, nbr_p, W, n_short, light_short): 
             if t != p and w[t] == x:
                 p2 = t
                 break
-        if p2 < 0 or (prm[_P_SHUT] >> p2) & 1:
-            if not prm[_P_MAY_FINISH]:
+        if p2 < 0 or (prm[P_SHUT] >> p2) & 1:
+            if not prm[P_MAY_FINISH]:
                 return True
             rest = (zpost | lpost) & ~(np.int64(1) << p)
             if p2 >= 0:
@@ -461,26 +462,26 @@ def _encode(w, lab, W, pw, tn2):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # pragma: no cover - compiled
+def successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # pragma: no cover - compiled
     """The key of the state that ``mask`` (the new square's moves back into the frontier)
     makes of the decoded state ``base``; -1 when it makes none, -2 when it finishes the tour."""
-    W = prm[_P_W]
-    closed = prm[_P_CLOSED]
+    W = prm[P_W]
+    closed = prm[P_CLOSED]
     for q in range(W + 1):
         w[q] = base[q]
-    joined = _join_moves(w, mask, W, nbr_p, nbr_end, closed, prm[_P_MERGE], tn)
+    joined = _join_moves(w, mask, W, nbr_p, nbr_end, closed, prm[P_MERGE], tn)
     if joined < 0:
         return -1
     finished = joined == 1
     v = w[0]
     tn2 = tn
-    if v == 0 and prm[_P_OUT_LIVE]:
+    if v == 0 and prm[P_OUT_LIVE]:
         return -1
     if v >= 2:
         if closed:
             return -1
-        if not prm[_P_OUT_FIXED]:
-            if tn2 >= prm[_P_FREE]:
+        if not prm[P_OUT_FIXED]:
+            if tn2 >= prm[P_FREE]:
                 return -1
             tn2 += 1
         present = False
@@ -490,12 +491,12 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
                 break
         if not present:
             finished = True
-    elif prm[_P_OUT_FIXED] and v != 1:
+    elif prm[P_OUT_FIXED] and v != 1:
         return -1
-    if prm[_P_MERGE] and tn2 == 2 and tn < 2 and not finished:
+    if prm[P_MERGE] and tn2 == 2 and tn < 2 and not finished:
         _pair_the_tour_ends(w, W)
     if finished:
-        if not prm[_P_MAY_FINISH]:
+        if not prm[P_MAY_FINISH]:
             return -1
         for t in range(1, W + 1):
             if w[t] != 1:
@@ -503,15 +504,15 @@ def _successor(base, w, lab, mask, tn, zm, lm, prm, nbr_p, nbr_end, pw):  # prag
         return -2
     n_short = 0
     light_short = 0
-    if prm[_P_N_WATCH]:
+    if prm[P_N_WATCH]:
         # the look-ahead: window places that can still take a move (no move yet, or a path
         # end that is not a fixed end), bit p for place p
         avail = 0
         for p in range(1, W + 1):
             x = w[p]
-            avail |= np.int64((x == 0) | ((x >= 2) & ((prm[_P_FIXED] >> p) & 1 == 0))) << p
-        for j in range(prm[_P_N_WATCH]):
-            can, need, lt = _watch_can(prm, j, avail)
+            avail |= np.int64((x == 0) | ((x >= 2) & ((prm[P_FIXED] >> p) & 1 == 0))) << p
+        for j in range(prm[P_N_WATCH]):
+            can, need, lt = watch_can(prm, j, avail)
             if can < need:
                 if closed or can < need - 1:
                     return -1

@@ -1,8 +1,8 @@
 """The frontier counter on a Dask cluster: the states of each step parted by a hash of their keys.
 
-Each step of :func:`kt_formal.counting._frontier_jit.count_request_jit`'s sweep runs as
+Each step of :func:`kt_formal.counting.frontier_jit.count_request_jit`'s sweep runs as
 ``2 * P`` tasks for ``P`` parts: a task a part steps its states with the compiled kernels
-(:class:`~kt_formal.counting._frontier_jit._Sweep`, one thread: a worker process a core)
+(:class:`~kt_formal.counting.frontier_jit.Sweep`, one thread: a worker process a core)
 and merges their successors in its own table, then cuts them into ``P`` pieces by a hash
 of the key; a task a part then merges the pieces meant for it from every part (equal keys
 add their counts, exactly, in 31-bit digits). So no state is held twice after a step, no
@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from kt_formal.board import Board
-from kt_formal.counting._frontier_steps import board_steps, upside_down_alike
+from kt_formal.counting.frontier_steps import board_steps, upside_down_alike
 from kt_formal.counting.frontier import FrontierCount, sweep_layout
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 
@@ -37,7 +37,7 @@ class DaskCluster:
     ``address`` is a scheduler address (``tcp://HOST:8786``) or ``"local"`` for a
     LocalCluster of ``workers`` worker processes (threads if ``processes`` is False).
     Raises InvalidInput when Dask is missing or the scheduler cannot be reached. The
-    census's runner (:class:`kt_formal.census.runners.DaskConnection`) is one too.
+    census's runner (:class:`kt_formal.survey.runners.DaskConnection`) is one too.
     """
 
     def __init__(self, address: str, workers: int = 2, processes: bool = True):
@@ -50,7 +50,7 @@ class DaskCluster:
             import os
 
             # the workers started here import the same kt_formal as this process (this
-            # file is kt_formal/counting/_frontier_dask.py: the package's parent is 3 up)
+            # file is kt_formal/counting/frontier_dask.py: the package's parent is 3 up)
             parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
             path = os.environ.get("PYTHONPATH", "")
             if parent not in path.split(os.pathsep):
@@ -129,25 +129,25 @@ def merge_parts(*pieces):
 
 def _prepare_worker(k: int, closed: bool) -> None:
     """Load the kernels in a worker (a module-level function: Dask sends it by reference)."""
-    from kt_formal.counting import _frontier_jit as fj
+    from kt_formal.counting import frontier_jit as fj
 
     fj.prepare_kernels(note=False, k=k, closed=closed)
 
 
 def _step_part(part, spec, i, args):
     """A worker's task: step one part's states; ``(pieces for each part, tours finished)``."""
-    from kt_formal.counting import _frontier_jit as fj
+    from kt_formal.counting import frontier_jit as fj
 
     keys, counts = part
     P = spec["parts"]
     if keys.shape[0] == 0:
         return [_empty() for _ in range(P)], 0
     fj.prepare_kernels(note=False, k=spec["k"], closed=spec["closed"])
-    sweep = fj._Sweep(spec["k"], spec["W"], spec["closed"], spec["free"], spec["max_states"], None, None,
-                      time.perf_counter(), spec["n"], spec["table_bytes"], spec["spill_dir"], 1)
+    sweep = fj.Sweep(spec["k"], spec["W"], spec["closed"], spec["free"], spec["max_states"], None, None,
+                     time.perf_counter(), spec["n"], spec["table_bytes"], spec["spill_dir"], 1)
     sweep.chunks = [(keys, counts)]
     sweep.mirror = spec.get("mirror", False)
-    with fj._threads_restored():
+    with fj.threads_restored():
         done, _ = sweep.step(i, *args)
     out = [(np.asarray(k), np.asarray(c)) for k, c in sweep.chunks]
     L = max(c.shape[1] for _k, c in out)
@@ -179,14 +179,14 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
                        spill_dir: str | None = None, checkpoint: str | None = None, resume: bool = False,
                        checkpoint_every: float | None = None, cluster: DaskCluster | None = None,
                        symmetry: bool = True) -> FrontierCount:
-    """:func:`~kt_formal.counting._frontier_jit.count_request_jit` on a Dask cluster, its states in
+    """:func:`~kt_formal.counting.frontier_jit.count_request_jit` on a Dask cluster, its states in
     ``parts`` parts (``address``: a scheduler, or ``"local"``; or an open ``cluster``).
 
     ``max_states`` bounds the states of one part; compiling the kernels on the workers is not
     counted in ``time_limit`` nor in the wall time. Checkpoints are the single-machine
     counter's (not taken here yet).
     """
-    from kt_formal.counting import _frontier_jit as fj
+    from kt_formal.counting import frontier_jit as fj
 
     if checkpoint or resume:
         raise InvalidInput("--checkpoint and --resume are not taken with --dask yet: count on one machine")
@@ -207,7 +207,7 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
         # the kernels loaded (compiled once) on every worker before the clock starts
         client.run(_prepare_worker, lay.k, bool(closed))
         t0 = time.perf_counter()
-        first = fj._Sweep(lay.k, lay.W, closed, lay.free_terminals, 1, None, None, t0, lay.n)
+        first = fj.Sweep(lay.k, lay.W, closed, lay.free_terminals, 1, None, None, t0, lay.n)
         keys, counts = first.chunks[0]
         state = [client.scatter((keys, counts))] + [client.scatter(_empty()) for _ in range(parts - 1)]
         done, peak, per_column = 0, 1, []

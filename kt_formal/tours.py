@@ -251,6 +251,12 @@ class Tour:
         kind = "closed" if self.closed else "open"
         return f"<Tour {kind} {self.board.describe()}, {len(self)} squares>"
 
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows (:func:`kt_formal.svg.tour_repr_svg`; None when too large)."""
+        from kt_formal.svg import tour_repr_svg
+
+        return tour_repr_svg(self)
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, Tour):
             return NotImplemented
@@ -260,4 +266,4 @@ class Tour:
             and np.array_equal(self.order, other.order)
         )
 
-    __hash__ = None  # mutable array inside
+    __hash__ = None  # type: ignore[assignment]  # mutable array inside

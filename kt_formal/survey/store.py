@@ -266,6 +266,13 @@ class Store:
             sql += " WHERE answer != 'unknown'"
         return set(self.con.execute(sql))
 
+    def unknown_among(self, questions) -> int:
+        """How many of ``questions`` (question tuples) are stored as unknown."""
+        keys = {question_key(q) for q in questions}
+        unknown = self.con.execute('SELECT rows, cols, holes, tour, start, "end" FROM verdicts '
+                                   "WHERE answer = 'unknown'")
+        return sum(1 for r in unknown if tuple(r) in keys)
+
     def count(self) -> int:
         """Rows stored."""
         return self.con.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]

@@ -33,8 +33,8 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kt_formal.census.report import REJECTED
-from kt_formal.census.store import Store
+from kt_formal.survey.report import REJECTED
+from kt_formal.survey.store import Store
 from kt_formal.exceptions import InvalidInput
 from kt_formal.files import output_file, read_user_bytes
 from kt_formal.theorems import ringboard_tour, three_row_minus_one_tour
@@ -60,10 +60,10 @@ def square_name(rows: int, cols: int, r: int, c: int) -> str:
 
 def _one_hole_rows(store: Store, board, what: str, certificates: bool = False):
     """``(m, n, tour, (top, left, h, w), answer, method, certificate)`` for every stored verdict of
-    one board (or all), checked by the kernel (:func:`~kt_formal.census.report.checked_verdicts`:
+    one board (or all), checked by the kernel (:func:`~kt_formal.survey.report.checked_verdicts`:
     a refused certificate makes the answer "rejected"), each question having one rectangular
     hole and no fixed end. Raises InvalidInput naming ``what`` for any other question."""
-    from kt_formal.census.report import checked_verdicts, rect_of
+    from kt_formal.survey.report import checked_verdicts, rect_of
 
     for m, n, holes, tour, start, end, answer, method, d in checked_verdicts(store, board, certificates):
         rect = rect_of(json.loads(holes))
@@ -230,7 +230,7 @@ def _margins(m, n, top, left, h, w) -> int:
 
 def findings_markdown(rows, *, command: str = "", seconds: str = "", source: str = "") -> str:
     """What the table says, as Markdown (every figure counted from ``rows``)."""
-    from kt_formal.census.report import family_words
+    from kt_formal.survey.report import family_words
 
     rows = list(rows)
     out: list[str] = []
@@ -493,8 +493,8 @@ def _drup_reason(d: dict) -> str:
 
 def page_data(store: Store, board=None) -> dict:
     """Everything the atlas page shows, as plain data (see :mod:`kt_formal.io.atlas_page`)."""
-    from kt_formal.census import report
-    from kt_formal.census.runners import EXPENSIVE_CHECKS
+    from kt_formal.survey import report
+    from kt_formal.survey.runners import EXPENSIVE_CHECKS
     from kt_formal.proofs.explain import explain
 
     reasons: list[str] = []

@@ -11,7 +11,7 @@ checks each one is loaded). numba tells a stale cache by a hash of the kernel's 
 file, but a kernel's machine code also holds the kernels it calls, which may live in other
 files: :func:`cached_njit` folds those files' hashes into the stamp (:func:`_sources`), so
 editing a called kernel's file compiles its callers again. Importing this module sets numba's threading layer and
-OpenMP's wait policy (:func:`kt_formal.engines._threads.prepare`) before any parallel
+OpenMP's wait policy (:func:`kt_formal.engines.kernel_threads.prepare`) before any parallel
 kernel starts numba's threads.
 :func:`announce_compile` prints one line on standard error before the first compile.
 
@@ -43,11 +43,11 @@ except ImportError:  # pragma: no cover - not on Windows: each process compiles 
 
 from numba import njit as _numba_njit
 
-from kt_formal.engines import _threads
+from kt_formal.engines import kernel_threads
 
 __all__ = ["Preparation", "cached_njit", "kernel_sources", "kernels_compiled", "announce_compile", "start_compiler_without_blas", "KERNELS"]
 
-_threads.prepare()
+kernel_threads.prepare()
 
 #: Every kernel made by :func:`cached_njit` in this process, with its options: ``(kernel, options)``.
 KERNELS: list = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["BYTES_PER_STATE", "_physical_memory", "TABLE_BYTES", "SPILL_BYTES_PER_STATE", "DEFAULT_MAX_STATES"]
+__all__ = ["BYTES_PER_STATE", "physical_memory", "TABLE_BYTES", "SPILL_BYTES_PER_STATE", "DEFAULT_MAX_STATES"]
 
 
 #: What one state of a step's output costs at the step's peak, measured on 8 x 8 (230
@@ -16,7 +16,8 @@ __all__ = ["BYTES_PER_STATE", "_physical_memory", "TABLE_BYTES", "SPILL_BYTES_PE
 BYTES_PER_STATE = 48
 
 
-def _physical_memory() -> int:
+def physical_memory() -> int:
+    """Bytes of this machine's memory (8 GB where the system does not say)."""
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
@@ -25,7 +26,7 @@ def _physical_memory() -> int:
 
 #: The most memory the hash table of one step may take: a step that needs more runs in
 #: passes (and its states go to files in the spill directory).
-TABLE_BYTES = int(0.6 * _physical_memory())
+TABLE_BYTES = int(0.6 * physical_memory())
 
 
 #: What one state of a step held in files costs on disk: its key and count as input and
@@ -34,4 +35,4 @@ SPILL_BYTES_PER_STATE = 40
 
 
 #: Default bound on the states of one step: what fits in 70 % of this machine's memory.
-DEFAULT_MAX_STATES = max(1_000_000, int(0.7 * _physical_memory()) // BYTES_PER_STATE)
+DEFAULT_MAX_STATES = max(1_000_000, int(0.7 * physical_memory()) // BYTES_PER_STATE)

@@ -4,14 +4,14 @@ The unit of work is :func:`solve_question`, one plain tuple in, plain data out, 
 it pickles for a process pool and for Dask. Around it :func:`solve_orbit` answers
 one symmetry orbit: it solves the representative, re-checks the certificate with
 the kernel's checker, moves it to every other member of the orbit
-(:func:`~kt_formal.census.families.transform_certificate`) and re-checks each image;
+(:func:`~kt_formal.survey.families.transform_certificate`) and re-checks each image;
 a member whose certificate cannot be moved (an exhaustive record) or
 whose image is rejected is solved on its own board. Orbits travel in chunks, so
 trivial questions do not pay the per-task overhead.
 
 :func:`run_census` skips the questions already stored, sends the rest to the
 workers and writes the rows as they come back (``as_completed``), through
-:class:`~kt_formal.census.store.Store`, which commits them in batches at most 0.2 s
+:class:`~kt_formal.survey.store.Store`, which commits them in batches at most 0.2 s
 apart, and at once whenever no other result is ready: a kill loses only the boards
 still being worked on.
 
@@ -30,9 +30,9 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
-from kt_formal.census.families import group_by_symmetry, transform_certificate
-from kt_formal.census.store import Store, question_key
-from kt_formal.counting._frontier_dask import DaskCluster
+from kt_formal.survey.families import group_by_symmetry, transform_certificate
+from kt_formal.survey.store import Store, question_key
+from kt_formal.counting.frontier_dask import DaskCluster
 from kt_formal.exceptions import CertificateRejected, InvalidInput, KtFormalError
 
 __all__ = [
@@ -77,6 +77,11 @@ class _Overrun(BaseException):
     """Raised by the alarm in the middle of a question that ran past the hard limit."""
 
 
+#: The longest hard limit set as an alarm (about three years; the system's timer takes no
+#: more than its clock can count): a longer time limit runs without one.
+MAX_ALARM_SECONDS = 10**8
+
+
 def hard_limit(time_limit: float | None) -> float | None:
     """Seconds after which a question is stopped (see :data:`HARD_LIMIT_FACTOR`).
 
@@ -110,11 +115,12 @@ def solve_question(task: tuple) -> tuple:
     import signal
     import threading
 
-    from kt_formal.decide import decide
+    from kt_formal.pipeline import decide
+    from kt_formal.question import Limits, Question
 
     t = time.perf_counter()
     cap = hard_limit(time_limit)
-    alarm = (cap is not None and hasattr(signal, "setitimer")
+    alarm = (cap is not None and cap <= MAX_ALARM_SECONDS and hasattr(signal, "setitimer")
              and threading.current_thread() is threading.main_thread())
     old = None
     try:
@@ -122,8 +128,8 @@ def solve_question(task: tuple) -> tuple:
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, cap)
         try:
-            v = decide(_board(rows, cols, holes), closed=closed, start=start, end=end,
-                       time_limit=time_limit, workers=1)
+            v = decide(Question(_board(rows, cols, holes), closed=closed, start=start, end=end),
+                       Limits(time_limit, threads=1))
         finally:
             if alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -289,7 +295,7 @@ def _pool_results(chunks, workers: int):
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    import kt_formal.decide  # noqa: F401 - loaded once, inherited by forked workers
+    import kt_formal.pipeline  # noqa: F401 - loaded once, inherited by forked workers
 
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -310,7 +316,7 @@ def _pool_results(chunks, workers: int):
 
 class DaskConnection(DaskCluster):
     """A Dask client (and the LocalCluster it started, if any) that solves census chunks;
-    close it when done (see :class:`kt_formal.counting._frontier_dask.DaskCluster`)."""
+    close it when done (see :class:`kt_formal.counting.frontier_dask.DaskCluster`)."""
 
     def results(self, chunks):
         """Results of the chunks as they finish (``as_completed``)."""
@@ -340,13 +346,13 @@ def _dask_results(chunks, dask, workers: int, processes: bool = True):
 
 
 def run_census(questions, store: Store, *, time_limit: float | None = 10.0, workers: int = 1,
-               dask: str | None = None, dask_processes: bool = True, retry_unknown: bool = False,
+               dask: "str | DaskConnection | None" = None, dask_processes: bool = True, retry_unknown: bool = False,
                progress=None) -> CensusRun:
     """Answer every question not yet in ``store``, writing rows as they arrive.
 
     Parameters
     ----------
-    questions : iterable of question tuples (see :mod:`kt_formal.census.families`)
+    questions : iterable of question tuples (see :mod:`kt_formal.survey.families`)
     store : Store
     time_limit : float or None
         Seconds per board (``retry_unknown``: :data:`RETRY_FACTOR` times this for the unknowns).

@@ -1,9 +1,9 @@
-"""The compiled path searches: Warnsdorff-ordered backtracking with the pruning rules, plain depth-first search in a fixed move order, and Warnsdorff's greedy walk (numba kernels, run in chunks of nodes by :class:`kt_formal.engines._search.PathSearch`)."""
+"""The compiled path searches: Warnsdorff-ordered backtracking with the pruning rules, plain depth-first search in a fixed move order, and Warnsdorff's greedy walk (numba kernels, run in chunks of nodes by :class:`kt_formal.engines.pathsearch.PathSearch`)."""
 
 from __future__ import annotations
 
 import numpy as np
-from kt_formal.engines._jit import cached_njit as _njit
+from kt_formal.engines.compiled import cached_njit as _njit
 
 __all__ = ["_visit", "_unvisit", "_candidates", "search_kernel", "plain_kernel", "warnsdorff_kernel"]
 

@@ -28,40 +28,36 @@ The stages, each timed and recorded in :attr:`Verdict.stages`:
    run side by side within one time budget (threads; the first answer stops the other);
 6. an honest ``unknown`` naming every stage, what it did and its time.
 
-``--time-limit`` is a promise: every stage takes its share of one
-:class:`~kt_formal.question.Budget`, made (and checked) once here. Engines and
+``--time-limit`` is a promise: every stage takes its share of the one
+:class:`~kt_formal.question.Limits` of the question, made (and checked) where it is asked. Engines and
 constructions are reached only through the door :mod:`kt_formal.solve`, whose policy
 (:mod:`kt_formal.solve.policy`) says which runs when.
 
 >>> from kt_formal.board import Board
->>> v = decide(Board(5, 5))
+>>> v = decide(Question(Board(5, 5)))
 >>> v.answer, v.certificate["method"]
 ('no', 'colour')
 >>> print(v.explanation)
 No closed tour: the board has 13 dark and 12 light squares; a closed tour alternates colours.
->>> decide(Board(3, 4), closed=False).answer
+>>> decide(Question(Board(3, 4), closed=False)).answer
 'yes'
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from kt_formal import solve
-from kt_formal.board import Board
 from kt_formal.exceptions import InvalidInput
 from kt_formal.proofs import (explain, find_colour_proof, find_degree_proof, find_ends_proof, find_hall_proof,
                               find_proof)
-from kt_formal.question import Budget, Stage, Status, TourRequest
+from kt_formal.question import DEFAULT_TIME_LIMIT, Limits, Question, Stage, Status
 from kt_formal.solve import policy
 from kt_formal.theorems import rectangle_tour
-from kt_formal.tour import Tour
+from kt_formal.tours import Tour
 
 __all__ = ["Verdict", "Stage", "decide", "rectangle_has_tour", "DEFAULT_TIME_LIMIT"]
-
-#: Seconds allowed by default (the command line's and the Python API's default too).
-DEFAULT_TIME_LIMIT = 60.0
-
 
 class Verdict:
     """An existence verdict.
@@ -86,6 +82,10 @@ class Verdict:
         Every stage tried, in order.
     engine : str
         The engine or construction that produced the tour.
+    question : Question
+        What was asked.
+    limit_reached : bool
+        True when the answer is unknown because the time limit ran out.
     """
 
     def __init__(self, answer, certificate, explanation, wall_time, route, stats=None, *,
@@ -100,6 +100,8 @@ class Verdict:
         self.stages = list(stages)
         self.engine = engine
         self.message = ""  # one line on how a tour was found (yes)
+        self.question: Question | None = None  # what was asked (set by :func:`decide`)
+        self.limit_reached = False  # unknown because the time limit ran out (not a search that gave up)
 
     @property
     def certificate(self):
@@ -127,10 +129,10 @@ def rectangle_has_tour(rows: int, cols: int, closed: bool = True) -> bool:
     return rectangle_tour(rows, cols, closed)[0]
 
 
-def _quick_proof(board: Board, closed: bool, start, end) -> dict | None:
+def _quick_proof(question: Question) -> dict | None:
     """The proofs that take a glance: fixed ends, colour, degree."""
     for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
-        proof = finder(board, closed, start, end)
+        proof = finder(question.board, question.closed, question.start, question.end)
         if proof is not None:
             return proof
     return None
@@ -140,7 +142,7 @@ def _kind(closed: bool) -> str:
     return "closed" if closed else "open"
 
 
-def _proof_by_search(request: TourRequest, time_limit: float | None) -> tuple[dict | None, str]:
+def _proof_by_search(request: Question, limits: Limits) -> tuple[dict | None, str]:
     """Look harder for a checkable proof once a tour is known (or believed) not to exist.
 
     Called when a search engine found no tour, or when a theorem says so on a plain
@@ -150,7 +152,8 @@ def _proof_by_search(request: TourRequest, time_limit: float | None) -> tuple[di
     proof the kernel checks (:func:`kt_formal.kernel.rup.check_drup`). When it
     runs out of time, the thorough finders of :mod:`kt_formal.proofs` (CP-SAT alternation
     search, separators of up to 8 squares). Exhaustive "replay" records are no longer
-    produced here.
+    produced here. The SAT route has what is left of ``limits`` (the default time limit
+    when they have none).
 
     Returns
     -------
@@ -160,14 +163,14 @@ def _proof_by_search(request: TourRequest, time_limit: float | None) -> tuple[di
     proof = find_hall_proof(board, closed, start, end)
     if proof is not None:
         return proof, "flow"
-    result = solve.refute(request, time_limit if time_limit is not None else DEFAULT_TIME_LIMIT)
+    result = solve.refute(request, limits.share(1.0, at_most=DEFAULT_TIME_LIMIT if limits.time_limit is None else None))
     if result is not None:
         if result.status is Status.IMPOSSIBLE:
-            return result.proof, "sat"
+            return result.proof if isinstance(result.proof, dict) else None, "sat"
         if result.status is Status.FOUND:  # a tour after all: the caller's belief was wrong
             raise RuntimeError(f"the SAT engine found a tour of {board.describe()} "
                                "where none was expected")
-    proof = find_proof(board, closed, start, end, thorough=True, budget=200_000)
+    proof = find_proof(request, thorough=True, budget=200_000)
     if proof is not None:
         return proof, "thorough-proof"
     return None, "sat-limit"
@@ -200,66 +203,61 @@ def _cut_open(tour: Tour, start, end) -> Tour:
     return open_tour
 
 
-def decide(
-    board: Board,
-    closed: bool = True,
-    start=None,
-    end=None,
-    *,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
-    engine: str = "auto",
-    seed: int = 0,
-    workers: int = 2,
-    progress=None,
-    **options,
-) -> Verdict:
-    """Decide whether ``board`` has a closed (open) tour, with a certificate either way.
+def decide(question: Question, limits: Limits | None = None, *, engine: str = "auto", **options) -> Verdict:
+    """Decide whether the tour ``question`` asks for exists, with a certificate either way.
 
     Parameters
     ----------
-    board : Board
-    closed : bool
-    start, end : (row, col) or str, optional
-        Fixed first / last square (for a closed tour: the last square returns to the first).
-    time_limit : float or None
-        Seconds for the whole run (every stage shares it); when it runs out the answer
-        is ``unknown``.
+    question : Question
+        The board, closed or open, fixed ends (for a closed tour: the last square
+        returns to the first); checked where it was made.
+    limits : Limits, optional
+        What the run may spend: ``time_limit`` for the whole run (every stage shares it;
+        when it runs out the answer is ``unknown``), ``seed``, ``threads`` (CP-SAT's
+        workers; 2 when not given), ``progress``. Default: ``Limits(DEFAULT_TIME_LIMIT)``.
     engine : str
         ``auto`` (the pipeline) or an engine name: the cheap proofs, then only that engine.
-    seed, workers
-        Solver seed and CP-SAT threads.
-    progress : callable, optional
-        ``progress(done, total, text)`` passed to the searches.
     **options
-        Passed to a named engine (``node_limit``, ``order``, ``tiebreak``, ``retries``).
+        Passed to a named engine (``node_limit``, ``order``, ``tiebreak``, ``retries``;
+        see :class:`kt_formal.solve.PreparedEngine`).
 
     Returns
     -------
     Verdict
+        Carrying ``question``.
 
     Raises
     ------
     InvalidInput
-        For ends off the board or on holes, an unknown engine, a limit that is not positive.
+        For an unknown engine or an option it cannot take.
+
+    >>> from kt_formal.board import Board
+    >>> decide(Question(Board(5, 5))).answer
+    'no'
     """
-    budget = Budget(time_limit)
+    if limits is None:
+        limits = Limits(DEFAULT_TIME_LIMIT)
     solve.check_engine(engine)
-    asked = TourRequest(board, closed=closed, start=start, end=end)  # the ends checked on the board
-    if options:
-        if engine == "auto":
-            raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name it with --engine")
-        solve.check_options(solve.get_engine(engine), options)  # bad values refused before any work
-    run = _Run(asked, budget, engine, seed, workers, progress)
-    return run.answer(options)
+    if options and engine == "auto":
+        raise InvalidInput(f"option {sorted(options)[0]!r} is for one engine: name the engine")
+    # a named engine and its options are checked here, before any work
+    named = None if engine == "auto" else solve.PreparedEngine(engine, options)
+    verdict = _Run(question, limits, engine).answer(named)
+    verdict.question = question
+    return verdict
 
 
 class _Run:
-    """One run of the pipeline: the question, its budget, the stages so far, and how to answer."""
+    """One run of the pipeline: the question, its limits, the stages so far, and how to answer.
 
-    def __init__(self, asked: TourRequest, budget: Budget, engine: str, seed, workers, progress):
+    The question is the one asked; the "cut open" case (an open tour from a closed one)
+    derives its closed question from it (:func:`dataclasses.replace`), nothing else
+    builds one. Every stage takes its share of the one ``limits``.
+    """
+
+    def __init__(self, asked: Question, limits: Limits, engine: str):
         board, closed, s, e = asked.board, asked.closed, asked.start, asked.end
-        self.asked, self.budget, self.engine = asked, budget, engine
-        self.seed, self.workers, self.progress = seed, workers, progress
+        self.asked, self.limits, self.engine = asked, limits, engine
         self.kind = _kind(closed)
         self.stages: list[Stage] = []
         self.plain = not board.has_holes and s is None and e is None
@@ -267,53 +265,52 @@ class _Run:
         # tour cut open (the constructions and searches for closed tours are much faster).
         self.cut = (engine == "auto" and not closed and (s is None or e is None) and not board.has_holes
                     and rectangle_has_tour(board.rows, board.cols, closed=True))
-        self.request = TourRequest(board, closed=True if self.cut else closed, start=s, end=e)
+        self.request = dataclasses.replace(asked, closed=True) if self.cut else asked
         self.fast = policy.fast_first(self.request, engine)
         # on a holed board (or with fixed ends) the fast attempt comes before the slower proof
         # searches: a tour found makes them moot, and when none is found they run after it
         self.early = self.fast and not self.plain
-        self.theorem = None
+        self.theorem: bool | None = None
         self.prefix = ""
 
     def stage(self, name: str, outcome: str, t: float) -> None:
         self.stages.append(Stage(name, outcome, time.perf_counter() - t))
 
-    def answer(self, options: dict) -> Verdict:
+    def answer(self, named) -> Verdict:
         """The stages in order; the first that answers ends the run."""
         for step in (self.proofs, self.theorems, self.fast_attempt):
             verdict = step()
             if verdict is not None:
                 return verdict
-        if self.engine != "auto":
-            return self.named_engine(options)
+        if named is not None:
+            return self.named_engine(named)
         from kt_formal.solve.build import build
         from kt_formal.solve.portfolio import run_portfolio
 
         shape = solve.shape_of(self.request.board)
-        built, pf = build(self.request, shape, self.budget, self.seed, self.workers, self.progress, self.stages)
+        built, pf = build(self.request, shape, self.limits, self.stages)
         if built is not None:
             return self.yes(*built)
-        result, pf = run_portfolio(self.request, shape, self.budget, self.seed, self.workers, self.progress,
-                                   self.stages, pf)
+        result, pf = run_portfolio(self.request, shape, self.limits, self.stages, pf)
         if result is not None:
             return self.from_result(result, f"portfolio:{result.engine}")
-        at_limit = pf.at_limit() or (self.budget.time_limit is not None and not pf.results)
+        at_limit = pf.at_limit() or (self.limits.time_limit is not None and not pf.results)
         return self.unknown(self.prefix + "portfolio+limit", None, at_limit)
 
     # ---------------------------------------------------------------- the stages
     def proofs(self) -> Verdict | None:
         """1. The cheap proofs (only the quick ones when the fast attempt goes first)."""
-        board, closed, s, e = self.asked.board, self.asked.closed, self.asked.start, self.asked.end
+        board, closed = self.asked.board, self.asked.closed
         t = time.perf_counter()
         if self.plain and rectangle_has_tour(board.rows, board.cols, closed):
             # no proof of impossibility can exist: the theorem below says a tour does
             self.stage("proofs", "not needed: a tour exists by the classification of rectangles", t)
             return None
         if self.early:
-            proof = _quick_proof(board, closed, s, e)
+            proof = _quick_proof(self.asked)
             none = "none of the quick ones applies (fixed ends, colour, degree)"
         else:
-            proof = find_proof(board, closed, s, e)
+            proof = find_proof(self.asked)
             none = "none applies (fixed ends, colour, degree, alternation, separator)"
         self.stage("proofs", f"found a {_method(proof)} proof" if proof is not None else none, t)
         return None if proof is None else self.no(proof, f"proof:{_method(proof)}")
@@ -325,7 +322,7 @@ class _Run:
             t = time.perf_counter()
             self.theorem = rectangle_has_tour(board.rows, board.cols, closed)
             if self.theorem is False:
-                proof, tag = _proof_by_search(self.asked, self.budget.left())
+                proof, tag = _proof_by_search(self.asked, self.limits)
                 self.stage("theorem", f"no {self.kind} tour by the classification of rectangles; "
                            + (f"{_method(proof)} proof found" if proof is not None else "no checkable proof found"),
                            t)
@@ -344,36 +341,28 @@ class _Run:
         if not self.fast:
             return None
         t = time.perf_counter()
-        module = solve.get_engine(policy.FAST_ENGINE)
-        time_limit = self.budget.share(0.1, at_most=policy.FAST_SECONDS)
-        result = module.solve(self.request, **solve.check_options(module, dict(time_limit=time_limit,
-                                                                             seed=self.seed)))
+        result = solve.run_engine(policy.FAST_ENGINE, self.request,
+                                  self.limits.share(0.1, at_most=policy.FAST_SECONDS, progress=None))
         self.stage(policy.FAST_ENGINE, "found a tour" if result.found else result.message, t)
         if result.found:
             return self.yes(result.tour, result.engine, f"fast:{result.engine}", result.stats, result.message)
         if self.early:  # the proof searches it went ahead of
-            asked = self.asked
             t = time.perf_counter()
-            proof = find_proof(asked.board, asked.closed, asked.start, asked.end)
+            proof = find_proof(self.asked)
             self.stage("proofs", f"found a {_method(proof)} proof" if proof is not None else
                        "none applies (alternation, separator)", t)
             if proof is not None:
                 return self.no(proof, f"proof:{_method(proof)}")
         return None
 
-    def named_engine(self, options: dict) -> Verdict:
-        """The engine asked for by name, alone, with what is left of the budget."""
+    def named_engine(self, named) -> Verdict:
+        """The engine asked for by name, alone, with what is left of the limits."""
         t = time.perf_counter()
-        left = self.budget.left()
+        left = self.limits.left()
         if left is not None and left <= 0:  # the proofs took it all: no engine is given 0 s
             self.stage(self.engine, "not started: no time left", t)
             return self.unknown(f"search:{self.engine}+limit", None, at_limit=True)
-        opts = dict(options)
-        opts.update(time_limit=left, seed=self.seed, workers=self.workers)
-        if self.progress is not None:
-            opts["progress"] = self.progress
-        module = solve.get_engine(self.engine)
-        result = module.solve(self.request, **solve.check_options(module, opts))
+        result = named.run(self.request, self.limits)
         self.stage(self.engine, result.message or result.status.value, t)
         return self.from_result(result, f"search:{self.engine}")
 
@@ -391,7 +380,7 @@ class _Run:
             ends += f" from {board.square_name(tour.start)}"
         if e is not None:
             ends += f" to {board.square_name(tour.end)}"
-        elapsed = self.budget.elapsed()
+        elapsed = self.limits.elapsed()
         text = (f"Yes, {'a closed' if closed else 'an open'} tour{ends} exists: {how} found one on the "
                 f"{board.describe()} board ({board.n_squares} squares) in {elapsed:.2f} s, "
                 "and the independent checker verified it.")
@@ -401,7 +390,7 @@ class _Run:
         return v
 
     def no(self, proof: dict, route: str) -> Verdict:
-        return Verdict("no", proof, _explain(proof), self.budget.elapsed(), route, stages=self.stages)
+        return Verdict("no", proof, _explain(proof), self.limits.elapsed(), route, stages=self.stages)
 
     def from_result(self, result, route: str) -> Verdict:
         board, kind = self.asked.board, self.kind
@@ -415,9 +404,9 @@ class _Run:
             proof, tag = None, "no-proof"
             # an engine's own record is not taken as it is: the proof comes from the finders
             # of kt_formal.proofs and the SAT route, whose certificates the kernel re-checks
-            left = self.budget.left()
+            left = self.limits.left()
             if board.n_squares <= 5000 and (left is None or left > 0.5):
-                proof, tag = _proof_by_search(self.asked, left)
+                proof, tag = _proof_by_search(self.asked, self.limits)
             self.stages.append(Stage("certify", f"{_method(proof)} proof found" if proof is not None
                                      else "no checkable proof found", time.perf_counter() - t))
             if proof is not None:
@@ -426,20 +415,22 @@ class _Run:
             return self.unknown(f"{route}+no-proof",
                                 f"{name} reports no {kind} tour of the {board.describe()} board (not certified: "
                                 "no proof the checker accepts was found), so the answer stays unknown.")
-        at_limit = result.engine == "cpsat" or "limit" in (result.message or "")
-        return self.unknown(self.prefix + route + "+limit", None, at_limit)
+        return self.unknown(self.prefix + route + "+limit", None, result.status is Status.LIMIT)
 
     def unknown(self, route: str, headline: str | None, at_limit: bool = False) -> Verdict:
-        budget, kind, board = self.budget, self.kind, self.asked.board
-        spent = budget.elapsed()
+        limits, kind, board = self.limits, self.kind, self.asked.board
+        spent = limits.elapsed()
         an = "an" if kind == "open" else "a"
+        limit_reached = limits.time_limit is not None and (at_limit or spent >= 0.9 * limits.time_limit)
         if headline is None:
-            if budget.time_limit is not None and (at_limit or spent >= 0.9 * budget.time_limit):
+            if limit_reached:
                 headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board ran out "
-                            f"of time ({budget.time_limit:g} s) before an answer; nothing is claimed.")
+                            f"of time ({limits.time_limit:g} s) before an answer; nothing is claimed.")
             else:
                 headline = (f"Unknown: the search for {an} {kind} tour of the {board.describe()} board gave up "
                             f"after {spent:.2f} s without an answer; nothing is claimed.")
         detail = "; ".join(str(x) for x in self.stages)
-        return Verdict("unknown", None, f"{headline} Stages: {detail}." if detail else headline,
-                       spent, route, stages=self.stages)
+        verdict = Verdict("unknown", None, f"{headline} Stages: {detail}." if detail else headline,
+                          spent, route, stages=self.stages)
+        verdict.limit_reached = limit_reached
+        return verdict

@@ -24,7 +24,7 @@ def upside_down_alike(lay) -> bool:
 
 def board_steps(lay, first: int = 0):
     """``(i, arguments of _Sweep.step after i)`` for each step of a board's sweep from ``first``
-    (the compiled counter's :func:`~kt_formal.counting._frontier_jit.count_request_jit`; the Dask counter takes the same)."""
+    (the compiled counter's :func:`~kt_formal.counting.frontier_jit.count_request_jit`; the Dask counter takes the same)."""
     k, N, W = lay.k, lay.N, lay.W
     live, ends, later, live_after = lay.live, lay.ends, lay.later, lay.live_after
     forced_set, forbidden_set = lay.forced_set, lay.forbidden_set

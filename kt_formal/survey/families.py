@@ -30,16 +30,20 @@ import itertools
 import math
 import random
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from kt_formal.board import SYMMETRIES, Board, transform_coords
 from kt_formal.exceptions import InvalidInput
 
 __all__ = [
-    "Question",
+    "CensusKey",
     "parse_range",
     "board_sizes",
+    "Family",
     "family_questions",
+    "PYTHON_WORDS",
+    "COMMAND_WORDS",
     "remove_squares",
     "hole_positions",
     "rect_holes",
@@ -56,7 +60,16 @@ __all__ = [
 ]
 
 #: A question: (rows, cols, holes, closed, start, end); holes a sorted tuple of (row, col).
-Question = tuple
+CensusKey = tuple
+
+#: How the messages name a family's fields: the Python API's (the default) ...
+PYTHON_WORDS = {"samples": "samples", "seed": "seed", "random holes": "random_holes", "atlas": "atlas",
+                "rect holes": "rect_holes", "open": "closed=False", "start": "start", "end": "end",
+                "mask dir": "mask_dir", "hole size": "hole_size"}
+#: ... or the census command's options.
+COMMAND_WORDS = {"samples": "--samples", "seed": "--seed", "random holes": "--random-holes", "atlas": "--atlas",
+                 "rect holes": "--rect-holes", "open": "--open", "start": "--start", "end": "--end",
+                 "mask dir": "--mask-dir", "hole size": "--hole-size"}
 
 #: Largest family a census accepts (questions); more is refused as bad input.
 MAX_QUESTIONS = 5_000_000
@@ -202,7 +215,7 @@ def atlas_questions(sizes):
 
 
 def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
-                 closed: bool = True, start=None, end=None):
+                 closed: bool = True, start=None, end=None, *, words=PYTHON_WORDS):
     """``samples`` distinct random sets of ``k`` holes (fewer when there are not that many).
 
     The draw depends only on ``seed`` and the board size, so a resumed census asks the
@@ -213,7 +226,7 @@ def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
         raise InvalidInput(f"cannot remove {k} squares of the {rows}x{cols} board "
                            f"({total} squares; at least one must stay)")
     if samples < 1:
-        raise InvalidInput(f"--samples must be at least 1, got {samples}")
+        raise InvalidInput(f"{words['samples']} must be at least 1, got {samples}")
     _count_check(samples)
     _check_end_on_board(rows, cols, start, "start")
     _check_end_on_board(rows, cols, end, "end")
@@ -230,7 +243,7 @@ def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
             yield (rows, cols, holes, closed, start, end)
 
 
-def mask_dir(directory, sizes=None, closed: bool = True, start=None, end=None):
+def mask_dir(directory, sizes=None, closed: bool = True, start=None, end=None, *, words=PYTHON_WORDS):
     """The boards of the ASCII mask files in a folder (as ``kt-formal tour --mask`` reads them).
 
     Files are read in name order; hidden files are skipped. With ``sizes`` only boards
@@ -238,10 +251,10 @@ def mask_dir(directory, sizes=None, closed: bool = True, start=None, end=None):
     """
     d = Path(directory)
     if not d.is_dir():
-        raise InvalidInput(f"--mask-dir {d.name or directory}: not a folder")
+        raise InvalidInput(f"{words['mask dir']} {d.name or directory}: not a folder")
     files = sorted(p for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
     if not files:
-        raise InvalidInput(f"--mask-dir {d.name}: no mask files")
+        raise InvalidInput(f"{words['mask dir']} {d.name}: no mask files")
     wanted = None if sizes is None else set(sizes)
     for path in files:
         board = Board.from_mask_file(path)
@@ -273,7 +286,7 @@ def _map(sq, rows: int, cols: int, sym: str):
     return (r, c)
 
 
-def transform_question(q: Question, sym: str) -> Question:
+def transform_question(q: CensusKey, sym: str) -> CensusKey:
     """The image of a question under a symmetry of its board's shape.
 
     >>> transform_question((3, 4, ((0, 0),), False, (0, 1), None), "rot180")
@@ -289,12 +302,12 @@ _INVERSE = {"identity": "identity", "rot90": "rot270", "rot270": "rot90", "rot18
             "antitranspose": "antitranspose"}
 
 
-def _order_key(q: Question):
+def _order_key(q: CensusKey):
     rows, cols, holes, closed, start, end = q
     return (holes, start is not None, start or (0, 0), end is not None, end or (0, 0))
 
 
-def canonical(q: Question) -> tuple[Question, str]:
+def canonical(q: CensusKey) -> tuple[CensusKey, str]:
     """The least image of ``q`` and a symmetry ``s`` with ``transform_question(rep, s) == q``."""
     rows, cols = q[0], q[1]
     best, rep = None, None
@@ -306,7 +319,7 @@ def canonical(q: Question) -> tuple[Question, str]:
     return rep, _INVERSE[best[1]]
 
 
-def group_by_symmetry(questions) -> list[tuple[Question, list[tuple[Question, str]]]]:
+def group_by_symmetry(questions) -> list[tuple[CensusKey, list[tuple[CensusKey, str]]]]:
     """Orbits of the questions given: ``[(representative, [(question, symmetry), ...]), ...]``.
 
     Each member is ``transform_question(representative, symmetry)``; the orbits keep
@@ -443,12 +456,54 @@ def _transform_drup(cert: dict, rows: int, cols: int, sym: str) -> dict | None:
     return out
 
 
-def family_questions(args) -> list:
-    """The questions of the family the ``census`` options describe (``args``: rows, cols,
-    remove_squares, hole, random_holes, mask_dir, samples, seed, open, start, end, and
-    optionally rect_holes and atlas), each once; bad input raises InvalidInput."""
-    sizes = board_sizes(args.rows, args.cols)
-    closed = not args.open
+@dataclass(frozen=True)
+class Family:
+    """A family of census questions: the board sizes and one kind of holes.
+
+    ``rows`` and ``cols`` are a number or an inclusive range like ``"3..10"`` (the same
+    range for both asks only ``rows <= cols``). Exactly one kind: ``remove_squares`` (every
+    set of K removed squares), ``hole_size`` (every position of an ``"HxW"`` hole),
+    ``random_holes`` (``samples`` random sets of K squares, by ``seed``), ``mask_dir`` (the
+    ASCII masks of a folder), ``rect_holes`` (every rectangular hole with a margin) or
+    ``atlas`` (closed tours with every rectangular hole and open tours with every single
+    square removed). ``closed``, ``start`` and ``end`` say which tour is asked.
+
+    >>> len(Family(rows=3, cols="4", remove_squares=1).questions())
+    12
+    """
+
+    rows: int | str
+    cols: int | str
+    remove_squares: int | None = None
+    hole_size: str | None = None
+    random_holes: int | None = None
+    mask_dir: str | None = None
+    rect_holes: bool = False
+    atlas: bool = False
+    samples: int = 100
+    seed: int = 0
+    closed: bool = True
+    start: object = None
+    end: object = None
+
+    def __post_init__(self):
+        kinds = [self.remove_squares is not None, self.hole_size is not None, self.random_holes is not None,
+                 self.mask_dir is not None, bool(self.rect_holes), bool(self.atlas)]
+        if sum(kinds) != 1:
+            raise InvalidInput("a census family takes exactly one of remove_squares, hole_size, random_holes, "
+                               "mask_dir, rect_holes and atlas")
+
+    def questions(self, words=PYTHON_WORDS) -> list:
+        """The family's questions, each once (:func:`family_questions`)."""
+        return family_questions(self, words)
+
+
+def family_questions(family: Family, words=PYTHON_WORDS) -> list:
+    """The questions of ``family``, each once; bad input raises InvalidInput, its message
+    naming the fields by ``words`` (:data:`PYTHON_WORDS` or :data:`COMMAND_WORDS`)."""
+    args, w = family, words
+    sizes = board_sizes(str(args.rows), str(args.cols))
+    closed = bool(args.closed)
 
     def ends(m, n):
         probe = Board(m, n)
@@ -457,18 +512,20 @@ def family_questions(args) -> list:
         return s, e
 
     if args.random_holes is None and (args.samples != 100 or args.seed != 0):
-        raise InvalidInput("--samples and --seed go with --random-holes")
+        raise InvalidInput(f"{w['samples']} and {w['seed']} go with {w['random holes']}")
     questions: list = []
     if getattr(args, "atlas", False) or getattr(args, "rect_holes", False):
         atlas = getattr(args, "atlas", False)
-        if atlas and (args.open or args.start is not None or args.end is not None):
-            raise InvalidInput("--atlas asks closed tours (every rectangular hole) and open tours (every "
-                               "single square removed) by itself: --open, --start and --end do not go with it")
+        if atlas and (not args.closed or args.start is not None or args.end is not None):
+            raise InvalidInput(f"{w['atlas']} asks closed tours (every rectangular hole) and open tours (every "
+                               f"single square removed) by itself: {w['open']}, {w['start']} and {w['end']} do not "
+                               "go with it")
         if args.start is not None or args.end is not None:
-            raise InvalidInput("--rect-holes asks tours without fixed ends: --start and --end do not go with it")
+            raise InvalidInput(f"{w['rect holes']} asks tours without fixed ends: {w['start']} and {w['end']} do not "
+                               "go with it")
         sizes = [(m, n) for m, n in sizes if m >= 3 and n >= 3]
         if not sizes:
-            raise InvalidInput("--rect-holes and --atlas need boards of at least 3x3 (a hole with a margin "
+            raise InvalidInput(f"{w['rect holes']} and {w['atlas']} need boards of at least 3x3 (a hole with a margin "
                                "of two rows and two columns)")
         total = sum(rect_holes_count(m, n) + (m * n if atlas else 0) for m, n in sizes)
         if total > MAX_QUESTIONS:
@@ -479,18 +536,18 @@ def family_questions(args) -> list:
             questions += rect_holes(m, n, closed)
         return questions
     if args.mask_dir is not None:
-        for m, n, holes, _, _, _ in mask_dir(args.mask_dir, sizes, closed):
+        for m, n, holes, _, _, _ in mask_dir(args.mask_dir, sizes, closed, words=w):
             s, e = ends(m, n)  # chess names depend on the board's size
             if (s is None or s not in holes) and (e is None or e not in holes):
                 questions.append((m, n, holes, closed, s, e))
         if not questions:
-            raise InvalidInput(f"--mask-dir {args.mask_dir}: no mask of the sizes asked")
+            raise InvalidInput(f"{w['mask dir']} {args.mask_dir}: no mask of the sizes asked")
         return questions
-    if args.hole is not None:
-        mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", args.hole)
+    if args.hole_size is not None:
+        mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(args.hole_size))
         if not mt:
-            raise InvalidInput(f"--hole-size must look like 6x6 (every position of the hole is asked), "
-                               f"got {args.hole!r}")
+            raise InvalidInput(f"{w['hole size']} must look like 6x6 (every position of the hole is asked), "
+                               f"got {args.hole_size!r}")
         h, w = int(mt.group(1)), int(mt.group(2))
         fits = [(m, n) for m, n in sizes if h <= m and w <= n and h * w < m * n]
         if not fits:
@@ -515,12 +572,12 @@ def family_questions(args) -> list:
         raise InvalidInput(f"the family has {total:,} questions; a census takes at most {MAX_QUESTIONS:,}")
     for m, n in sizes:
         s, e = ends(m, n)
-        if args.hole is not None:
+        if args.hole_size is not None:
             questions += hole_positions(m, n, h, w, closed, s, e)
         elif args.remove_squares is not None:
             questions += remove_squares(m, n, args.remove_squares, closed, s, e)
         else:
-            questions += random_holes(m, n, args.random_holes, args.samples, args.seed, closed, s, e)
+            questions += random_holes(m, n, args.random_holes, args.samples, args.seed, closed, s, e, words=w)
     if not questions:
         raise InvalidInput("the family has no questions (every position removes a fixed end)")
     return questions

@@ -1,81 +1,30 @@
-"""The frontier counter's states as keys: encoding and decoding, mirror images, a step's move
-tables, the hash table's slots (numba kernels inlined into the steps of
-:mod:`kt_formal.counting._frontier_tables`).
+"""The frontier counter's states as keys: encoding and decoding, mirror images, a step's
+parameters and move tables, the dead-state checks, and the bit tricks on a key's nibbles (numba
+kernels inlined into the steps of :mod:`kt_formal.counting.frontier_tables`; where a key goes in
+the hash table is :mod:`kt_formal.counting.frontier_hash`'s).
+
+>>> int(ONES) == sum(1 << 4 * q for q in range(16))
+True
 """
 
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba.core import cgutils, types
+from numba.core import types
 from numba.extending import intrinsic
 
-from kt_formal.engines._jit import cached_njit
+from kt_formal.engines.compiled import cached_njit
 
-__all__ = ["_LIMB", "_MIX1", "_MIX2", "_mix", "_pass_hash", "_BLOCK", "_BATCH", "_SPARE_BYTES", "_LOAD", "_LIMIT", "_HBITS", "_HSPACE", "_popcount", "_colours_dead", "_watch_can", "_lowest_bit", "_decode", "_combo", "_with_leaving", "_N_PRM", "_ONES", "_SEVENS", "_DEBRUIJN", "_DB_INDEX", "step_tables", "_nibbles_equal", "_spread_bits", "_add_limbs", "_home", "_mirror_image", "_emit", "_prefetch", "limbs_to_int"]
-
-
-_LIMB = 62
-
-
-_MIX1 = np.uint64(0xFF51AFD7ED558CCD)  # MurmurHash3's finaliser
-_MIX2 = np.uint64(0xC4CEB9FE1A85EC53)
-
-
-# successors written at once before they go into the table (32 MB of keys, as many of
-# source states): a block is two parallel loops, and each loop wakes the threads asleep at
-# its barrier; blocks of 2**18 cost 8x8 some 1.7 million such waits, and 8x8 holed to
-# eight by six 10.9 to 12.0 s on two cores where these take 9.0 to 9.5 s
-_BLOCK = 1 << 22
-
-
-_BATCH = 64  # table slots prefetched ahead of their inserts
-
-
-_SPARE_BYTES = 256 << 20  # the largest state arrays kept for reuse
-
-
-_LOAD = 0.75  # keys per slot the table is laid out for
-
-
-_LIMIT = 0.9  # most keys per slot before the table grows
-
-
-_HBITS = 16  # a step in passes splits the range of a second hash of the keys
-
-
-_HSPACE = 1 << _HBITS
-
-
-def limbs_to_int(limbs) -> int:
-    """A count's 62-bit limbs (lowest first) as a Python integer."""
-    v = 0
-    for i in range(len(limbs) - 1, -1, -1):
-        v = (v << _LIMB) + int(limbs[i])
-    return v
+__all__ = ["popcount", "colours_dead", "watch_can", "lowest_bit", "decode_key", "move_combo", "with_leaving",
+           "N_PRM", "ONES", "DEBRUIJN", "DB_INDEX", "step_tables", "nibbles_equal", "spread_bits",
+           "mirror_image", "P_W", "P_B16", "P_CLOSED", "P_FREE", "P_NEW_LIVE", "P_OUT_LIVE", "P_OUT_FIXED",
+           "P_MAY_FINISH", "P_B0", "P_Z_DEAD", "P_L_DEAD", "P_Z_REQ", "P_L_REQ", "P_Z_FORB", "P_ONE_ROOM",
+           "P_NO_ROOM", "P_SHUT", "P_MERGE", "P_MIRROR", "P_COLOUR", "P_LIGHT", "P_FIXED", "P_BALANCE",
+           "P_N_WATCH"]
 
 
 @intrinsic
-def _prefetch(typingctx, arr, index):
-    """Ask the processor to bring ``arr[index]``'s cache line in, for writing, without
-    waiting for it (LLVM's ``prefetch``): the inserts of a batch then find their slots
-    in cache. Unlike a load, the instruction retires at once, so a batch of misses does
-    not hold up the instructions behind them."""
-    def codegen(context, builder, signature, args):
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
-        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])  # write, keep, data
-        return context.get_dummy_value()
-
-    return types.void(arr, index), codegen
-
-
-@intrinsic
-def _popcount(typingctx, x):
+def popcount(typingctx, x):
     """The set bits of an integer (LLVM's ``ctpop``: one instruction where the processor has it)."""
     if not isinstance(x, types.Integer):
         return None
@@ -87,26 +36,26 @@ def _popcount(typingctx, x):
 
 
 @cached_njit(inline="always")
-def _colours_dead(z, l, tn2, free, light, fixed, balance, f, nf, n_short,
-                  light_short):  # pragma: no cover - compiled
+def colours_dead(z, l, tn2, free, light, fixed, balance, f, nf, n_short,
+                 light_short):  # pragma: no cover - compiled
     """An open tour's state whose ends cannot have the colours the board asks for
-    (:func:`kt_formal.counting.frontier._colours_dead`): ``z``, ``l`` the window's squares
+    (:func:`kt_formal.counting.frontier.colours_dead`): ``z``, ``l`` the window's squares
     without a move and its path ends, ``light`` its light squares, ``fixed`` its fixed
     ends, ``f`` those that can only be ends (``nf`` of them; bit sets, one convention for
     all), ``balance`` that of the squares still to come, ``n_short`` of which can only be
     ends (``light_short`` of them light)."""
-    b = balance + 2 * (2 * _popcount(z & light) - _popcount(z)) + 2 * _popcount(l & light) - _popcount(l)
+    b = balance + 2 * (2 * popcount(z & light) - popcount(z)) + 2 * popcount(l & light) - popcount(l)
     zf = z & fixed
     lf = l & fixed
     if zf | lf:
-        b -= 2 * _popcount(zf & light) - _popcount(zf) + 2 * _popcount(lf & light) - _popcount(lf)
-    b -= 2 * _popcount(f & light) - nf + 2 * light_short - n_short
+        b -= 2 * popcount(zf & light) - popcount(zf) + 2 * popcount(lf & light) - popcount(lf)
+    b -= 2 * popcount(f & light) - nf + 2 * light_short - n_short
     left = free - tn2 - nf - n_short
     return b > left or -b > left
 
 
 @cached_njit(inline="always")
-def _lowest_bit(x):  # pragma: no cover - compiled
+def lowest_bit(x):  # pragma: no cover - compiled
     """The index of the lowest set bit of ``x`` (> 0)."""
     n = 0
     while not (x >> n) & 1:
@@ -115,7 +64,7 @@ def _lowest_bit(x):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _decode(key, W, b16, new_live, base):  # pragma: no cover - compiled
+def decode_key(key, W, b16, new_live, base):  # pragma: no cover - compiled
     """The frontier values of ``key`` into ``base[:W]``, the new square's into ``base[W]``; returns tn."""
     if b16:
         tn = key & 3
@@ -134,8 +83,8 @@ def _decode(key, W, b16, new_live, base):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead, z_req, l_req,
-           z_forb):  # pragma: no cover - compiled
+def move_combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead, z_req, l_req,
+               z_forb):  # pragma: no cover - compiled
     """``allowed * 16 + required`` (neighbour bit sets) of a state, or -1 when it is dead."""
     # frontier positions holding 0, 1, a path end (bit q for position q), without
     # branches (the values are too irregular to predict)
@@ -164,11 +113,11 @@ def _combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead, z_r
         pb = nbr_p[b]
         required |= ((reqpos >> pb) & 1) << b
         allowed &= ~(((forbpos >> pb) & 1) << b)
-    return _with_leaving(base[0] == 0, base[0] >= 2, closed, out_live, b0, allowed, required)
+    return with_leaving(base[0] == 0, base[0] >= 2, closed, out_live, b0, allowed, required)
 
 
 @cached_njit(inline="always")
-def _with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # pragma: no cover - compiled
+def with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # pragma: no cover - compiled
     """``allowed * 16 + required`` once the leaving square (frontier position 0; ``zero0``:
     without a move, ``end0``: a path end) is seen to, or -1: a path end of a closed tour, or
     a live square without a move, must take its move from the new square now."""
@@ -183,44 +132,55 @@ def _with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # prag
     return allowed * 16 + required
 
 
-_P_W, _P_B16, _P_CLOSED, _P_FREE, _P_NEW_LIVE, _P_OUT_LIVE, _P_OUT_FIXED, _P_MAY_FINISH = range(8)
+#: The slots of a step's parameter array ``prm``, which :func:`step_tables` fills from its
+#: arguments of the same names and the steps of :mod:`~kt_formal.counting.frontier_tables`
+#: read: the frontier's width, base 16 or 11, closed, the free terminals, the new square and
+#: the leaving one live, the leaving one a fixed end, a tour may finish;
+P_W, P_B16, P_CLOSED, P_FREE, P_NEW_LIVE, P_OUT_LIVE, P_OUT_FIXED, P_MAY_FINISH = range(8)
 
 
-_P_B0, _P_Z_DEAD, _P_L_DEAD, _P_Z_REQ, _P_L_REQ, _P_Z_FORB, _P_ONE_ROOM, _P_NO_ROOM = range(8, 16)
+#: the leaving place, the position masks of the dead-state check (z: squares without a move,
+#: l: path ends; dead, required, forbidden) and of the squares with room for one move or none;
+P_B0, P_Z_DEAD, P_L_DEAD, P_Z_REQ, P_L_REQ, P_Z_FORB, P_ONE_ROOM, P_NO_ROOM = range(8, 16)
 
 
-_P_SHUT, _P_MERGE, _P_MIRROR = 16, 17, 18
+#: the path ends that take no more moves (a mask), two free terminals may join (open tours),
+#: mirror images count alike;
+P_SHUT, P_MERGE, P_MIRROR = 16, 17, 18
 
 
-_P_COLOUR, _P_LIGHT, _P_FIXED, _P_BALANCE, _P_N_WATCH = 19, 20, 21, 22, 23
+#: the colour check of open tours (its light squares, fixed ends, balance), the watched squares.
+P_COLOUR, P_LIGHT, P_FIXED, P_BALANCE, P_N_WATCH = 19, 20, 21, 22, 23
 
 
-_N_PRM = 24  # then 4 entries a watched square: its window neighbours, its moves ahead, its need, light
+N_PRM = 24  # then 4 entries a watched square: its window neighbours, its moves ahead, its need, light
 
 
 @cached_njit(inline="always")
-def _watch_can(prm, j, avail):  # pragma: no cover - compiled
+def watch_can(prm, j, avail):  # pragma: no cover - compiled
     """``(can, need, light)`` of watched square ``j`` (:func:`~kt_formal.counting.frontier.watched_squares`):
     the moves it can still take, given the window squares that can take one (``avail``,
     bit p for place p of the state after the step)."""
-    o = _N_PRM + 4 * j
-    return prm[o + 1] + _popcount(prm[o] & avail), prm[o + 2], prm[o + 3]
+    o = N_PRM + 4 * j
+    return prm[o + 1] + popcount(prm[o] & avail), prm[o + 2], prm[o + 3]
 
 
-_ONES = np.uint64(0x1111111111111111)
+#: a 1 in every nibble of a 64-bit word (a value repeated over the nibbles is ``v * ONES``)
+ONES = np.uint64(0x1111111111111111)
 
 
 _SEVENS = np.uint64(0x7777777777777777)
 
 
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+#: a de Bruijn sequence of 64 bits: ``(x & -x) * DEBRUIJN >> 58`` indexes :data:`DB_INDEX`
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 
 
-_DB_INDEX = np.zeros(64, np.int64)  # bit index of a power of two, by its de Bruijn product
+DB_INDEX = np.zeros(64, np.int64)  # bit index of a power of two, by its de Bruijn product
 
 
 for _i in range(64):
-    _DB_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
+    DB_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
 
 
 del _i
@@ -232,7 +192,7 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
     """What a square's step needs besides the states: ``(prm, pw, mstart, mlist)``.
 
     ``prm`` holds the flags and the position masks of the dead-state check (at the
-    places ``_P_*``), ``pw`` the digit weights of a key, and ``mlist[mstart[c]:mstart[c + 1]]``
+    places ``P_*``), ``pw`` the digit weights of a key, and ``mlist[mstart[c]:mstart[c + 1]]``
     the move masks worth trying for each combination ``c = allowed * 16 + required`` of
     neighbour bit sets.
     """
@@ -320,25 +280,25 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
             mlist[t] = mask
             t += 1
     mstart[256] = t
-    prm = np.zeros(_N_PRM + 4 * watch.shape[0], np.int64)
-    prm[_P_W] = W
-    prm[_P_B16] = b16
-    prm[_P_CLOSED] = closed
-    prm[_P_FREE] = free_terminals
-    prm[_P_NEW_LIVE] = new_live
-    prm[_P_OUT_LIVE] = out_live
-    prm[_P_OUT_FIXED] = out_fixed
-    prm[_P_MAY_FINISH] = may_finish
-    prm[_P_B0] = b0
-    prm[_P_Z_DEAD] = z_dead
-    prm[_P_L_DEAD] = l_dead
-    prm[_P_Z_REQ] = z_req
-    prm[_P_L_REQ] = l_req
-    prm[_P_Z_FORB] = z_forb
-    prm[_P_ONE_ROOM] = one_room
-    prm[_P_NO_ROOM] = no_room
-    prm[_P_SHUT] = shut
-    prm[_P_MERGE] = (not closed) and free_terminals == 2
+    prm = np.zeros(N_PRM + 4 * watch.shape[0], np.int64)
+    prm[P_W] = W
+    prm[P_B16] = b16
+    prm[P_CLOSED] = closed
+    prm[P_FREE] = free_terminals
+    prm[P_NEW_LIVE] = new_live
+    prm[P_OUT_LIVE] = out_live
+    prm[P_OUT_FIXED] = out_fixed
+    prm[P_MAY_FINISH] = may_finish
+    prm[P_B0] = b0
+    prm[P_Z_DEAD] = z_dead
+    prm[P_L_DEAD] = l_dead
+    prm[P_Z_REQ] = z_req
+    prm[P_L_REQ] = l_req
+    prm[P_Z_FORB] = z_forb
+    prm[P_ONE_ROOM] = one_room
+    prm[P_NO_ROOM] = no_room
+    prm[P_SHUT] = shut
+    prm[P_MERGE] = (not closed) and free_terminals == 2
     _look_ahead(prm, closed, fixed_pos, light, balance, watch)
     return prm, pw, mstart, mlist
 
@@ -349,27 +309,28 @@ def _look_ahead(prm, closed, fixed_pos, light, balance, watch):  # pragma: no co
     (``light`` < 0: none, e.g. a strip of odd height whose width is not known yet; masks as
     one_room's), and the squares still to come that may run short of moves (their window
     neighbours, bit q + 1 for position q after the step, moves ahead, need and colour)."""
-    prm[_P_COLOUR] = (not closed) and light >= 0
-    prm[_P_LIGHT] = max(light, 0) << 1
-    prm[_P_FIXED] = fixed_pos << 1
-    prm[_P_BALANCE] = balance
-    prm[_P_N_WATCH] = watch.shape[0]
+    prm[P_COLOUR] = (not closed) and light >= 0
+    prm[P_LIGHT] = max(light, 0) << 1
+    prm[P_FIXED] = fixed_pos << 1
+    prm[P_BALANCE] = balance
+    prm[P_N_WATCH] = watch.shape[0]
     for j in range(watch.shape[0]):
-        prm[_N_PRM + 4 * j] = watch[j, 0] << 1
+        prm[N_PRM + 4 * j] = watch[j, 0] << 1
         for f in range(1, 4):
-            prm[_N_PRM + 4 * j + f] = watch[j, f]
+            prm[N_PRM + 4 * j + f] = watch[j, f]
 
 
 @cached_njit(inline="always")
-def _nibbles_equal(x, v):  # pragma: no cover - compiled
+def nibbles_equal(x, v):  # pragma: no cover - compiled
     """Bit 4q set where nibble q of ``x`` (uint64) equals ``v`` (uint64, below 16), exactly."""
-    z = x ^ (v * _ONES)
+    z = x ^ (v * ONES)
     h = ~(((z & _SEVENS) + _SEVENS) | z | _SEVENS)
-    return (h >> np.uint64(3)) & _ONES
+    return (h >> np.uint64(3)) & ONES
 
 
 @cached_njit(inline="always")
-def _spread_bits(bits):  # pragma: no cover - compiled
+def spread_bits(bits):  # pragma: no cover - compiled
+    """Bit q of ``bits`` as bit 4q of a uint64 (a bit set of places as a mask of nibbles)."""
     x = np.uint64(0)
     q = 0
     while bits:
@@ -381,52 +342,7 @@ def _spread_bits(bits):  # pragma: no cover - compiled
 
 
 @cached_njit(inline="always")
-def _add_limbs(dst, d0, src, s0, L, Ld):  # pragma: no cover - compiled
-    """dst[d0:d0 + Ld] += src[s0:s0 + L] (62-bit limbs, L <= Ld); returns the carry out of the top."""
-    mask62 = (np.int64(1) << 62) - 1
-    cy = 0
-    for li in range(Ld):
-        y = dst[d0 + li] + cy
-        if li < L:
-            y += src[s0 + li]
-        cy = y >> 62
-        dst[d0 + li] = y & mask62
-    return cy
-
-
-@cached_njit(inline="always")
-def _mix(key):  # pragma: no cover - compiled
-    """``key``'s bits mixed (MurmurHash3's 64-bit finaliser): every bit of the result hangs
-    on every bit of the key. A product with one odd constant (Fibonacci hashing) left the
-    keys of 8x10's last column in runs of slots a million long, at a table's usual fill."""
-    h = np.uint64(key)
-    h ^= h >> np.uint64(33)
-    h *= _MIX1
-    h ^= h >> np.uint64(33)
-    h *= _MIX2
-    h ^= h >> np.uint64(33)
-    return h
-
-
-@cached_njit(inline="always")
-def _pass_hash(key):  # pragma: no cover - compiled
-    """The second hash of a key that shares a step's states out among passes: the low
-    :data:`_HBITS` bits of :func:`_mix`, apart from the bits that place it in the table."""
-    return np.int64(_mix(key) & np.uint64(_HSPACE - 1))
-
-
-@cached_njit(inline="always")
-def _home(key, logT, capp):  # pragma: no cover - compiled
-    """(part, slot) of ``key`` in a table of ``2**logT`` parts of ``capp`` slots each: the
-    top bits of :func:`_mix` (the part, then 32 for the slot)."""
-    h = _mix(key)
-    part = np.int64(h >> np.uint64(64 - logT)) if logT > 0 else np.int64(0)
-    x = (h << np.uint64(logT)) >> np.uint64(32)
-    return part, np.int64((x * np.uint64(capp)) >> np.uint64(32))
-
-
-@cached_njit(inline="always")
-def _mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
+def mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
     """The smaller of a state ``nk`` at a column's end and its mirror image (closed or open tours).
 
     At the end of a column the frontier holds the last square of the column before last
@@ -438,7 +354,7 @@ def _mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
     smaller key, and the next column has about half the states.
     """
     B = 16 if b16 else 11
-    tn = _decode(nk, W, b16, True, dig)  # dig: W + 1 places
+    tn = decode_key(nk, W, b16, True, dig)  # dig: W + 1 places
     if dig[0] != 1:
         return nk
     k = (W - 1) // 2
@@ -465,21 +381,3 @@ def _mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
     return min(nk, image)
 
 
-@cached_njit(inline="always")
-def _emit(nk, x, acc_d, cflat, L, logT, capp, base_o, G, cnt, gk, gs, hlo, hhi):  # pragma: no cover - compiled
-    """A successor of state ``x``: a finished tour (-2) adds its count to ``acc_d`` (in
-    the first pass only); a state (``nk >= 0``) of this pass (a second hash of the key
-    in ``hlo..hhi - 1``) goes into the buffers, in the thread's range for its part."""
-    if nk == -2:
-        if hlo == 0:
-            _add_limbs(acc_d, 0, cflat, x * L, L, L + 1)
-    elif nk >= 0:
-        if hhi - hlo < _HSPACE:
-            h2 = _pass_hash(nk)
-            if h2 < hlo or h2 >= hhi:
-                return
-        part, _g = _home(nk, logT, capp)
-        o = base_o + part * G + cnt[part]
-        cnt[part] += 1
-        gk[o] = nk
-        gs[o] = x

@@ -37,13 +37,13 @@ import numpy as np
 
 from kt_formal import memory
 from kt_formal.board import KNIGHT_MOVES, ensure_memory
-from kt_formal.engines._jit import Preparation, kernels_compiled
+from kt_formal.engines.compiled import Preparation, kernels_compiled
 from kt_formal.exceptions import InvalidInput
-from kt_formal.question import MAX_NODES, Budget, check_number
-from kt_formal.engines._search_kernels import plain_kernel, search_kernel, warnsdorff_kernel
+from kt_formal.question import Limits
+from kt_formal.engines.pathsearch_kernels import plain_kernel, search_kernel, warnsdorff_kernel
 
 
-__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "Limits", "Outcome", "search_request", "table_for", "ensure_search_memory", "search_fits", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
+__all__ = ["ORDERS", "ORDER_ALIASES", "PathSearch", "search_kernel", "plain_kernel", "warnsdorff_kernel", "order_name", "parse_order", "kernels_compiled", "prepare_kernels", "KERNELS", "COMPILE_SECONDS", "ordered_table", "centre_distance", "NodeMeter", "Outcome", "refuses", "node_colours", "dark_count", "table_degrees", "search_request", "table_for", "ensure_search_memory", "search_fits", "search_tables", "SEARCH_BYTES_PER_SQUARE"]
 
 #: Named move orders as (d_row, d_col) sequences (row down, column right), named by the
 #: clock position of the first move and the direction they turn.
@@ -171,7 +171,7 @@ def _warm_up() -> None:
 
 
 #: Load every kernel of :data:`KERNELS`, compiling those not cached on disk (with a note, once
-#: a process); returns the seconds it took (0 when loaded already). A :class:`Limits` calls
+#: a process); returns the seconds it took (0 when loaded already). A :class:`NodeMeter` calls
 #: it before its clock starts, so compiling never uses up a search's time limit.
 prepare_kernels = Preparation(KERNELS, "the search kernels", COMPILE_SECONDS, _warm_up)
 
@@ -283,7 +283,7 @@ class PathSearch:
 
         Returns ``"found"``, ``"done"`` or ``"limit"``.
         """
-        limits = limits or Limits()
+        limits = limits or NodeMeter()
         while True:
             chunk = limits.next_chunk(self.nodes)
             if chunk <= 0:
@@ -296,24 +296,23 @@ class PathSearch:
                 return "done"
 
 
-class Limits:
-    """Node and time limits shared by several searches, and the progress hook.
+class NodeMeter:
+    """The node and time limits of a search, its stop event and its progress hook, read
+    from one :class:`~kt_formal.question.Limits` (none: no limit).
 
-    ``base_nodes`` is what earlier searches used; the hook is called at most ten
-    times a second as ``progress(nodes_done, None, text)``; ``stop`` (a
-    ``threading.Event``) ends the search at the next chunk, as a limit does.
+    The time limit counts from the meter's making, after the kernels are compiled
+    (compiling is not part of the search's time); ``base_nodes`` is what earlier searches
+    used; the hook is called at most ten times a second as ``progress(nodes_done, None,
+    text)``; the stop event ends the search at the next chunk, as a limit does.
     """
 
-    def __init__(self, node_limit=None, time_limit=None, progress=None, label="search", stop=None):
-        if node_limit is not None:
-            check_number("node_limit", node_limit, True, 0, MAX_NODES)
-        if time_limit:  # 0: a spent budget, which ends the search at once
-            Budget.check_time_limit(time_limit)
-        self.node_limit = node_limit
-        self.time_limit = time_limit
-        self.progress = progress
+    def __init__(self, limits: Limits | None = None, label: str = "search"):
+        limits = Limits() if limits is None else limits
+        self.node_limit = limits.node_limit
+        self.time_limit = limits.time_limit
+        self.progress = limits.progress
         self.label = label
-        self.stop = stop
+        self.stop = limits.stop
         prepare_kernels()  # compiling is not part of the search's time
         self.t0 = time.perf_counter()
         self.last_report = 0.0
@@ -378,10 +377,17 @@ class Outcome:
         self.directed = directed
 
 
+def refuses(question, engine: str) -> str | None:
+    """Why a path search cannot take ``question`` (forced moves), or None."""
+    if question.forced:
+        return f"the {engine} engine does not take forced moves; use --engine cpsat"
+    return None
+
+
 def table_for(request, nt, order=None, engine="this engine") -> np.ndarray:
     """The ordered table with the request's forbidden moves removed (forced moves refused)."""
     if request.forced:
-        raise InvalidInput(f"the {engine} engine does not take forced moves; use --engine cpsat")
+        raise InvalidInput(refuses(request, engine))
     tab = ordered_table(nt, order)
     for a, b in request.forbidden:
         u, v = nt.node(a), nt.node(b)
@@ -390,7 +396,8 @@ def table_for(request, nt, order=None, engine="this engine") -> np.ndarray:
     return tab
 
 
-def _dark(nt, colour) -> int:
+def dark_count(nt, colour) -> int:
+    """How many of the table's squares are dark (kept in the table's memo)."""
     memo = getattr(nt, "memo", None)
     if memo is None:
         return int(colour.sum())
@@ -399,7 +406,8 @@ def _dark(nt, colour) -> int:
     return memo["dark"]
 
 
-def _colour(nt) -> np.ndarray:
+def node_colours(nt) -> np.ndarray:
+    """The colour (0 or 1) of each square of the table, in its node order (kept in its memo)."""
     memo = getattr(nt, "memo", None)
     if memo is not None and "colour" in memo:
         return memo["colour"]
@@ -440,7 +448,7 @@ def search_tables(request, engine: str, order=None):
 
 def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdorff", prune=True,
                    parity=False, count=False, limits=None, on_solution=None) -> Outcome:
-    """Search for the tours a :class:`~kt_formal.engines.base.TourRequest` asks for.
+    """Search for the tours a :class:`~kt_formal.engines.base.Question` asks for.
 
     Parameters
     ----------
@@ -457,12 +465,12 @@ def search_request(request, nt, table, *, root_rule="start", heuristic="warnsdor
         With ``count``, called with the board indices of every solution (each undirected
         tour once where the request leaves both ends free).
     """
-    limits = limits or Limits()
+    limits = limits or NodeMeter()
     k = len(nt)
     closed = request.closed
     node = nt.node
-    colour = _colour(nt)
-    n1 = _dark(nt, colour)
+    colour = node_colours(nt)
+    n1 = dark_count(nt, colour)
     n0 = k - n1
     plans = []  # (root, target, first, closing)
     halve = False  # directed solutions counted twice

@@ -1,7 +1,7 @@
 """Closed tours eight across on packed keys: the frontier of 17 places in one 63-bit word.
 
 A count eight across has ``W = 17`` frontier places, and 17 hexadecimal digits do not fit a
-64-bit key, so these counts ran on :func:`~kt_formal.counting._frontier_tables.fill_wide`,
+64-bit key, so these counts ran on :func:`~kt_formal.counting.frontier_tables.fill_wide`,
 which decodes each state into an array of base-11 digits. For closed tours two places need
 fewer than four bits:
 
@@ -20,7 +20,7 @@ hold at most eight paths' ends); 63 bits in all.
 (its move to the new square, if it is a path end, is made first: the new square takes its
 label), places 1..16 as the nibbles of one 64-bit word, the new square as a number; the
 moves, the joins of two paths (one mask of nibbles), the look-ahead and the renumbering of
-the labels are those of :func:`~kt_formal.counting._frontier_tables.fill_closed16`, and the
+the labels are those of :func:`~kt_formal.counting.frontier_tables.fill_closed16`, and the
 mirror image at a column's end turns each column's eight nibbles over with three shifts.
 The counts are those of ``fill_wide`` (tests compare them on holed boards and rows).
 """
@@ -30,10 +30,11 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from kt_formal.engines._jit import cached_njit
-from kt_formal.counting._frontier_keys import _DB_INDEX, _N_PRM, _ONES, _P_B0, _P_L_DEAD, _P_L_REQ, _P_MAY_FINISH, _P_MIRROR, _P_N_WATCH, _P_NEW_LIVE, _P_OUT_LIVE, _P_Z_DEAD, _P_Z_FORB, _P_Z_REQ, _emit, _nibbles_equal, _popcount, _spread_bits, _with_leaving
-from kt_formal.counting._frontier_successors import _labels_from, _neighbour_sets
-from kt_formal.counting._frontier_tables import _block, _insert_part, _sizes, _thread_arrays, _thread_done, fill_closed16, fill_open16, fill_wide, packed_keys
+from kt_formal.engines.compiled import cached_njit
+from kt_formal.counting.frontier_hash import emit
+from kt_formal.counting.frontier_keys import DB_INDEX, N_PRM, ONES, P_B0, P_L_DEAD, P_L_REQ, P_MAY_FINISH, P_MIRROR, P_N_WATCH, P_NEW_LIVE, P_OUT_LIVE, P_Z_DEAD, P_Z_FORB, P_Z_REQ, nibbles_equal, popcount, spread_bits, with_leaving
+from kt_formal.counting.frontier_successors import labels_from, neighbour_sets
+from kt_formal.counting.frontier_tables import next_block, insert_part, table_sizes, thread_arrays, thread_done, fill_closed16, fill_open16, fill_wide, packed_keys
 
 __all__ = ["W17", "fill_closed17", "fill_kernel", "key_encoding", "start_key", "pack17", "unpack17"]
 
@@ -107,8 +108,8 @@ def _relabelled(z, first, nxt):  # pragma: no cover - compiled
     ``first`` (spread bits) take label 2, the other labels ``nxt``, ``nxt + 1``, ... as met."""
     one = np.uint64(1)
     F = np.uint64(15)
-    t = ((z >> one) | (z >> np.uint64(2)) | (z >> np.uint64(3))) & _ONES  # places holding a label
-    return _labels_from(z, t & ~first, (z & ~(t * F)) | (first * np.uint64(2)), np.uint64(nxt), _DB_INDEX)
+    t = ((z >> one) | (z >> np.uint64(2)) | (z >> np.uint64(3))) & ONES  # places holding a label
+    return labels_from(z, t & ~first, (z & ~(t * F)) | (first * np.uint64(2)), np.uint64(nxt), DB_INDEX)
 
 
 @cached_njit(inline="always")
@@ -123,21 +124,21 @@ def _turned_over(z):  # pragma: no cover - compiled
 @cached_njit(inline="always")
 def _combo17(p0, w, m, nbr_s, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb,
              b0):  # pragma: no cover - compiled
-    """:func:`~kt_formal.counting._frontier_keys._combo` of a state (place 0 ``p0``, places
+    """:func:`~kt_formal.counting.frontier_keys.move_combo` of a state (place 0 ``p0``, places
     1..16 the nibbles of ``w``; the masks spread, nibble q - 1 for place q)."""
-    allowed, required = _neighbour_sets(w, _ONES, m, nbr_s, nbr_end, z_dead, l_dead, z_req, l_req, z_forb, b0)
+    allowed, required = neighbour_sets(w, ONES, m, nbr_s, nbr_end, z_dead, l_dead, z_req, l_req, z_forb, b0)
     if allowed < 0:
         return -1
     one = np.uint64(1)
     if b0 >= 0 and p0 != one and not nbr_end[b0]:  # the leaving square: 1 or a path end
         allowed |= 1 << b0
-    return _with_leaving(False, p0 != one, True, out_live, b0, allowed, required)
+    return with_leaving(False, p0 != one, True, out_live, b0, allowed, required)
 
 
 @cached_njit(inline="always")
 def _moves17(p0, w, bv, mask, m, nbr_s, nbr_end, b0):  # pragma: no cover - compiled
     """The moves of ``mask`` from the new square (value ``bv``): ``(w, bv, code)`` as
-    :func:`~kt_formal.counting._frontier_successors._moves16`'s. A move to place 0 (a path
+    :func:`~kt_formal.counting.frontier_successors._moves16`'s. A move to place 0 (a path
     end: the only move it may take) goes first: the new square takes its label."""
     zero = np.uint64(0)
     one = np.uint64(1)
@@ -168,8 +169,8 @@ def _moves17(p0, w, bv, mask, m, nbr_s, nbr_end, b0):  # pragma: no cover - comp
             if a == bv:  # the two ends of one path joined: the last cycle
                 code = 1
             else:  # joins two paths: bv's other end takes label a
-                eb = _nibbles_equal(w, bv)
-                if eb | _nibbles_equal(w, a):
+                eb = nibbles_equal(w, bv)
+                if eb | nibbles_equal(w, a):
                     w = (w & ~(eb * F)) | (eb * a)
                 else:
                     code = 1
@@ -181,7 +182,7 @@ def _moves17(p0, w, bv, mask, m, nbr_s, nbr_end, b0):  # pragma: no cover - comp
 def _successor17(p0, w, bv, mask, m, nbr_s, nbr_end, b0, may_finish, mirror, n_watch, wb, wt, wa,
                  wn):  # pragma: no cover - compiled
     """The key of the state that ``mask`` makes, -1 when it makes none, -2 when it
-    finishes the tour (:func:`~kt_formal.counting._frontier_successors._successor16`)."""
+    finishes the tour (:func:`~kt_formal.counting.frontier_successors.successor16`)."""
     one = np.uint64(1)
     two = np.uint64(2)
     F = np.uint64(15)
@@ -189,21 +190,21 @@ def _successor17(p0, w, bv, mask, m, nbr_s, nbr_end, b0, may_finish, mirror, n_w
     if code < 0:
         return -1
     if code == 1:
-        if not may_finish or w != _ONES or bv != one:
+        if not may_finish or w != ONES or bv != one:
             return -1
         return -2
     if n_watch:  # the look-ahead: places after the step that can still take a move
-        avail = np.int64(_ONES & ~_nibbles_equal(w, one))
+        avail = np.int64(ONES & ~nibbles_equal(w, one))
         top = np.int64(bv != one)
         for j in range(n_watch):
-            if wa[j] + _popcount(wb[j] & avail) + (wt[j] & top) < wn[j]:
+            if wa[j] + popcount(wb[j] & avail) + (wt[j] & top) < wn[j]:
                 return -1
     v0 = w & F  # place 0 after the step
     if v0 == np.uint64(0):  # it leaves next with one move at most
         return -1
     z = (w >> np.uint64(4)) | (bv << np.uint64(60))
     if v0 >= two:
-        return _pack(1, _relabelled(z, _nibbles_equal(z, v0), 3))
+        return _pack(1, _relabelled(z, nibbles_equal(z, v0), 3))
     key = _pack(0, _relabelled(z, np.uint64(0), 2))
     if mirror:
         return min(key, _pack(0, _relabelled(_turned_over(z), np.uint64(0), 2)))
@@ -214,15 +215,15 @@ def _successor17(p0, w, bv, mask, m, nbr_s, nbr_end, b0, may_finish, mirror, n_w
 def _watch17(prm):  # pragma: no cover - compiled
     """The watched squares of ``prm``: their window neighbours among places 0..15 after the
     step (spread), whether the new square (place 16) is one, moves ahead, need."""
-    n = prm[_P_N_WATCH]
+    n = prm[P_N_WATCH]
     wb = np.empty(n, np.int64)
     wt = np.empty(n, np.int64)
     wa = np.empty(n, np.int64)
     wn = np.empty(n, np.int64)
     for j in range(n):
-        o = _N_PRM + 4 * j
+        o = N_PRM + 4 * j
         bits = prm[o] >> 1
-        wb[j] = np.int64(_spread_bits(bits & _LOW16))
+        wb[j] = np.int64(spread_bits(bits & _LOW16))
         wt[j] = (bits >> 16) & 1
         wa[j] = prm[o + 1]
         wn[j] = prm[o + 2]
@@ -232,25 +233,25 @@ def _watch17(prm):  # pragma: no cover - compiled
 @cached_njit(parallel=True)
 def fill_closed17(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo, logT, capp,
                   fill, limit, gk, gs, dacc, ovf, hlo, hhi):  # pragma: no cover - compiled
-    """:func:`~kt_formal.counting._frontier_tables.fill_closed16` for closed tours eight
+    """:func:`~kt_formal.counting.frontier_tables.fill_closed16` for closed tours eight
     across, on the keys of this module."""
-    S, L, T, _W, m, G, cflat, used = _sizes(keys, counts, prm, nbr_p, logT, gk)
+    S, L, T, _W, m, G, cflat, used = table_sizes(keys, counts, prm, nbr_p, logT, gk)
     nbr_s = np.empty(m, np.uint64)
     for b in range(m):
         nbr_s[b] = np.uint64(4 * max(nbr_p[b] - 1, 0))
-    z_dead, l_dead = _spread_bits(prm[_P_Z_DEAD] >> 1), _spread_bits(prm[_P_L_DEAD] >> 1)
-    z_req, l_req = _spread_bits(prm[_P_Z_REQ] >> 1), _spread_bits(prm[_P_L_REQ] >> 1)
-    z_forb = _spread_bits(prm[_P_Z_FORB] >> 1)
-    bv0 = np.uint64(0) if prm[_P_NEW_LIVE] else np.uint64(1)
-    out_live, may_finish, mirror, b0 = prm[_P_OUT_LIVE] != 0, prm[_P_MAY_FINISH] != 0, prm[_P_MIRROR] != 0, prm[_P_B0]
+    z_dead, l_dead = spread_bits(prm[P_Z_DEAD] >> 1), spread_bits(prm[P_L_DEAD] >> 1)
+    z_req, l_req = spread_bits(prm[P_Z_REQ] >> 1), spread_bits(prm[P_L_REQ] >> 1)
+    z_forb = spread_bits(prm[P_Z_FORB] >> 1)
+    bv0 = np.uint64(0) if prm[P_NEW_LIVE] else np.uint64(1)
+    out_live, may_finish, mirror, b0 = prm[P_OUT_LIVE] != 0, prm[P_MAY_FINISH] != 0, prm[P_MIRROR] != 0, prm[P_B0]
     n_watch, wb, wt, wa, wn = _watch17(prm)
     s = s0
     while s < S:
-        e = _block(s, S, fill, T, G, limit)
+        e = next_block(s, S, fill, T, G, limit)
         if e < 0:
             return s
         for t in prange(T):
-            acc_d, cnt = _thread_arrays(L, T)
+            acc_d, cnt = thread_arrays(L, T)
             for x in range(s + (e - s) * t // T, s + (e - s) * (t + 1) // T):
                 p0, w = _unpack(keys[x])
                 c = _combo17(p0, w, m, nbr_s, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0)
@@ -259,9 +260,9 @@ def fill_closed17(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
                 for mi in range(mstart[c], mstart[c + 1]):
                     nk = _successor17(p0, w, bv0, mlist[mi], m, nbr_s, nbr_end, b0, may_finish, mirror,
                                       n_watch, wb, wt, wa, wn)
-                    _emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
-            _thread_done(t, T, used, cnt, dacc, acc_d, L)
+                    emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
+            thread_done(t, T, used, cnt, dacc, acc_d, L)
         for p in prange(T):
-            _insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
+            insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
         s = e
     return S

@@ -12,7 +12,7 @@ coloured by the answers on that size. Closed and open tours are drawn side by
 side. Colours: green all yes, red all no, a mix of both amber, grey any unknown.
 
 >>> import tempfile, os
->>> from kt_formal.census import Store, run_census, remove_squares
+>>> from kt_formal.survey import Store, run_census, remove_squares
 >>> path = os.path.join(tempfile.mkdtemp(), "c.sqlite")
 >>> with Store.open(path) as s:
 ...     _ = run_census(remove_squares(3, 3, 1), s, time_limit=5.0)
@@ -36,10 +36,11 @@ import sqlite3
 from pathlib import Path
 
 
-from kt_formal.census.store import COLUMNS, Store, row_question
+from kt_formal.survey.store import COLUMNS, Store, row_question
 from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError
 from kt_formal.files import output_file
 from kt_formal.kernel.reader import certificate_from_text
+from kt_formal.question import DEFAULT_TIME_LIMIT
 
 __all__ = ["census_table", "rect_of", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
            "cell_key", "family_words", "proof_method", "checked_verdicts", "REJECTED", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
@@ -75,7 +76,7 @@ def _kernel_answer(row: tuple) -> tuple:
     """``(answer, method, certificate)`` of a stored row ``(rows, cols, holes, tour, start, end,
     answer, certificate text)`` after the kernel's check: the answer "rejected" with the reason as
     method when the kernel refuses the certificate (or it is not about the row's question)."""
-    from kt_formal.census.runners import check_row_certificate
+    from kt_formal.survey.runners import check_row_certificate
 
     *where, answer, cert = row
     if answer == "unknown":
@@ -410,7 +411,7 @@ def write_map(store: Store, out, board=None, squares: str = "chess") -> list[Pat
 
 
 # ---------------------------------------------------------------------- re-checking
-def verify_store(path, progress=None, replay: bool = False, time_limit: float = 60.0
+def verify_store(path, progress=None, replay: bool = False, time_limit: float | None = DEFAULT_TIME_LIMIT
                  ) -> tuple[int, int, int, list[str]]:
     """Re-check every stored certificate with the kernel's checker.
 
@@ -434,7 +435,7 @@ def verify_store(path, progress=None, replay: bool = False, time_limit: float = 
     checked = failed = unknown = 0
     failures: list[str] = []
     asked: dict = {}  # question -> the id of the row that asks it first
-    deadline = time.monotonic() + time_limit
+    deadline = time.monotonic() + (float("inf") if time_limit is None else time_limit)  # None: no limit
     with Store.open(path, readonly=True) as store:
         total = store.count()
         sql = 'SELECT id, rows, cols, holes, tour, start, "end", answer, certificate FROM verdicts ORDER BY id'
@@ -467,9 +468,9 @@ def verify_store(path, progress=None, replay: bool = False, time_limit: float = 
     return checked, failed, unknown, failures
 
 
-def _check_row(q, answer, cert, replay: bool, left: float, time_limit: float) -> None:
+def _check_row(q, answer, cert, replay: bool, left: float, time_limit: float | None) -> None:
     """Check one row's certificate (see :func:`verify_store`); raise on anything amiss."""
-    from kt_formal.census.runners import check_row_certificate
+    from kt_formal.survey.runners import check_row_certificate
     from kt_formal.exceptions import LimitReached
 
     if answer not in ("yes", "no", "unknown"):
