@@ -202,7 +202,7 @@ def test_the_pipeline_uses_it_without_fixed_ends_only():
     assert policy.builds_margin(TourRequest(b, closed=False))  # the closed tour cut open
     assert not policy.builds_margin(TourRequest(b, closed=True, start=(0, 0)))
     assert not policy.builds_margin(TourRequest(b, closed=False, start=(0, 0), end=(0, 1)))
-    assert not policy.builds_margin(TourRequest(Board.from_spec(40, 50, ["3,20,2x4"]), closed=True))
+    assert not policy.builds_margin(TourRequest(Board.from_spec(40, 50, ["4,20,2x4"]), closed=True))
 
 
 def test_the_cli_answers_by_the_construction(capsys):

@@ -19,6 +19,11 @@ Three parts, each failing loudly:
    class of the statement has a cut, a second set of representatives agrees, and every
    board whose cut uses a shift piece is built and checked by the kernel.
 
+6. **one margin 3** (:func:`check_band`): a closed 3 x W strip above the hole and the frame
+   below it, on one board of every class (top margin 3, the others as in part 5, hole
+   sides 5..8): every class of the statement has a cut, a second set of representatives
+   agrees, and every board with a cut is built and checked by the kernel.
+
 ``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
@@ -34,12 +39,13 @@ from kt_formal.board import Board
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_plan, margin_tour
+from kt_formal.combine.margin_band import in_band_statement
 from kt_formal.combine.margin_large import in_statement, large_plan, large_tour
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, shift_piece_specs
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 
 __all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "large_cases", "check_large",
-           "shift_class", "shift_classes", "check_shift", "main"]
+           "shift_class", "shift_classes", "check_shift", "band_classes", "check_band", "main"]
 
 
 def balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
@@ -239,8 +245,42 @@ def check_shift(build: bool = True, every: int = 7) -> dict:
     return {"classes": k, "covered": covered, "shifted": shifted, "tours": built}
 
 
+def band_classes(alt: bool = False):
+    """One balanced board per class of the strip section: top margin 3, the others from
+    :data:`SHIFT_MARGINS`, hole sides 5..8 (with ``alt``, the second representatives)."""
+    for b, le, q, h, w in itertools.product(*[SHIFT_MARGINS] * 3, *[(5, 6, 7, 8)] * 2):
+        if alt:
+            b, le, q = (_ALT["margin"].get(x, x) for x in (b, le, q))
+            h, w = (_ALT["side"].get(x, x) for x in (h, w))
+        m, n = 3 + h + b, le + w + q
+        if balanced(m, n, 3, le, h, w):
+            yield m, n, (3, le, h, w)
+
+
+def check_band(build: bool = True) -> dict:
+    """The strip section (one margin 3): every class of its statement has a cut, the second
+    representatives agree, and with ``build`` every class with a cut is built and checked."""
+    k = covered = built = 0
+    for (m, n, hole), (m2, n2, hole2) in zip(band_classes(), band_classes(alt=True)):
+        tree = _shift_plan(m, n, hole)
+        if in_band_statement(m, n, hole) and tree is None:
+            raise AssertionError(f"{m}x{n} hole {hole}: in the strip statement but no cut")
+        if (_shift_plan(m2, n2, hole2) is None) != (tree is None) \
+                or in_band_statement(m2, n2, hole2) != in_band_statement(m, n, hole):
+            raise AssertionError(f"{m}x{n} hole {hole} and {m2}x{n2} hole {hole2}: the class disagrees")
+        k += 1
+        if tree is not None:
+            covered += 1
+            if build:
+                tour = large_tour(Board.from_spec(m, n, [hole]))
+                if tour.check() is not None or not tour.closed:
+                    raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
+                built += 1
+    return {"classes": k, "covered": covered, "tours": built}
+
+
 def main(argv=None) -> int:
-    """``--check [--build-limit K]``: run the five checks; exit 0 when all pass, 1 otherwise."""
+    """``--check [--build-limit K]``: run the six checks; exit 0 when all pass, 1 otherwise."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin_check",
@@ -279,6 +319,11 @@ def main(argv=None) -> int:
         print(f"shift pieces: {out['covered']} of {out['classes']} refined classes (up to symmetry) have a "
               f"cut, every case of the statement among them; {out['tours']} boards whose cut uses a shift "
               f"piece built and accepted by the kernel ({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        out = check_band()
+        print(f"one margin 3 (a 3 x W strip): {out['covered']} of {out['classes']} classes have a cut, every "
+              f"case of the statement among them; {out['tours']} boards built and accepted by the kernel "
+              f"({time.perf_counter() - t:.1f} s)")
     except AssertionError as exc:
         print(f"FAILED: {exc}")
         return 1

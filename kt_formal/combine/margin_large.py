@@ -147,7 +147,8 @@ def _joins(rects: list[Rect], shifted: bool = False) -> list[tuple] | None:
     Each block side takes at most one join, and each rectangle at most one shift piece.
     """
     cand = _candidates(rects, shifted)
-    seen, tree, used, special = {0}, [], set(), set()
+    seen, tree, used = {0}, [], set()
+    special = {k for k, r in enumerate(rects) if r.special is not None}  # a strip takes none
     grew = True
     while grew and len(seen) < len(rects):
         grew = False
@@ -208,10 +209,19 @@ def large_plan(m: int, n: int, hole: tuple[int, int, int, int], shift: bool = Tr
         A margin under 5, unbalanced colours, or a case the cut misses.
     """
     r0, c0, h, w = hole
-    if min(r0, c0, m - r0 - h, n - c0 - w) < MIN_MARGIN:
-        raise NotApplicable(f"the frame construction needs margins >= {MIN_MARGIN}")
+    margins = sorted((r0, c0, m - r0 - h, n - c0 - w))
+    if margins[0] < MIN_MARGIN and (margins[0] != 3 or margins[1] < MIN_MARGIN):
+        raise NotApplicable(f"the frame construction needs margins >= {MIN_MARGIN} (or one margin 3)")
     if (m * n) % 2 != ((h * w) % 2) or ((m * n) % 2 and (r0 + c0) % 2):
         raise NotApplicable("the board minus the hole has unequal colour counts")
+    if margins[0] < MIN_MARGIN:  # one margin 3: a closed 3 x W strip (margin_band)
+        from kt_formal.combine.margin_band import band_plan
+
+        found = band_plan(m, n, hole, shift)
+        if found is None:
+            raise NotApplicable("the frame construction with a strip has no cut for this case "
+                                "(see docs/theorems/margin-three.md)")
+        return found
     for shifted in (False, True) if shift else (False,):
         for sym in SYMMETRIES:
             found = _plan_frame(*_sym(m, n, hole, sym), shifted=shifted)
@@ -417,6 +427,10 @@ def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
         hs, ws = p.rows, p.cols
         if p.special is None:
             s = assemble(list(p.row_parts), list(p.col_parts)).astype(np.int64, copy=False)
+        elif p.special[0] == "strip":
+            from kt_formal.combine.margin_band import strip_local
+
+            s = strip_local(p)
         else:
             s = _special_local(p)
         idx = ((np.arange(hs)[:, None] + p.y0) * n + np.arange(ws)[None, :] + p.x0).ravel()
