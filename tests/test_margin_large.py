@@ -90,18 +90,21 @@ def test_the_statement_is_the_colour_count_minus_the_listed_classes():
     assert not in_statement(20, 20, (6, 6, 3, 3))  # within 3 x 3: the first theorem
 
 
-def test_every_statement_case_has_a_cut_sample():
-    rng = random.Random(5)
-    cases = [c for c in large_cases() if in_statement(*c)]
-    for m, n, hole in rng.sample(cases, 60):
+def _sample_cuts_and_builds(cases, k: int, seed: int):
+    """For a sample of ``k`` cases: a spanning tree of joins, rectangles that tile the frame
+    with sides 5..10 and even area, and a tour the kernel accepts."""
+    for m, n, hole in random.Random(seed).sample(cases, k):
         sym, rects, tree = large_plan(m, n, hole)
         assert len(tree) == len(rects) - 1
-        area = sum(r.rows * r.cols for r in rects)
-        assert area == m * n - hole[2] * hole[3]
+        assert sum(r.rows * r.cols for r in rects) == m * n - hole[2] * hole[3]
         for r in rects:
             assert all(5 <= p <= 10 for p in (*r.row_parts, *r.col_parts))
             assert (r.rows * r.cols) % 2 == 0
         _check(Board.from_spec(m, n, [hole]))
+
+
+def test_every_statement_case_has_a_cut_sample():
+    _sample_cuts_and_builds([c for c in large_cases() if in_statement(*c)], 60, 5)
 
 
 @pytest.mark.parametrize("m,n,hole", [(30, 33, "6,7,13x16"), (40, 41, "7,9,11x14"), (41, 43, "8,10,9x13"),
@@ -167,14 +170,8 @@ def test_shift_pieces_close_e2_e3_and_thin_holes():
 
 
 def test_every_refined_class_sample():
-    """A sample of the refined classes: a statement case has a cut, uses only pieces, builds."""
-    rng = random.Random(13)
-    classes = [c for c in shift_classes() if in_statement(*c)]
-    for m, n, hole in rng.sample(classes, 80):
-        sym, rects, tree = large_plan(m, n, hole)
-        assert len(tree) == len(rects) - 1
-        assert sum(r.rows * r.cols for r in rects) == m * n - hole[2] * hole[3]
-        _check(Board.from_spec(m, n, [hole]))
+    """A sample of the refined classes of the statement: a cut, only library pieces, a tour."""
+    _sample_cuts_and_builds([c for c in shift_classes() if in_statement(*c)], 80, 13)
 
 
 def _random_shift_case(rng: random.Random, top: int):

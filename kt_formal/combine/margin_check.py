@@ -128,6 +128,13 @@ def _large_class(m: int, n: int, hole) -> tuple:
     return (*(x % 2 for x in (*sides, h, w)), *(x >= 10 for x in sides), h >= 5, w >= 5)
 
 
+def _build_checked(m: int, n: int, hole) -> None:
+    """The frame construction on the board, its tour passed to the kernel; AssertionError if rejected."""
+    tour = large_tour(Board.from_spec(m, n, [hole]))
+    if tour.check() is not None or not tour.closed:
+        raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
+
+
 def _first_pass(m: int, n: int, hole) -> bool:
     """Whether the frame cut's first pass (frame lines, common cut points) has a cut."""
     try:
@@ -154,11 +161,8 @@ def check_large(build: bool = True) -> dict:
                 raise AssertionError(f"{m}x{n} hole {hole}: the cut differs within its class")
     k = 0
     for m, n, hole in large_cases() if build else ():
-        board = Board.from_spec(m, n, [hole])
         if covered[_large_class(m, n, hole)]:
-            tour = large_tour(board)
-            if tour.check() is not None or not tour.closed:
-                raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
+            _build_checked(m, n, hole)
             k += 1
     return {"classes": len(covered), "covered": sum(covered.values()), "tours": k}
 
@@ -238,9 +242,7 @@ def check_shift(build: bool = True, every: int = 7) -> dict:
         if tree is not None and any(j[5] is not None for j in tree):
             shifted += 1
             if build:
-                tour = large_tour(Board.from_spec(m, n, [hole]))
-                if tour.check() is not None or not tour.closed:
-                    raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
+                _build_checked(m, n, hole)
                 built += 1
     return {"classes": k, "covered": covered, "shifted": shifted, "tours": built}
 
@@ -272,9 +274,7 @@ def check_band(build: bool = True) -> dict:
         if tree is not None:
             covered += 1
             if build:
-                tour = large_tour(Board.from_spec(m, n, [hole]))
-                if tour.check() is not None or not tour.closed:
-                    raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
+                _build_checked(m, n, hole)
                 built += 1
     return {"classes": k, "covered": covered, "tours": built}
 
