@@ -1,5 +1,5 @@
-"""One margin of 3: the frame construction with a closed 3 x W strip above the hole. Its statement,
-its classes, atlas boards, random boards up to 2000 x 2000, the pipeline; every tour checked by the kernel."""
+"""Margins of 3: the frame construction with closed 3 x W strips. Its statement, its classes, atlas
+boards, random boards up to 2000 x 2000, the pipeline; every tour checked by the kernel."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
-from kt_formal.combine.margin_band import band_plan, in_band_statement
+from kt_formal.combine.margin_band import in_band_statement
 from kt_formal.combine.margin_check import balanced, band_classes, check_band
 from kt_formal.combine.margin_large import large_applies, large_plan, large_tour
 from kt_formal.exceptions import NotApplicable
@@ -31,38 +31,48 @@ def test_the_statement():
     assert in_band_statement(24, 30, (3, 6, 14, 12))
     assert in_band_statement(30, 24, (6, 3, 12, 14))  # the transpose: margin 3 on the left
     assert in_band_statement(24, 30, (7, 6, 14, 12))  # margin 3 at the bottom
-    assert not in_band_statement(24, 29, (3, 6, 14, 13))  # F2: no closed strip fits
+    assert not in_band_statement(24, 29, (3, 6, 14, 13))  # F2 (the construction happens to cover it)
     assert not in_band_statement(22, 24, (3, 5, 13, 12))  # F1: b 6, l 5, q 7, h 13, w 12
     assert not in_band_statement(16, 18, (3, 5, 6, 6))  # F3: b 7, l 5, q 7 odd, h and w even
     assert not in_band_statement(23, 31, (3, 5, 13, 12))  # colours unequal
-    assert not in_band_statement(24, 30, (3, 3, 14, 12))  # two margins 3
+    assert in_band_statement(20, 30, (3, 6, 14, 12))  # margins 3 above and below
+    assert in_band_statement(40, 41, (3, 3, 30, 25))  # margins 3 above and on the left
+    assert not in_band_statement(24, 30, (3, 3, 14, 12))  # F3: b 7, l 3, q 15 odd, h and w even
+    assert not in_band_statement(36, 40, (3, 7, 30, 26))  # F4: above and below, l and q odd
+    assert not in_band_statement(30, 30, (3, 3, 21, 24))  # three margins 3
     assert not in_band_statement(24, 30, (4, 6, 14, 12))  # margin 4
     assert not in_band_statement(24, 30, (3, 6, 4, 12))  # a hole side under 5
     for m, n, hole in band_classes():
-        assert balanced(m, n, *hole) and (in_band_statement(m, n, hole) <= (band_plan(m, n, hole) is not None))
+        assert balanced(m, n, *hole)
 
 
 @pytest.mark.parametrize("m,n,hole", [(24, 30, "3,6,14x12"), (25, 30, "7,3,13x12"), (30, 30, "5,6,22x10"),
-                                      (24, 31, "3,6,14x12"), (40, 41, "3,9,30x25"), (41, 41, "3,7,31x27")])
+                                      (24, 31, "3,6,14x12"), (40, 41, "3,9,30x25"), (41, 41, "3,7,31x27"),
+                                      (20, 30, "3,6,14x12"), (40, 41, "3,3,30x25"), (41, 40, "3,3,31x26")])
 def test_construction_on_chosen_boards(m, n, hole):
     board = Board.from_spec(m, n, [hole])
     assert large_applies(board) and margin_applies(board)
     _check(board)
     assert margin_tour(board).check() is None
-    assert "one margin of three" in theorem_of(board)
+    assert "margins of three" in theorem_of(board)
 
 
-def test_the_strip_is_one_rectangle_joined_at_a_corner():
-    sym, rects, tree = large_plan(24, 30, (3, 6, 14, 12))
-    strip = rects[0]
-    assert strip.special == ("strip", 3) and strip.rows == 3 and strip.cols in (30, 18)
-    joins = [j for j in tree if 0 in j[:2]]
-    assert len(joins) >= 1 and all(j[4] == 0 and j[5] is None for j in joins)  # at column (row) 0
-    assert len(tree) == len(rects) - 1
+def test_a_strip_is_one_rectangle_joined_at_cut_point_zero():
+    for m, n, hole in [(24, 30, (3, 6, 14, 12)), (20, 30, (3, 6, 14, 12)), (40, 41, (3, 3, 30, 25))]:
+        sym, rects, tree = large_plan(m, n, hole)
+        strips = [k for k, r in enumerate(rects) if r.special and r.special[0] == "strip"]
+        assert strips and all(3 in (rects[k].rows, rects[k].cols) for k in strips)
+        for k in strips:
+            r = rects[k]
+            assert max(r.rows, r.cols) % 2 == 0 and max(r.rows, r.cols) >= 10
+            joins = [j for j in tree if k in j[:2]]
+            assert joins and all(j[4] == (r.x0 if j[2] == "v" else r.y0) and j[5] is None for j in joins)
+        assert len(tree) == len(rects) - 1
+        _check(Board.from_spec(m, n, [hole]))
 
 
-@pytest.mark.parametrize("m,n,hole", [(24, 29, "3,6,14x13"), (22, 24, "3,5,13x12"), (24, 30, "4,6,14x12"),
-                                      (24, 30, "3,3,14x12")])
+@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (24, 30, "4,6,14x12"), (36, 40, "3,7,30x26"),
+                                      (20, 30, "3,2,14x12")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
     assert not large_applies(board)
@@ -85,7 +95,7 @@ def test_atlas_boards_with_one_margin_three():
 
 def _random_case(rng: random.Random, top: int):
     while True:
-        b, c, d = (rng.randint(5, top // 4) for _ in range(3))
+        b, c, d = (rng.choice([3, rng.randint(5, top // 4)]) for _ in range(3))
         h, w = rng.randint(5, top // 2), rng.randint(5, top // 2)
         m, n = 3 + h + b, c + w + d
         if max(m, n) <= top and in_band_statement(m, n, (3, c, h, w)):
@@ -105,7 +115,7 @@ def test_the_pipeline_builds_a_margin_three_hole():
     v = decide(Board.from_spec(60, 70, ["3,15,40x33"]), closed=True, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three"
     assert v.tour.check() is None
-    assert "one margin of three" in v.message
+    assert "margins of three" in v.message
 
 
 @pytest.mark.slow

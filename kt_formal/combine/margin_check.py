@@ -19,10 +19,10 @@ Three parts, each failing loudly:
    class of the statement has a cut, a second set of representatives agrees, and every
    board whose cut uses a shift piece is built and checked by the kernel.
 
-6. **one margin 3** (:func:`check_band`): a closed 3 x W strip above the hole and the frame
-   below it, on one board of every class (top margin 3, the others as in part 5, hole
-   sides 5..8): every class of the statement has a cut, a second set of representatives
-   agrees, and every board with a cut is built and checked by the kernel.
+6. **margins of 3** (:func:`check_band`): closed 3 x W strips for the margins of 3 and the
+   frame around them, on one board of every class (:func:`band_classes`): every class of
+   the statement has a cut, a second set of representatives agrees, and every board with
+   a cut is built and checked by the kernel.
 
 ``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
@@ -247,13 +247,21 @@ def check_shift(build: bool = True, every: int = 7) -> dict:
     return {"classes": k, "covered": covered, "shifted": shifted, "tours": built}
 
 
+#: Hole sides of the strip section's classes: a strip as long as the hole side alone needs >= 10.
+BAND_SIDES = (5, 6, 7, 8, 10)
+
+
 def band_classes(alt: bool = False):
-    """One balanced board per class of the strip section: top margin 3, the others from
-    :data:`SHIFT_MARGINS`, hole sides 5..8 (with ``alt``, the second representatives)."""
-    for b, le, q, h, w in itertools.product(*[SHIFT_MARGINS] * 3, *[(5, 6, 7, 8)] * 2):
+    """One balanced board per class of the strip section: top margin 3, a second margin 3 on
+    the left or at the bottom or none, the others from :data:`SHIFT_MARGINS`, hole sides
+    :data:`BAND_SIDES` (with ``alt``, the second representatives: 9, 12, 13 and sides 9, 12)."""
+    for b, le, q, h, w in itertools.product((3, *SHIFT_MARGINS), (3, *SHIFT_MARGINS), SHIFT_MARGINS,
+                                            BAND_SIDES, BAND_SIDES):
+        if b == le == 3:
+            continue
         if alt:
             b, le, q = (_ALT["margin"].get(x, x) for x in (b, le, q))
-            h, w = (_ALT["side"].get(x, x) for x in (h, w))
+            h, w = ({7: 9, 10: 12}.get(x, x) for x in (h, w))
         m, n = 3 + h + b, le + w + q
         if balanced(m, n, 3, le, h, w):
             yield m, n, (3, le, h, w)
@@ -321,7 +329,7 @@ def main(argv=None) -> int:
               f"piece built and accepted by the kernel ({time.perf_counter() - t:.1f} s)")
         t = time.perf_counter()
         out = check_band()
-        print(f"one margin 3 (a 3 x W strip): {out['covered']} of {out['classes']} classes have a cut, every "
+        print(f"margins of 3 (3 x W strips): {out['covered']} of {out['classes']} classes have a cut, every "
               f"case of the statement among them; {out['tours']} boards built and accepted by the kernel "
               f"({time.perf_counter() - t:.1f} s)")
     except AssertionError as exc:

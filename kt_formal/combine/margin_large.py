@@ -132,7 +132,7 @@ def _candidates(rects: list[Rect], shifted: bool) -> list[tuple]:
             for kind, touch, mine, theirs, line in (
                     ("v", p.y0 + p.rows == q.y0, p.col_cuts, q.col_cuts, q.y0),
                     ("h", p.x0 + p.cols == q.x0, p.row_cuts, q.row_cuts, q.x0)):
-                if not touch:
+                if not touch or q.special in (("strip", kind),):  # a strip has no left (top) port
                     continue
                 cand += [(i, j, kind, line, x, None) for x in sorted(mine & theirs)]
                 if shifted:
@@ -210,21 +210,14 @@ def large_plan(m: int, n: int, hole: tuple[int, int, int, int], shift: bool = Tr
     """
     r0, c0, h, w = hole
     margins = sorted((r0, c0, m - r0 - h, n - c0 - w))
-    if margins[0] < MIN_MARGIN and (margins[0] != 3 or margins[1] < MIN_MARGIN):
-        raise NotApplicable(f"the frame construction needs margins >= {MIN_MARGIN} (or one margin 3)")
+    if margins[0] < 3 or 4 in margins:
+        raise NotApplicable(f"the frame construction needs margins of 3 or >= {MIN_MARGIN}")
     if (m * n) % 2 != ((h * w) % 2) or ((m * n) % 2 and (r0 + c0) % 2):
         raise NotApplicable("the board minus the hole has unequal colour counts")
-    if margins[0] < MIN_MARGIN:  # one margin 3: a closed 3 x W strip (margin_band)
-        from kt_formal.combine.margin_band import band_plan
-
-        found = band_plan(m, n, hole, shift)
-        if found is None:
-            raise NotApplicable("the frame construction with a strip has no cut for this case "
-                                "(see docs/theorems/margin-three.md)")
-        return found
+    strips = margins[0] < MIN_MARGIN  # margins of 3: closed 3 x W strips
     for shifted in (False, True) if shift else (False,):
         for sym in SYMMETRIES:
-            found = _plan_frame(*_sym(m, n, hole, sym), shifted=shifted)
+            found = _plan_frame(*_sym(m, n, hole, sym), shifted=shifted, strips=strips)
             if found is not None:
                 return (sym, *found)
     raise NotApplicable("the frame construction has no cut for this case (see docs/theorems/margin-three.md)")
@@ -235,12 +228,30 @@ def _near(lines: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted({y + d for y in lines for d in (0, -1, 1)}))
 
 
-def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool = False):
+def _strip_rect(y0: int, y1: int, x0: int, x1: int) -> Rect | None:
+    """The band [y0, y1) x [x0, x1) of a margin of 3 as one closed strip (3 x W, W even >= 10), or None.
+
+    A strip offers cut point 0 only, and divide's ports there (top, bottom and right of a
+    3-row strip; left, right and bottom of a 3-column one): the squares (1, 1) and the
+    corners of a 3-row board have exactly two knight moves, so every closed tour holds them.
+    """
+    H, W = y1 - y0, x1 - x0
+    if H == 3 and W % 2 == 0 and W >= 10:
+        kind = "h"
+    elif W == 3 and H % 2 == 0 and H >= 10:
+        kind = "v"
+    else:
+        return None
+    return Rect(y0, x0, (H,), (W,), frozenset({y0}), frozenset({x0}), special=("strip", kind))
+
+
+def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool = False, strips: bool = False):
     """Rectangles and the tree of joins in this orientation, or None.
 
     The first pass (``shifted`` False) cuts at the frame's lines and joins at common cut
     points only. The second keeps no slabs, may cut one square either side of a line, and
-    joins cut points one apart through a shift piece (:func:`_candidates`).
+    joins cut points one apart through a shift piece (:func:`_candidates`). With
+    ``strips``, the band of each margin of 3 is a closed strip (:func:`_strip_rect`).
     """
     r0, c0, h, w = hole
     y1, x1 = r0 + h, c0 + w
@@ -257,7 +268,8 @@ def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool =
                  (r0 if tr else Y0, y1 if br else Y1, x1, X1)]   # right band
         boxes += [box for box, s in zip([(0, st, 0, n), (m - sb, m, 0, n), (st, m - sb, 0, sl),
                                          (st, m - sb, n - sr, n)], (st, sb, sl, sr)) if s]
-        rects = [_rect(*box, ylines, xlines) for box in boxes]
+        thin = {k for k, margin in enumerate((r0, m - y1, c0, n - x1)) if strips and margin == 3}
+        rects = [_strip_rect(*box) if k in thin else _rect(*box, ylines, xlines) for k, box in enumerate(boxes)]
         if any(r is None for r in rects):
             continue
         tree = _joins(rects, shifted)
