@@ -76,8 +76,8 @@ def test_the_statement_is_the_colour_count_minus_the_listed_classes():
     assert in_statement(30, 33, (6, 7, 13, 16))
     assert not in_statement(30, 33, (6, 7, 13, 17))  # colours unequal
     assert not in_statement(30, 33, (4, 7, 13, 16))  # margin 4
-    assert not in_statement(15, 15, (5, 5, 5, 5))  # E3 at every margin 5: left to the atlas
-    assert not in_statement(16, 16, (5, 5, 6, 6))  # E2 at every margin 5: left to the atlas
+    assert not in_statement(15, 15, (5, 5, 5, 5))  # E3 at every margin 5: a centred ringboard
+    assert not in_statement(16, 16, (5, 5, 6, 6))  # E2 at every margin 5: a centred ringboard
     assert in_statement(17, 17, (5, 5, 7, 7))  # E3 with a side of 7: a shift piece
     assert in_statement(18, 18, (5, 5, 6, 6))  # E2 with margins 7: a shift piece
     assert not in_statement(17, 16, (6, 5, 5, 6))  # E1: even margins 6, odd margins 5

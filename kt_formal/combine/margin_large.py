@@ -306,7 +306,8 @@ def in_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
 
     * (i) h, w >= 5, not (E1) a, b even and < 10, l, r odd, h odd, w even, nor its
       transpose, and not one of the two boards with every margin 5 and a hole of
-      5 x 5 or 6 x 6 (15 x 15 and 16 x 16, which the atlas settles);
+      5 x 5 or 6 x 6 (15 x 15 and 16 x 16: centred ringboards, which the ringboard
+      theorem settles);
     * (ii) h <= 4 < w: exactly one of a, b odd, or a, b even and l, r not both odd;
       or the transpose (w <= 4 < h);
     * (iii) h, w <= 4: at most one margin odd.
