@@ -21,34 +21,15 @@ The statement (:func:`in_band_statement`), its case analysis and the proof are i
 
 from __future__ import annotations
 
-import numpy as np
+from kt_formal.combine.margin_large import MIN_MARGIN, SYMMETRIES, _sym
 
-from kt_formal.combine.margin_large import MIN_MARGIN, SYMMETRIES, Rect, _sym
-
-__all__ = ["BAND", "BAND_THEOREM", "in_band_statement", "strip_local"]
+__all__ = ["BAND", "BAND_THEOREM", "in_band_statement"]
 
 #: The margin the strip fills.
 BAND = 3
 
 #: The section of the theorem this construction proves.
 BAND_THEOREM = "margin-three theorem (margins of three: 3 x W strips)"
-
-
-def strip_local(p: Rect) -> np.ndarray:
-    """Local successors (index row * cols + col) of the closed strip ``p`` (3 x W, or W x 3)."""
-    from kt_formal.combine.strips import strip_construct
-
-    long = max(p.rows, p.cols)
-    tour = strip_construct(BAND, long, closed=True)
-    if tour is None:  # pragma: no cover - the plan asks only for even lengths >= 10
-        raise RuntimeError(f"no closed 3 x {long} strip")
-    order = np.asarray(tour.order, dtype=np.int64)
-    if p.special[1] == "v":  # the transpose: (r, c) of 3 x long is (c, r) of long x 3
-        r, c = np.divmod(order, long)
-        order = c * BAND + r
-    succ = np.empty(BAND * long, dtype=np.int64)
-    succ[order] = np.roll(order, -1)
-    return succ
 
 
 def _tops(m: int, n: int, hole: tuple[int, int, int, int]):

@@ -430,6 +430,23 @@ def _special_local(p: Rect) -> np.ndarray:
     return succ
 
 
+def _strip_local(p: Rect) -> np.ndarray:
+    """Local successors (index row * cols + col) of the closed strip ``p`` (3 x W, or W x 3)."""
+    from kt_formal.combine.strips import strip_construct
+
+    long = max(p.rows, p.cols)
+    tour = strip_construct(3, long, closed=True)
+    if tour is None:  # pragma: no cover - the plan asks only for even lengths >= 10
+        raise RuntimeError(f"no closed 3 x {long} strip")
+    order = np.asarray(tour.order, dtype=np.int64)
+    if p.special[1] == "v":  # the transpose: (r, c) of 3 x long is (c, r) of long x 3
+        r, c = np.divmod(order, long)
+        order = c * 3 + r
+    succ = np.empty(3 * long, dtype=np.int64)
+    succ[order] = np.roll(order, -1)
+    return succ
+
+
 def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
     """Successor array (index row * n + col, -1 on the hole) of the frame's tour in the plan's frame."""
     m = size // n
@@ -441,9 +458,7 @@ def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
         if p.special is None:
             s = assemble(list(p.row_parts), list(p.col_parts)).astype(np.int64, copy=False)
         elif p.special[0] == "strip":
-            from kt_formal.combine.margin_band import strip_local
-
-            s = strip_local(p)
+            s = _strip_local(p)
         else:
             s = _special_local(p)
         idx = ((np.arange(hs)[:, None] + p.y0) * n + np.arange(ws)[None, :] + p.x0).ravel()
