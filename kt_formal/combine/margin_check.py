@@ -222,7 +222,7 @@ def _shift_plan(m: int, n: int, hole):
         return None
 
 
-def check_shift(build: bool = True, every: int = 7) -> dict:
+def check_shift(build: bool = True, every: int = 1) -> dict:
     """Both passes of the frame cut on every refined class (up to symmetry).
 
     Every class of the statement (:func:`~kt_formal.combine.margin_large.in_statement`) has
