@@ -346,8 +346,8 @@ def test_cli_frame_bad_parameters(cli_proc, args, match):
 
 
 def test_cli_tour_with_holes_exit_codes(cli_proc):
-    # margin 3: the frame construction (the margin theorem's frame needs margins >= 5)
-    run = cli_proc("tour", "150", "150", "--hole", "3,45,60x60", "--format", "coords")
+    # two large holes: the frame construction's slabs (one hole at margin 3 is the margin theorem's)
+    run = cli_proc("tour", "150", "150", "--hole", "3,45,60x60", "--hole", "100,40,20x20", "--format", "coords")
     assert run.code == 0 and "frame construction" in run.err
     # odd numbers of squares: the colour proof answers before any construction or search
     run = cli_proc("tour", "6", "6", "--hole", "0,0,1x1")

@@ -15,8 +15,9 @@ from kt_formal.board import Board
 from kt_formal.combine import library
 from kt_formal.combine.margin import margin_applies, margin_open_applies, margin_open_tour, margin_plan, margin_tour
 from kt_formal.combine.margin_check import balanced, cases, check_cuts, check_pieces, check_tours, main
-from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_specs
-from kt_formal.exceptions import NotApplicable
+from kt_formal.combine.divide import port_edges
+from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_specs, shift_piece_specs, shifted_port_edges
+from kt_formal.exceptions import CertificateRejected, NotApplicable
 from kt_formal.question import Question
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
@@ -56,6 +57,29 @@ def test_a_tampered_hole_piece_is_refused(tmp_path):
     (tmp_path / f"{spec.name}.json").write_text(json.dumps(d))
     with pytest.raises(Exception, match="checksum"):
         library.load_piece(spec.name, tmp_path)
+
+
+def test_a_shift_piece_with_a_broken_tour_is_refused(tmp_path):
+    """A shift piece whose tour is corrupted (checksum recomputed) fails the kernel's check on load;
+    the genuine one holds its shifted port, which is not divide's."""
+    spec = shift_piece_specs()[0]
+    d = json.loads((library.models_dir() / f"{spec.name}.json").read_text())
+    tour = json.loads(d["tour"]) if isinstance(d["tour"], str) else d["tour"]
+    sq = tour["squares"]
+    sq[3], sq[4] = sq[4], sq[3]
+    d["tour"] = json.dumps(tour) if isinstance(d["tour"], str) else tour
+    d["sha256"] = library._checksum(d)
+    (tmp_path / f"{spec.name}.json").write_text(json.dumps(d))
+    with pytest.raises(CertificateRejected):
+        library.load_piece(spec.name, tmp_path)
+    good = library.load_piece(spec.name)
+    assert library.spec_violation(spec, good.tour) is None
+    unshifted = dict(port_edges(spec.rows, spec.cols))
+    moves = set(map(frozenset, good.tour.edges().tolist()))
+    side = spec.name.split("-")[2]
+    a, b = shifted_port_edges(spec.rows, spec.cols, side)[side]
+    assert frozenset((a[0] * spec.cols + a[1], b[0] * spec.cols + b[1])) in moves
+    assert unshifted[side] != (a, b)
 
 
 def test_offsets_leave_block_lengths():
@@ -178,7 +202,7 @@ def test_the_pipeline_uses_it_without_fixed_ends_only():
     assert policy.builds_margin(Question(b, closed=False))  # the closed tour cut open
     assert not policy.builds_margin(Question(b, closed=True, start=(0, 0)))
     assert not policy.builds_margin(Question(b, closed=False, start=(0, 0), end=(0, 1)))
-    assert not policy.builds_margin(Question(Board.from_spec(40, 50, ["3,20,2x4"]), closed=True))
+    assert not policy.builds_margin(Question(Board.from_spec(40, 50, ["4,20,2x4"]), closed=True))
 
 
 def test_the_cli_answers_by_the_construction(capsys):
@@ -251,6 +275,6 @@ def test_several_holes_in_slabs():
 def test_the_check_command(capsys):
     assert main(["--check", "--build-limit", "3"]) == 0
     out = capsys.readouterr().out
-    assert "2898 of 2898 verified" in out and "accepted by the kernel" in out
+    assert "3006 of 3006 (hole and shift pieces) verified" in out and "accepted by the kernel" in out
     assert main(["--check", "--build-limit", "99"]) == 2
     assert main([]) == 2

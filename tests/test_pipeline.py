@@ -103,7 +103,7 @@ def test_divide_stage():
 def test_construction_stages_frame_and_blocks(monkeypatch):
     monkeypatch.setattr(policy, "FAST_FIRST", False)  # the stages behind the fast attempt
     monkeypatch.setattr(policy, "BACKGROUND_BACKTRACK", False)
-    v = decide(Board.from_spec(60, 60, ["20,3,10x12"]))  # margin 3: the frame, not the margin theorem
+    v = decide(Board.from_spec(60, 60, ["3,25,10x10", "30,20,10x12"]))  # two large holes: the frame's slabs
     assert v.answer == "yes" and v.route == "construction:frame"
     assert shape_of(v.tour.board) == "sparse"
     v = decide(Board.from_spec(60, 60, ["2,20,4x6"]))  # margin 2: the frame needs >= 3
@@ -113,7 +113,7 @@ def test_construction_stages_frame_and_blocks(monkeypatch):
 
 def test_background_backtracking_and_portfolio_stages(monkeypatch):
     monkeypatch.setattr(policy, "FAST_FIRST", False)  # the stages behind the fast attempt
-    v = decide(Board.from_spec(60, 60, ["20,3,10x12"]))  # the frame first: milliseconds
+    v = decide(Board.from_spec(60, 60, ["3,25,10x10", "30,20,10x12"]))  # the frame first: milliseconds
     assert v.answer == "yes" and v.route == "construction:frame"
     assert [s.name for s in v.stages] == ["proofs", "frame"]
     v = decide(Board.from_spec(60, 60, ["2,20,4x6"]))  # no frame: backtracking, next to the blocks
@@ -307,7 +307,7 @@ def test_a_construction_that_wins_does_not_wait_for_backtracking():
 # ---------------------------------------------------------------- the fast first attempt
 FAST_BOARDS = [
     (Board(8, 8), {}),
-    (Board.from_spec(60, 60, ["3,25,10x10"]), {}),  # margin 3: not the margin theorem's
+    (Board.from_spec(60, 60, ["4,25,10x10"]), {}),  # margin 4: not the margin theorem's
     (Board.from_spec(20, 20, ["5,5,4x2"]), {}),  # a hole the margin-three construction lacks
     (Board(8, 8), {"closed": False, "start": (0, 0)}),
     (Board.from_spec(24, 24, ["10,10,2x2"]), {"closed": False, "start": (0, 0), "end": (23, 22)}),
@@ -352,7 +352,7 @@ def _fast_fails(monkeypatch):
 
 @pytest.mark.parametrize("board,kw", [
     (Board(8, 8), {}),                                      # portfolio
-    (Board.from_spec(60, 60, ["3,25,10x10"]), {}),  # margin 3: not the margin theorem's         # the frame construction
+    (Board.from_spec(60, 60, ["3,25,10x10", "30,20,10x12"]), {}),  # two large holes: the frame construction
     (Board(3, 7), {"closed": False, "end": (1, 3)}),        # no, by the SAT route's DRUP proof
 ], ids=["8x8", "60x60-hole", "3x7-open-to-d2"])
 def test_when_the_fast_attempt_fails_the_pipeline_runs_as_before(cold, monkeypatch, board, kw):
@@ -428,12 +428,12 @@ def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(m
     """In a process that has the compiled search already (faster above a few hundred squares)."""
     seen = _fast_fails(monkeypatch)
     monkeypatch.setattr(policy, "kernels_loaded", lambda: True)
-    assert decide(Board.from_spec(40, 40, ["3,10,2x4"])).answer == "yes"
+    assert decide(Board.from_spec(40, 40, ["4,10,2x4"])).answer == "yes"  # margin 4: not the margin theorem's
     assert seen == []
     decide(Board(8, 8))
     assert len(seen) == 1
     monkeypatch.setattr(policy, "kernels_loaded", lambda: False)
-    decide(Board.from_spec(40, 40, ["3,10,2x4"]))
+    decide(Board.from_spec(40, 40, ["4,10,2x4"]))
     assert len(seen) == 2
 
 

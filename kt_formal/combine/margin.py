@@ -35,6 +35,7 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
+from kt_formal.combine.margin_band import BAND_THEOREM
 from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_tour
 from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
 from kt_formal.combine.margin_large import swap_join as _swap
@@ -221,13 +222,16 @@ def margin_applies(board: Board) -> bool:
 
 def theorem_of(board: Board) -> str:
     """The name of the theorem :func:`margin_tour` builds ``board`` by: small holes, or the
-    frame construction's section (holes of any size at margin five)."""
+    frame construction's sections (holes of any size at margin five; margins of three)."""
     hole = single_hole(board) if board.has_holes else None
     if hole is not None:
         try:
             margin_plan(board.rows, board.cols, hole)
         except NotApplicable:
-            return LARGE_THEOREM if large_applies(board) else THEOREM
+            if not large_applies(board):
+                return THEOREM
+            r0, c0, h, w = hole
+            return BAND_THEOREM if min(r0, c0, board.rows - r0 - h, board.cols - c0 - w) < 5 else LARGE_THEOREM
     return THEOREM
 
 

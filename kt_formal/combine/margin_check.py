@@ -11,11 +11,20 @@ Three parts, each failing loudly:
 3. **tours**: for all margins 3..``build_limit`` (10: every branch of the offsets, the
    rest parts empty or not, both parities of the parts), the construction on the board
    they make, checked by the kernel;
-4. **holes of any size** (:func:`check_large`): the frame construction's cut exists for
-   every case of the statement, agrees within each class on two sets of representatives,
-   and every covered representative is built and checked by the kernel.
+4. **holes of any size, first pass** (:func:`check_large`): whether the frame cut's first
+   pass (common cut points only) exists agrees within each class on two sets of
+   representatives, and every covered representative is built and checked by the kernel;
+5. **shift pieces** (:func:`check_shift`): the 108 shift pieces are among part 1; both
+   passes on one board of every refined class (:func:`shift_class`) up to symmetry: every
+   class of the statement has a cut, a second set of representatives agrees, and every
+   board whose cut uses a shift piece is built and checked by the kernel.
 
-``python -m kt_formal.combine.margin_check --check`` runs all three and prints the counts.
+6. **margins of 3** (:func:`check_band`): closed 3 x W strips for the margins of 3 and the
+   frame around them, on one board of every class (:func:`band_classes`): every class of
+   the statement has a cut, a second set of representatives agrees, and every board with
+   a cut is built and checked by the kernel.
+
+``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
 True
@@ -30,11 +39,13 @@ from kt_formal.board import Board
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_plan, margin_tour
-from kt_formal.combine.margin_large import in_statement, large_applies, large_tour
-from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs
+from kt_formal.combine.margin_band import in_band_statement
+from kt_formal.combine.margin_large import in_statement, large_plan, large_tour
+from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, shift_piece_specs
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 
-__all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "large_cases", "check_large", "main"]
+__all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "large_cases", "check_large",
+           "shift_class", "shift_classes", "check_shift", "band_classes", "check_band", "main"]
 
 
 def balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
@@ -56,7 +67,7 @@ def cases(limit: int):
 def check_pieces() -> list[str]:
     """Problems with the hole pieces (empty when every one loads, checks and matches its spec)."""
     bad = []
-    for spec in hole_piece_specs():
+    for spec in hole_piece_specs() + shift_piece_specs():
         try:
             piece = load_piece(spec.name)
         except CertificateRejected as exc:
@@ -117,6 +128,22 @@ def _large_class(m: int, n: int, hole) -> tuple:
     return (*(x % 2 for x in (*sides, h, w)), *(x >= 10 for x in sides), h >= 5, w >= 5)
 
 
+def _build_checked(m: int, n: int, hole) -> None:
+    """The frame construction on the board, its tour passed to the kernel; AssertionError if rejected."""
+    tour = large_tour(Board.from_spec(m, n, [hole]))
+    if tour.check() is not None or not tour.closed:
+        raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
+
+
+def _first_pass(m: int, n: int, hole) -> bool:
+    """Whether the frame cut's first pass (frame lines, common cut points) has a cut."""
+    try:
+        large_plan(m, n, hole, shift=False)
+    except NotApplicable:
+        return False
+    return True
+
+
 def check_large(build: bool = True) -> dict:
     """The frame construction (holes of any size): every class covered, every statement case built.
 
@@ -129,24 +156,139 @@ def check_large(build: bool = True) -> dict:
     covered = {}
     for reps in (((5, 6, 10, 11), (1, 2, 5, 6)), ((7, 8, 12, 13), (3, 4, 7, 8))):
         for m, n, hole in large_cases(*reps):
-            key, ok = _large_class(m, n, hole), large_applies(Board.from_spec(m, n, [hole]))
+            key, ok = _large_class(m, n, hole), _first_pass(m, n, hole)
             if covered.setdefault(key, ok) != ok:
                 raise AssertionError(f"{m}x{n} hole {hole}: the cut differs within its class")
-            if in_statement(m, n, hole) and not ok:
-                raise AssertionError(f"{m}x{n} hole {hole}: in the statement but no cut")
     k = 0
     for m, n, hole in large_cases() if build else ():
-        board = Board.from_spec(m, n, [hole])
         if covered[_large_class(m, n, hole)]:
-            tour = large_tour(board)
-            if tour.check() is not None or not tour.closed:
-                raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
+            _build_checked(m, n, hole)
             k += 1
     return {"classes": len(covered), "covered": sum(covered.values()), "tours": k}
 
 
+#: Representatives of the refined classes (:func:`shift_class`), and a second set.
+SHIFT_MARGINS, SHIFT_SIDES_REP = (5, 6, 7, 8, 10, 11), (1, 2, 3, 4, 5, 6, 7, 8)
+_ALT = {"margin": {7: 9, 10: 12, 11: 13}, "side": {7: 9, 8: 10}}
+
+
+def shift_class(m: int, n: int, hole) -> tuple:
+    """What both passes of the frame cut depend on: margins and hole sides up to their thresholds.
+
+    A margin counts as itself up to 6, then as 7 (odd, under 10), 8 (even, under 10),
+    10 (even) or 11 (odd); a hole side as itself up to 6, then 7 (odd) or 8 (even).
+
+    >>> shift_class(40, 41, (9, 12, 20, 3))
+    (7, 11, 10, 10, 8, 3)
+    """
+    r0, c0, h, w = hole
+    margins = [x if x < 7 else (7 + 1 - x % 2 if x < 10 else 10 + x % 2)
+               for x in (r0, m - r0 - h, c0, n - c0 - w)]
+    return (*margins, *(s if s < 7 else 8 - s % 2 for s in (h, w)))
+
+
+def _canonical(k: tuple) -> tuple:
+    """The least of a class under the board's eight symmetries (transpose, flips)."""
+    a, b, le, q, h, w = k
+    out = []
+    for x in ((a, b, le, q, h, w), (le, q, a, b, w, h)):
+        out += [(x[0], x[1], x[2], x[3], x[4], x[5]), (x[1], x[0], x[2], x[3], x[4], x[5]),
+                (x[0], x[1], x[3], x[2], x[4], x[5]), (x[1], x[0], x[3], x[2], x[4], x[5])]
+    return min(out)
+
+
+def shift_classes(alt: bool = False):
+    """One balanced board per refined class up to symmetry (holes not within 3 x 3): (m, n, hole).
+
+    With ``alt``, the same classes from the second set of representatives.
+    """
+    seen = set()
+    for k in itertools.product(*[SHIFT_MARGINS] * 4, *[SHIFT_SIDES_REP] * 2):
+        a, b, le, q, h, w = k
+        if max(h, w) <= 3 or not balanced(a + h + b, le + w + q, a, le, h, w) or _canonical(k) in seen:
+            continue
+        seen.add(_canonical(k))
+        if alt:
+            a, b, le, q = (_ALT["margin"].get(x, x) for x in (a, b, le, q))
+            h, w = (_ALT["side"].get(x, x) for x in (h, w))
+        yield a + h + b, le + w + q, (a, le, h, w)
+
+
+def _shift_plan(m: int, n: int, hole):
+    """The frame cut's tree, or None."""
+    try:
+        return large_plan(m, n, hole)[2]
+    except NotApplicable:
+        return None
+
+
+def check_shift(build: bool = True, every: int = 1) -> dict:
+    """Both passes of the frame cut on every refined class (up to symmetry).
+
+    Every class of the statement (:func:`~kt_formal.combine.margin_large.in_statement`) has
+    a cut; the second set of representatives agrees on every ``every``-th class; with
+    ``build``, every class whose cut uses a shift piece is built and checked by the kernel.
+    """
+    k = covered = shifted = built = 0
+    for (m, n, hole), (m2, n2, hole2) in zip(shift_classes(), shift_classes(alt=True)):
+        tree = _shift_plan(m, n, hole)
+        if in_statement(m, n, hole) and tree is None:
+            raise AssertionError(f"{m}x{n} hole {hole}: in the statement but no cut")
+        if k % every == 0 and ((_shift_plan(m2, n2, hole2) is None) != (tree is None)
+                               or in_statement(m2, n2, hole2) != in_statement(m, n, hole)):
+            raise AssertionError(f"{m}x{n} hole {hole} and {m2}x{n2} hole {hole2}: the class disagrees")
+        k += 1
+        covered += tree is not None
+        if tree is not None and any(j[5] is not None for j in tree):
+            shifted += 1
+            if build:
+                _build_checked(m, n, hole)
+                built += 1
+    return {"classes": k, "covered": covered, "shifted": shifted, "tours": built}
+
+
+#: Hole sides of the strip section's classes: a strip as long as the hole side alone needs >= 10.
+BAND_SIDES = (5, 6, 7, 8, 10)
+
+
+def band_classes(alt: bool = False):
+    """One balanced board per class of the strip section: top margin 3, a second margin 3 on
+    the left or at the bottom or none, the others from :data:`SHIFT_MARGINS`, hole sides
+    :data:`BAND_SIDES` (with ``alt``, the second representatives: 9, 12, 13 and sides 9, 12)."""
+    for b, le, q, h, w in itertools.product((3, *SHIFT_MARGINS), (3, *SHIFT_MARGINS), SHIFT_MARGINS,
+                                            BAND_SIDES, BAND_SIDES):
+        if b == le == 3:
+            continue
+        if alt:
+            b, le, q = (_ALT["margin"].get(x, x) for x in (b, le, q))
+            h, w = ({7: 9, 10: 12}.get(x, x) for x in (h, w))
+        m, n = 3 + h + b, le + w + q
+        if balanced(m, n, 3, le, h, w):
+            yield m, n, (3, le, h, w)
+
+
+def check_band(build: bool = True) -> dict:
+    """The strip section (one margin 3): every class of its statement has a cut, the second
+    representatives agree, and with ``build`` every class with a cut is built and checked."""
+    k = covered = built = 0
+    for (m, n, hole), (m2, n2, hole2) in zip(band_classes(), band_classes(alt=True)):
+        tree = _shift_plan(m, n, hole)
+        if in_band_statement(m, n, hole) and tree is None:
+            raise AssertionError(f"{m}x{n} hole {hole}: in the strip statement but no cut")
+        if (_shift_plan(m2, n2, hole2) is None) != (tree is None) \
+                or in_band_statement(m2, n2, hole2) != in_band_statement(m, n, hole):
+            raise AssertionError(f"{m}x{n} hole {hole} and {m2}x{n2} hole {hole2}: the class disagrees")
+        k += 1
+        if tree is not None:
+            covered += 1
+            if build:
+                _build_checked(m, n, hole)
+                built += 1
+    return {"classes": k, "covered": covered, "tours": built}
+
+
 def main(argv=None) -> int:
-    """``--check [--build-limit K]``: run the three checks; exit 0 when all pass, 1 otherwise."""
+    """``--check [--build-limit K]``: run the six checks; exit 0 when all pass, 1 otherwise."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin_check",
@@ -162,7 +304,8 @@ def main(argv=None) -> int:
         return 2
     t = time.perf_counter()
     bad = check_pieces()
-    print(f"pieces: {len(hole_piece_specs()) - len(bad)} of {len(hole_piece_specs())} verified "
+    total = len(hole_piece_specs()) + len(shift_piece_specs())
+    print(f"pieces: {total - len(bad)} of {total} (hole and shift pieces) verified "
           f"({time.perf_counter() - t:.1f} s)")
     for line in bad:
         print("  " + line)
@@ -176,8 +319,18 @@ def main(argv=None) -> int:
               f"accepted by the kernel ({time.perf_counter() - t:.1f} s)")
         t = time.perf_counter()
         out = check_large()
-        print(f"holes of any size: {out['covered']} of {out['classes']} classes have a cut, every case of "
-              f"the statement among them; {out['tours']} boards built and accepted by the kernel "
+        print(f"holes of any size, first pass: {out['covered']} of {out['classes']} classes have a cut; "
+              f"{out['tours']} boards built and accepted by the kernel "
+              f"({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        out = check_shift()
+        print(f"shift pieces: {out['covered']} of {out['classes']} refined classes (up to symmetry) have a "
+              f"cut, every case of the statement among them; {out['tours']} boards whose cut uses a shift "
+              f"piece built and accepted by the kernel ({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        out = check_band()
+        print(f"margins of 3 (3 x W strips): {out['covered']} of {out['classes']} classes have a cut, every "
+              f"case of the statement among them; {out['tours']} boards built and accepted by the kernel "
               f"({time.perf_counter() - t:.1f} s)")
     except AssertionError as exc:
         print(f"FAILED: {exc}")

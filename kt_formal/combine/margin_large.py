@@ -15,8 +15,11 @@ same place are joined by divide's 2-move swap through those blocks' ports (unuse
 blocks face the other rectangle, not one of their own); the joins form a spanning tree,
 so the result is one cycle (Lemma 3 of the margin-three theorem).
 
-No new pieces: only divide's 36 port pieces, each verified on load. The statement and the
-case analysis are in ``docs/theorems/margin-three.md`` (section "Holes of any size").
+Pieces: divide's 36 port pieces and, when the first pass finds no cut, the 108 *shift
+pieces* of :mod:`kt_formal.combine.margin_pieces` (a port moved one square along its
+side), so that two rectangles can also be joined where their blocks start one square
+apart; each is verified on load. The statement and the case analysis are in
+``docs/theorems/margin-three.md`` (sections "Holes of any size" and "Shift pieces").
 
 >>> from kt_formal.board import Board
 >>> t = large_tour(Board.from_spec(30, 33, ["6,7,13x16"]))
@@ -27,19 +30,21 @@ case analysis are in ``docs/theorems/margin-three.md`` (section "Holes of any si
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
+from kt_formal.combine.library import load_piece
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.tours import Tour
 
 __all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "in_statement", "large_plan", "large_applies",
-           "large_tour", "reverse_cycle", "swap_join"]
+           "large_tour", "reverse_cycle", "swap_join", "transform_case"]
 
 #: The section of the theorem this construction proves.
 LARGE_THEOREM = "margin-three theorem (holes of any size at margin five)"
@@ -61,6 +66,7 @@ class Rect(NamedTuple):
     col_parts: tuple
     row_cuts: frozenset
     col_cuts: frozenset
+    special: tuple | None = None  # (band, column part, side): the block holding a shift piece
 
     @property
     def rows(self) -> int:
@@ -71,7 +77,8 @@ class Rect(NamedTuple):
         return sum(self.col_parts)
 
 
-def _chunks(lines: list[int], start: int, end: int, even: bool) -> tuple[list[int], frozenset] | None:
+@lru_cache(maxsize=1 << 16)
+def _chunks(lines: tuple[int, ...], start: int, end: int, even: bool) -> tuple[list[int], frozenset] | None:
     """Parts of [start, end) keeping as many of ``lines`` (inside it) as cut points as allowed.
 
     Every chunk between kept points is >= 5 (>= 6 and even when ``even``), then cut by
@@ -91,7 +98,8 @@ def _chunks(lines: list[int], start: int, end: int, even: bool) -> tuple[list[in
     return None
 
 
-def _rect(y0, y1, x0, x1, ylines, xlines) -> Rect | None:
+@lru_cache(maxsize=1 << 16)
+def _rect(y0, y1, x0, x1, ylines: tuple, xlines: tuple) -> Rect | None:
     """The rectangle [y0, y1) x [x0, x1) cut for divide, or None (a side < 5, odd area)."""
     h, w = y1 - y0, x1 - x0
     if min(h, w) < 5 or (h * w) % 2:
@@ -110,27 +118,53 @@ def _rect(y0, y1, x0, x1, ylines, xlines) -> Rect | None:
     return None
 
 
-def _joins(rects: list[Rect]) -> list[tuple[int, int, str, int, int]] | None:
-    """A spanning tree of swaps: ``[(i, j, kind, line, at)]``, piece j new when joined; None if none."""
-    cand = []
+def _candidates(rects: list[Rect], shifted: bool) -> list[tuple]:
+    """Possible joins ``(i, j, kind, line, at, shift)``: rectangle i above (left of) j.
+
+    ``shift`` is None for divide's swap at a common cut point ``at``; with ``shifted``,
+    also cut points one apart: ``("a", x)`` when i's block starts at x and j's at x + 1
+    (i's block takes a shift piece), ``("b", x)`` when j's block starts at x = at - 1
+    (j's block takes one). The swap's squares are divide's at ``at`` in every case.
+    """
+    cand, near = [], []
     for i, p in enumerate(rects):
         for j, q in enumerate(rects):
-            if p.y0 + p.rows == q.y0:  # p above q: a vertical join at a common column start
-                common = p.col_cuts & q.col_cuts
-                cand += [(i, j, "v", q.y0, x) for x in sorted(common)]
-            if p.x0 + p.cols == q.x0:  # p left of q: a horizontal join at a common row start
-                common = p.row_cuts & q.row_cuts
-                cand += [(i, j, "h", q.x0, y) for y in sorted(common)]
+            for kind, touch, mine, theirs, line in (
+                    ("v", p.y0 + p.rows == q.y0, p.col_cuts, q.col_cuts, q.y0),
+                    ("h", p.x0 + p.cols == q.x0, p.row_cuts, q.row_cuts, q.x0)):
+                if not touch or q.special in (("strip", kind),):  # a strip has no left (top) port
+                    continue
+                cand += [(i, j, kind, line, x, None) for x in sorted(mine & theirs)]
+                if shifted:
+                    near += [(i, j, kind, line, x + 1, ("a", x)) for x in sorted(mine) if x + 1 in theirs]
+                    near += [(i, j, kind, line, x, ("b", x - 1)) for x in sorted(mine) if x - 1 in theirs]
+    return cand + near
+
+
+def _joins(rects: list[Rect], shifted: bool = False) -> list[tuple] | None:
+    """A spanning tree of swaps ``[(i, j, kind, line, at, shift)]`` (:func:`_candidates`), or None.
+
+    Each block side takes at most one join, and each rectangle at most one shift piece.
+    """
+    cand = _candidates(rects, shifted)
     seen, tree, used = {0}, [], set()
+    special = {k for k, r in enumerate(rects) if r.special is not None}  # a strip takes none
     grew = True
     while grew and len(seen) < len(rects):
         grew = False
-        for i, j, kind, line, at in cand:
-            if (i in seen) != (j in seen) and (i, kind, at, "a") not in used and (j, kind, at, "b") not in used:
-                used |= {(i, kind, at, "a"), (j, kind, at, "b")}
-                tree.append((i, j, kind, line, at))
-                seen.add(j if i in seen else i)
-                grew = True
+        for i, j, kind, line, at, shift in cand:
+            start_i = at if shift is None or shift[0] == "b" else shift[1]
+            start_j = at if shift is None or shift[0] == "a" else shift[1]
+            keys = {(i, kind, start_i, "a"), (j, kind, start_j, "b")}
+            owner = None if shift is None else (i if shift[0] == "a" else j)
+            if (i in seen) == (j in seen) or keys & used or owner in special:
+                continue
+            used |= keys
+            if owner is not None:
+                special.add(owner)
+            tree.append((i, j, kind, line, at, shift))
+            seen.add(j if i in seen else i)
+            grew = True
     return tree if len(seen) == len(rects) else None
 
 
@@ -146,7 +180,7 @@ def _frames(m: int, n: int, r0: int, c0: int, h: int, w: int):
             yield slabs, corners
 
 
-def _sym(m: int, n: int, hole: tuple, sym: tuple[bool, bool, bool]) -> tuple[int, int, tuple]:
+def transform_case(m: int, n: int, hole: tuple, sym: tuple[bool, bool, bool]) -> tuple[int, int, tuple]:
     """The board and hole seen under ``sym = (transpose, flip rows, flip columns)`` (in that order)."""
     r0, c0, h, w = hole
     if sym[0]:
@@ -162,7 +196,7 @@ def _sym(m: int, n: int, hole: tuple, sym: tuple[bool, bool, bool]) -> tuple[int
 SYMMETRIES = tuple(itertools.product((False, True), repeat=3))
 
 
-def large_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple, list[Rect], list]:
+def large_plan(m: int, n: int, hole: tuple[int, int, int, int], shift: bool = True) -> tuple[tuple, list[Rect], list]:
     """The frame's cut around ``hole = (row, col, h, w)``: ``(sym, rects, tree)``.
 
     ``rects`` and the joins ``tree`` are in the frame of the board seen under ``sym``
@@ -175,65 +209,130 @@ def large_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple, 
         A margin under 5, unbalanced colours, or a case the cut misses.
     """
     r0, c0, h, w = hole
-    if min(r0, c0, m - r0 - h, n - c0 - w) < MIN_MARGIN:
-        raise NotApplicable(f"the frame construction needs margins >= {MIN_MARGIN}")
+    margins = sorted((r0, c0, m - r0 - h, n - c0 - w))
+    if margins[0] < 3 or 4 in margins:
+        raise NotApplicable(f"the frame construction needs margins of 3 or >= {MIN_MARGIN}")
     if (m * n) % 2 != ((h * w) % 2) or ((m * n) % 2 and (r0 + c0) % 2):
         raise NotApplicable("the board minus the hole has unequal colour counts")
-    for sym in SYMMETRIES:
-        found = _plan_frame(*_sym(m, n, hole, sym))
-        if found is not None:
-            return (sym, *found)
+    strips = margins[0] < MIN_MARGIN  # margins of 3: closed 3 x W strips
+    for shifted in (False, True) if shift else (False,):
+        for sym in SYMMETRIES:
+            found = _plan_frame(*transform_case(m, n, hole, sym), shifted=shifted, strips=strips)
+            if found is not None:
+                return (sym, *found)
     raise NotApplicable("the frame construction has no cut for this case (see docs/theorems/margin-three.md)")
 
 
-def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[list[Rect], list] | None:
-    """Rectangles and the tree of joins in this orientation, or None."""
+def _near(lines: tuple[int, ...]) -> tuple[int, ...]:
+    """The frame's lines and the lines one square either side of them (the shift pass)."""
+    return tuple(sorted({y + d for y in lines for d in (0, -1, 1)}))
+
+
+def _strip_rect(y0: int, y1: int, x0: int, x1: int) -> Rect | None:
+    """The band [y0, y1) x [x0, x1) of a margin of 3 as one closed strip (3 x W, W even >= 10), or None.
+
+    A strip offers cut point 0 only, and divide's ports there (top, bottom and right of a
+    3-row strip; left, right and bottom of a 3-column one): the squares (1, 1) and the
+    corners of a 3-row board have exactly two knight moves, so every closed tour holds them.
+    """
+    H, W = y1 - y0, x1 - x0
+    if H == 3 and W % 2 == 0 and W >= 10:
+        kind = "h"
+    elif W == 3 and H % 2 == 0 and H >= 10:
+        kind = "v"
+    else:
+        return None
+    return Rect(y0, x0, (H,), (W,), frozenset({y0}), frozenset({x0}), special=("strip", kind))
+
+
+def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool = False, strips: bool = False):
+    """Rectangles and the tree of joins in this orientation, or None.
+
+    The first pass (``shifted`` False) cuts at the frame's lines and joins at common cut
+    points only. The second keeps no slabs, may cut one square either side of a line, and
+    joins cut points one apart through a shift piece (:func:`_candidates`). With
+    ``strips``, the band of each margin of 3 is a closed strip (:func:`_strip_rect`).
+    """
     r0, c0, h, w = hole
     y1, x1 = r0 + h, c0 + w
     for (st, sb, sl, sr), (tl, tr, bl, br) in _frames(m, n, r0, c0, h, w):
+        if shifted and st + sb + sl + sr:
+            continue
         Y0, Y1, X0, X1 = st, m - sb, sl, n - sr  # the frame inside the slabs
-        ylines, xlines = [Y0, r0, y1, Y1], [X0, c0, x1, X1]
+        ylines, xlines = (Y0, r0, y1, Y1), (X0, c0, x1, X1)
+        if shifted:
+            ylines, xlines = _near(ylines), _near(xlines)
         boxes = [(Y0, r0, X0 if tl else c0, X1 if tr else x1),   # top band (with its corners)
                  (y1, Y1, X0 if bl else c0, X1 if br else x1),   # bottom band
                  (r0 if tl else Y0, y1 if bl else Y1, X0, c0),   # left band
                  (r0 if tr else Y0, y1 if br else Y1, x1, X1)]   # right band
         boxes += [box for box, s in zip([(0, st, 0, n), (m - sb, m, 0, n), (st, m - sb, 0, sl),
                                          (st, m - sb, n - sr, n)], (st, sb, sl, sr)) if s]
-        rects = [_rect(*box, ylines, xlines) for box in boxes]
+        thin = {k for k, margin in enumerate((r0, m - y1, c0, n - x1)) if strips and margin == 3}
+        rects = [_strip_rect(*box) if k in thin else _rect(*box, ylines, xlines) for k, box in enumerate(boxes)]
         if any(r is None for r in rects):
             continue
-        tree = _joins(rects)
+        tree = _joins(rects, shifted)
         if tree is not None:
-            return rects, tree
+            return _mark_special(rects, tree), tree
     return None
+
+
+def _mark_special(rects: list[Rect], tree: list) -> list[Rect]:
+    """The rectangles with ``special`` set for the blocks the tree gives a shift piece."""
+    out = list(rects)
+    for i, j, kind, _line, _at, shift in tree:
+        if shift is None:
+            continue
+        k = i if shift[0] == "a" else j
+        p = out[k]
+        rs = list(itertools.accumulate(p.row_parts, initial=p.y0))
+        cs = list(itertools.accumulate(p.col_parts, initial=p.x0))
+        if kind == "v":  # the block's bottom (a) or top (b) side, at column shift[1]
+            blk = (len(p.row_parts) - 1 if shift[0] == "a" else 0, cs.index(shift[1]))
+            side = "bottom" if shift[0] == "a" else "top"
+        else:
+            blk = (rs.index(shift[1]), len(p.col_parts) - 1 if shift[0] == "a" else 0)
+            side = "right" if shift[0] == "a" else "left"
+        out[k] = p._replace(special=(*blk, side))
+    return out
 
 
 def in_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     """Whether the board is one the theorem's section "Holes of any size" names.
 
-    Margins >= 5, colours balanced, and either (i) hole sides >= 5 and none of the parity
-    classes the cut misses (margins a above, b below, l left, r right): (E1) a, b even
-    and < 10, l, r odd, h odd, w even, or its transpose; (E2) a, b, l, r odd and < 10,
-    h, w even; (E3) a, b, l, r, h, w all odd; or (ii) all four margins even and one hole
-    side >= 5 (the other any).
+    Margins >= 5 (a above, b below, l left, r right), colours balanced, the hole not
+    within 3 x 3, and one of
+
+    * (i) h, w >= 5, not (E1) a, b even and < 10, l, r odd, h odd, w even, nor its
+      transpose, and not one of the two boards with every margin 5 and a hole of
+      5 x 5 or 6 x 6 (15 x 15 and 16 x 16: centred ringboards, which the ringboard
+      theorem settles);
+    * (ii) h <= 4 < w: exactly one of a, b odd, or a, b even and l, r not both odd;
+      or the transpose (w <= 4 < h);
+    * (iii) h, w <= 4: at most one margin odd.
 
     >>> in_statement(30, 33, (6, 7, 13, 16)), in_statement(15, 15, (5, 5, 5, 5))
     (True, False)
     """
     r0, c0, h, w = hole
     a, b, le, ri = r0, m - r0 - h, c0, n - c0 - w
-    if min(a, b, le, ri) < MIN_MARGIN or max(h, w) < 5:
+    if min(a, b, le, ri) < MIN_MARGIN or max(h, w) <= 3:
         return False
     if (m * n) % 2 != (h * w) % 2 or ((m * n) % 2 and (r0 + c0) % 2):
         return False
-    if min(h, w) < 5:
-        return all(x % 2 == 0 for x in (a, b, le, ri))
     odd = [x % 2 == 1 for x in (a, b, le, ri, h, w)]
+    if max(h, w) <= 4:
+        return sum(odd[:4]) <= 1
+    if min(h, w) <= 4:
+        if w <= 4:  # the transpose: the thin side across the rows
+            odd = [odd[2], odd[3], odd[0], odd[1]]
+        return odd[0] != odd[1] or not (odd[0] or (odd[2] and odd[3]))
     small = [x < 2 * MIN_MARGIN for x in (a, b, le, ri)]
     e1 = odd == [False, False, True, True, True, False] and small[0] and small[1]
     e1t = odd == [True, True, False, False, False, True] and small[2] and small[3]
-    e2 = odd == [True] * 4 + [False] * 2 and all(small)
-    return not (e1 or e1t or e2 or all(odd))
+    two = (a, b, le, ri) == (5, 5, 5, 5) and h == w and h in (5, 6)
+    return not (e1 or e1t or two)
 
 
 def large_applies(board: Board) -> bool:
@@ -280,6 +379,74 @@ def _swap_in(succ: np.ndarray, ends: tuple[int, int, int, int], new: np.ndarray)
             raise RuntimeError(f"frame construction: the join {ends} has no port moves")
 
 
+def _ends(kind: str, line: int, at: int, n: int) -> tuple[int, int, int, int]:
+    """Divide's swap across ``line`` at ``at`` as indices (a1, a2, b1, b2), ``n`` columns."""
+    if kind == "v":
+        ends = ((line - 1, at), (line - 2, at + 2), (line + 1, at + 1), (line, at + 3))
+    else:
+        ends = ((at, line - 1), (at + 2, line - 2), (at + 1, line + 1), (at + 3, line))
+    return tuple(r * n + c for r, c in ends)
+
+
+def _special_local(p: Rect) -> np.ndarray:
+    """Local successors (index row * cols + col) of a rectangle with one shift piece.
+
+    The shift block is left out of divide's assembly (``missing``) and placed alone; it
+    keeps divide's ports on its other sides, so it is joined by divide's swap to one
+    neighbouring block of each part of the rest: one part, unless the blocks form a
+    single row or column and the shift block is not at its end (then two).
+    """
+    i, j, side = p.special
+    rp, cp = list(p.row_parts), list(p.col_parts)
+    rs, cs = [0, *itertools.accumulate(rp)], [0, *itertools.accumulate(cp)]
+    H, W = rs[-1], cs[-1]
+    succ = np.full(H * W, -1, dtype=np.int64)
+    h, w = rp[i], cp[j]
+    order = np.asarray(load_piece(f"margin-shift-{side}-{h}x{w}").tour.order, dtype=np.int64)
+    cell = (order // w + rs[i]) * W + order % w + cs[j]
+    succ[cell] = np.roll(cell, -1)
+    parts = []  # (band range, column range, missing) of each part of the rest
+    if len(rp) == 1 and 0 < j < len(cp) - 1:
+        parts = [((0, 1), (0, j), ()), ((0, 1), (j + 1, len(cp)), ())]
+    elif len(cp) == 1 and 0 < i < len(rp) - 1:
+        parts = [((0, i), (0, 1), ()), ((i + 1, len(rp)), (0, 1), ())]
+    elif len(rp) * len(cp) > 1:
+        parts = [((0, len(rp)), (0, len(cp)), ((i, j),))]
+    for (b0, b1), (k0, k1), missing in parts:
+        sub = assemble(rp[b0:b1], cp[k0:k1], {(a - b0, c - k0) for a, c in missing}).astype(np.int64)
+        sw = cs[k1] - cs[k0]
+        idx = ((np.arange(rs[b1] - rs[b0])[:, None] + rs[b0]) * W + np.arange(sw)[None, :] + cs[k0]).ravel()
+        keep = sub >= 0
+        succ[idx[keep]] = (sub[keep] // sw + rs[b0]) * W + sub[keep] % sw + cs[k0]
+        for (a, c), ends in (((i - 1, j), _ends("v", rs[i], cs[j], W)),
+                             ((i + 1, j), _ends("v", rs[i + 1] if i + 1 < len(rs) else 0, cs[j], W)),
+                             ((i, j - 1), _ends("h", cs[j], rs[i], W)),
+                             ((i, j + 1), _ends("h", cs[j + 1] if j + 1 < len(cs) else 0, rs[i], W))):
+            if b0 <= a < b1 and k0 <= c < k1 and (a, c) not in missing:
+                break
+        else:  # pragma: no cover - every part touches the shift block
+            raise RuntimeError("frame construction: a part of a rectangle misses its shift block")
+        _swap_in(succ, ends, idx[keep])
+    return succ
+
+
+def _strip_local(p: Rect) -> np.ndarray:
+    """Local successors (index row * cols + col) of the closed strip ``p`` (3 x W, or W x 3)."""
+    from kt_formal.combine.strips import strip_construct
+
+    long = max(p.rows, p.cols)
+    tour = strip_construct(3, long, closed=True)
+    if tour is None:  # pragma: no cover - the plan asks only for even lengths >= 10
+        raise RuntimeError(f"no closed 3 x {long} strip")
+    order = np.asarray(tour.order, dtype=np.int64)
+    if p.special[1] == "v":  # the transpose: (r, c) of 3 x long is (c, r) of long x 3
+        r, c = np.divmod(order, long)
+        order = c * 3 + r
+    succ = np.empty(3 * long, dtype=np.int64)
+    succ[order] = np.roll(order, -1)
+    return succ
+
+
 def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
     """Successor array (index row * n + col, -1 on the hole) of the frame's tour in the plan's frame."""
     m = size // n
@@ -288,18 +455,19 @@ def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
     cells = []
     for p in rects:
         hs, ws = p.rows, p.cols
-        s = assemble(list(p.row_parts), list(p.col_parts)).astype(np.int64, copy=False)
+        if p.special is None:
+            s = assemble(list(p.row_parts), list(p.col_parts)).astype(np.int64, copy=False)
+        elif p.special[0] == "strip":
+            s = _strip_local(p)
+        else:
+            s = _special_local(p)
         idx = ((np.arange(hs)[:, None] + p.y0) * n + np.arange(ws)[None, :] + p.x0).ravel()
         succ[idx] = ((s // ws + p.y0) * n + s % ws + p.x0).astype(dtype)
         cells.append(idx)
     joined = {0}
-    for i, j, kind, line, at in tree:
-        if kind == "v":
-            ends = ((line - 1, at), (line - 2, at + 2), (line + 1, at + 1), (line, at + 3))
-        else:
-            ends = ((at, line - 1), (at + 2, line - 2), (at + 1, line + 1), (at + 3, line))
+    for i, j, kind, line, at, _shift in tree:
         new = j if i in joined else i
-        _swap_in(succ, tuple(r * n + c for r, c in ends), cells[new])
+        _swap_in(succ, _ends(kind, line, at, n), cells[new])
         joined.add(new)
     return succ
 
@@ -320,7 +488,7 @@ def large_tour(board: Board) -> Tour:
     m, n = board.rows, board.cols
     sym, rects, tree = large_plan(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 8.0), f"the frame construction on {m}x{n}")
-    ms, ns, _ = _sym(m, n, hole, sym)
+    ms, ns, _ = transform_case(m, n, hole, sym)
     succ = _succ(ns, rects, tree, m * n)
     order = follow(succ, 0, board.n_squares) if board.n_squares <= _PYTHON_WALK else walk(succ, 0, board.n_squares)
     del succ

@@ -20,6 +20,10 @@ transposed when its rows are odd) and one free axis; a hole of odd area (an odd 
 board, whose colours balance only if the hole has odd area) needs both axes even and
 the hole on the board's majority colour: ``t + l`` even.
 
+The module also lists the 108 *shift pieces* of the frame construction
+(:mod:`kt_formal.combine.margin_large`): closed blocks of sides 5..10 holding divide's
+ports, one of them moved one square along its side (:func:`shifted_port_edges`).
+
 >>> specs = hole_piece_specs()
 >>> len(specs), specs[0].name
 (2898, 'margin-1x1-7x7-at-3-3')
@@ -32,8 +36,8 @@ from __future__ import annotations
 from kt_formal.combine.divide import port_edges
 from kt_formal.combine.library import PieceSpec
 
-__all__ = ["HOLE_SIZES", "EVEN_OFFSETS", "FREE_OFFSETS", "hole_offsets", "hole_piece_spec",
-           "hole_piece_specs", "PIECE_SPECS"]
+__all__ = ["HOLE_SIZES", "EVEN_OFFSETS", "FREE_OFFSETS", "SHIFT_SIDES", "hole_offsets", "hole_piece_spec",
+           "hole_piece_specs", "shifted_port_edges", "shift_piece_spec", "shift_piece_specs", "PIECE_SPECS"]
 
 #: The hole sizes the library holds pieces for.
 HOLE_SIZES: tuple[tuple[int, int], ...] = tuple((h, w) for h in (1, 2, 3) for w in (1, 2, 3))
@@ -84,5 +88,40 @@ def hole_piece_specs() -> list[PieceSpec]:
     return out
 
 
+#: The sides whose port a *shift piece* moves one square along its side.
+SHIFT_SIDES = ("left", "right", "top", "bottom")
+
+
+def shifted_port_edges(h: int, w: int, side: str) -> dict:
+    """The four port moves of an h x w block whose ``side`` port lies one square further along.
+
+    The others are divide's (:func:`~kt_formal.combine.divide.port_edges`). A shifted
+    port joins a block whose neighbour's block starts one square later (or earlier) along
+    the common line: the swap's squares are those of divide's swap taken one square on.
+
+    >>> shifted_port_edges(6, 8, "top")["top"], shifted_port_edges(6, 8, "right")["right"]
+    (((1, 2), (0, 4)), ((1, 7), (3, 6)))
+    """
+    e = dict(port_edges(h, w))
+    if side not in SHIFT_SIDES:
+        raise ValueError(f"side {side!r} is not one of {SHIFT_SIDES}")
+    dr, dc = (0, 1) if side in ("top", "bottom") else (1, 0)
+    e[side] = tuple((r + dr, c + dc) for r, c in e[side])
+    return e
+
+
+def shift_piece_spec(h: int, w: int, side: str) -> PieceSpec:
+    """The spec of the closed h x w block with its ``side`` port shifted (:func:`shifted_port_edges`)."""
+    e = shifted_port_edges(h, w, side)
+    return PieceSpec(f"margin-shift-{side}-{h}x{w}", h, w, closed=True,
+                     forced=(e["left"], e["right"], e["top"], e["bottom"]), kind="margin-shift", seed=0)
+
+
+def shift_piece_specs() -> list[PieceSpec]:
+    """A shift piece for every block shape of even area (sides 5..10) and every side: 108."""
+    return [shift_piece_spec(h, w, side) for side in SHIFT_SIDES
+            for h in range(5, 11) for w in range(5, 11) if (h * w) % 2 == 0]
+
+
 #: Library specs of this module (collected by :func:`kt_formal.combine.library.all_specs`).
-PIECE_SPECS: list[PieceSpec] = hole_piece_specs()
+PIECE_SPECS: list[PieceSpec] = hole_piece_specs() + shift_piece_specs()

@@ -1,0 +1,132 @@
+"""Margins of 3: the frame construction with closed 3 x W strips. Its statement, its classes, atlas
+boards, random boards up to 2000 x 2000, the pipeline; every tour checked by the kernel."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import random
+from pathlib import Path
+
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
+from kt_formal.combine.margin_band import in_band_statement
+from kt_formal.combine.margin_check import balanced, band_classes, check_band
+from kt_formal.combine.margin_large import large_applies, large_plan, large_tour
+from kt_formal.exceptions import NotApplicable
+
+ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
+
+
+def _check(board: Board):
+    tour = large_tour(board)
+    assert tour.closed and len(tour) == board.n_squares
+    assert tour.check() is None
+    return tour
+
+
+def test_the_statement():
+    assert in_band_statement(24, 30, (3, 6, 14, 12))
+    assert in_band_statement(30, 24, (6, 3, 12, 14))  # the transpose: margin 3 on the left
+    assert in_band_statement(24, 30, (7, 6, 14, 12))  # margin 3 at the bottom
+    assert not in_band_statement(24, 29, (3, 6, 14, 13))  # F2 (the construction happens to cover it)
+    assert not in_band_statement(22, 24, (3, 5, 13, 12))  # F1: b 6, l 5, q 7, h 13, w 12
+    assert not in_band_statement(16, 18, (3, 5, 6, 6))  # F3: b 7, l 5, q 7 odd, h and w even
+    assert not in_band_statement(23, 31, (3, 5, 13, 12))  # colours unequal
+    assert in_band_statement(20, 30, (3, 6, 14, 12))  # margins 3 above and below
+    assert in_band_statement(40, 41, (3, 3, 30, 25))  # margins 3 above and on the left
+    assert not in_band_statement(24, 30, (3, 3, 14, 12))  # F3: b 7, l 3, q 15 odd, h and w even
+    assert not in_band_statement(36, 40, (3, 7, 30, 26))  # F4: above and below, l and q odd
+    assert not in_band_statement(30, 30, (3, 3, 21, 24))  # three margins 3
+    assert not in_band_statement(24, 30, (4, 6, 14, 12))  # margin 4
+    assert not in_band_statement(24, 30, (3, 6, 4, 12))  # a hole side under 5
+    for m, n, hole in band_classes():
+        assert balanced(m, n, *hole)
+
+
+@pytest.mark.parametrize("m,n,hole", [(24, 30, "3,6,14x12"), (25, 30, "7,3,13x12"), (30, 30, "5,6,22x10"),
+                                      (24, 31, "3,6,14x12"), (40, 41, "3,9,30x25"), (41, 41, "3,7,31x27"),
+                                      (20, 30, "3,6,14x12"), (40, 41, "3,3,30x25"), (41, 40, "3,3,31x26")])
+def test_construction_on_chosen_boards(m, n, hole):
+    board = Board.from_spec(m, n, [hole])
+    assert large_applies(board) and margin_applies(board)
+    _check(board)
+    assert margin_tour(board).check() is None
+    assert "margins of three" in theorem_of(board)
+
+
+def test_a_strip_is_one_rectangle_joined_at_cut_point_zero():
+    for m, n, hole in [(24, 30, (3, 6, 14, 12)), (20, 30, (3, 6, 14, 12)), (40, 41, (3, 3, 30, 25))]:
+        sym, rects, tree = large_plan(m, n, hole)
+        strips = [k for k, r in enumerate(rects) if r.special and r.special[0] == "strip"]
+        assert strips and all(3 in (rects[k].rows, rects[k].cols) for k in strips)
+        for k in strips:
+            r = rects[k]
+            assert max(r.rows, r.cols) % 2 == 0 and max(r.rows, r.cols) >= 10
+            joins = [j for j in tree if k in j[:2]]
+            assert joins and all(j[4] == (r.x0 if j[2] == "v" else r.y0) and j[5] is None for j in joins)
+        assert len(tree) == len(rects) - 1
+        _check(Board.from_spec(m, n, [hole]))
+
+
+@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (24, 30, "4,6,14x12"), (36, 40, "3,7,30x26"),
+                                      (20, 30, "3,2,14x12")])
+def test_boards_outside_are_refused(m, n, hole):
+    board = Board.from_spec(m, n, [hole])
+    assert not large_applies(board)
+    with pytest.raises(NotApplicable):
+        large_tour(board)
+
+
+def test_atlas_boards_with_one_margin_three():
+    """Every atlas question (closed, one hole) of the statement is built; the atlas says yes there."""
+    built = 0
+    with gzip.open(ATLAS, "rt") as f:
+        for r in csv.DictReader(f):
+            m, n, t, le, h, w = (int(r[k]) for k in ("rows", "cols", "top", "left", "height", "width"))
+            if r["tour"] == "closed" and in_band_statement(m, n, (t, le, h, w)):
+                assert r["answer"] == "yes"
+                _check(Board.from_spec(m, n, [(t, le, h, w)]))
+                built += 1
+    assert built > 0
+
+
+def _random_case(rng: random.Random, top: int):
+    while True:
+        b, c, d = (rng.choice([3, rng.randint(5, top // 4)]) for _ in range(3))
+        h, w = rng.randint(5, top // 2), rng.randint(5, top // 2)
+        m, n = 3 + h + b, c + w + d
+        if max(m, n) <= top and in_band_statement(m, n, (3, c, h, w)):
+            return (m, n, (3, c, h, w)) if rng.random() < 0.5 else (n, m, (c, 3, w, h))
+
+
+def test_random_boards_up_to_150():
+    rng = random.Random(23)
+    for _ in range(20):
+        m, n, hole = _random_case(rng, 150)
+        _check(Board.from_spec(m, n, [hole]))
+
+
+def test_the_pipeline_builds_a_margin_three_hole():
+    from kt_formal.api import decide
+
+    v = decide(Board.from_spec(60, 70, ["3,15,40x33"]), closed=True, time_limit=30)
+    assert v.answer == "yes" and v.route == "construction:margin-three"
+    assert v.tour.check() is None
+    assert "margins of three" in v.message
+
+
+@pytest.mark.slow
+def test_every_class_is_built():
+    out = check_band()
+    assert out["covered"] == out["tours"] > 1000
+
+
+@pytest.mark.slow
+def test_random_boards_up_to_2000():
+    rng = random.Random(29)
+    for top in (500, 1200, 2000):
+        m, n, hole = _random_case(rng, top)
+        _check(Board.from_spec(m, n, [hole]))
