@@ -328,29 +328,58 @@ def test_json_limit_message_counts_squares(cli):
 
 
 # ---------------------------------------------------------------------- the knight graph
-@pytest.mark.parametrize("fmt", ["graphml", "edgelist", "json"])
-def test_graph_export_round_trip(fmt, cli, tmp_path):
+def _read_graph(path, fmt: str):
+    """A graph file of ``kt-formal graph`` read back by networkx."""
     import json
 
     import networkx as nx
 
+    if fmt == "graphml":
+        return nx.read_graphml(path)
+    if fmt == "edgelist":
+        return nx.read_edgelist(path)
+    data = json.loads(path.read_text())
+    try:
+        return nx.node_link_graph(data, edges="links")
+    except TypeError:
+        return nx.node_link_graph(data)
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "edgelist", "json"])
+def test_graph_export_round_trip(fmt, cli, tmp_path):
     out = tmp_path / f"k.{fmt}"
     r = cli("graph", 8, 8, "--hole", "3,3,2x2", "--format", fmt, "--out", out)
     assert r.code == 0 and "edges:   136" in r.out
-    if fmt == "graphml":
-        G = nx.read_graphml(out)
-    elif fmt == "edgelist":
-        G = nx.read_edgelist(out)
-    else:
-        data = json.loads(out.read_text())
-        try:
-            G = nx.node_link_graph(data, edges="links")
-        except TypeError:
-            G = nx.node_link_graph(data)
+    G = _read_graph(out, fmt)
     assert G.number_of_edges() == 136
     assert all(abs(int(a.split(",")[0]) - int(b.split(",")[0])) in (1, 2) for a, b in G.edges())
     assert "3,3" not in G  # a hole
     assert cli("graph", 8, 8, "--format", fmt).code == 2  # --format without --out
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "edgelist", "json"])
+def test_graph_export_names_squares_as_squares_says(fmt, cli, tmp_path):
+    """graph takes --squares as tour, exists and count do: chess names (a1 bottom left) or
+    ROW,COL (the default of the files); the same graph either way, and the option alone
+    (no file to name nodes in) is refused."""
+    from kt_formal.board import Board
+    from kt_formal.graph import knight_graph
+
+    graphs = {}
+    for squares in ("chess", "rc"):
+        out = tmp_path / f"k-{squares}.{fmt}"
+        assert cli("graph", 5, 6, "--remove", "b2", "--format", fmt, "--out", out, "--squares", squares).code == 0
+        graphs[squares] = _read_graph(out, fmt)
+    want = knight_graph(Board(5, 6, holes=[(3, 1)]))  # b2: row 3 of 5 from the top, column 1
+    chess = {(r, c): "abcdef"[c] + str(5 - r) for r, c in want.nodes}
+    for squares, name in (("chess", chess.get), ("rc", lambda q: f"{q[0]},{q[1]}")):
+        got = {frozenset(e) for e in graphs[squares].edges()}
+        assert got == {frozenset((name(a), name(b))) for a, b in want.edges()}, squares
+    assert "b2" not in graphs["chess"] and "a1" in graphs["chess"]
+    if fmt != "edgelist":  # an edge list holds no attributes
+        assert graphs["chess"].nodes["a1"]["row"] == 4 and graphs["chess"].nodes["a1"]["col"] == 0
+    r = cli("graph", 5, 6, "--squares", "chess")
+    assert r.code == 2 and "--squares names the nodes" in r.err
 
 
 @pytest.mark.parametrize("fmt", ["grid", "coords", "chess", "json", "succ", "bin"])
