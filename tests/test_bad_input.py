@@ -43,7 +43,8 @@ CASES = [
     ("square off the board", ["exists", "8", "8", "--open", "--start", "z99"], "outside|off"),
     ("output to /dev/full", ["tour", "8", "8", "--out", "/dev/full"], "cannot write"),
     ("verify /dev/zero", ["verify", "/dev/zero"], "read up to"),
-    ("verify a FIFO without writer", ["verify", "{fifo}"], "empty"),
+    ("verify a FIFO without writer", ["verify", "{fifo}"], r"is a FIFO \(named pipe\), not a regular file, and gave no data"),
+    ("verify /dev/null (a device)", ["verify", "/dev/null"], "is a character device, not a regular file, and gave no data"),
     ("verify a 200 MB file", ["verify", "{big}"], "read up to"),
     ("verify a 200 MB grid of NUL bytes", ["verify", "{nul}"], "not a step number"),
     ("verify a directory", ["verify", "{dir}"], "directory"),
@@ -149,6 +150,18 @@ def test_ctrl_c_is_one_line_exit_130():
     # on a cold cache the search kernels are compiled first, and the command says so
     lines = [ln for ln in err.strip().splitlines() if "compiling the search kernels once" not in ln]
     assert lines == ["kt-formal: interrupted"]
+
+
+def test_verify_reads_a_pipe_that_gives_a_certificate(tmp_path):
+    """A FIFO that gives no data is refused as what it is (above); one with a writer, as
+    bash's process substitution makes, is read within the same bound and checked."""
+    cert = tmp_path / "t.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    assert subprocess.run([sys.executable, "-m", "kt_formal", "tour", "5", "6", "--open", "--format", "json",
+                           "--out", str(cert), "-q"], env=env, timeout=120).returncode == 0
+    r = subprocess.run(["bash", "-c", f'"{sys.executable}" -m kt_formal verify <(cat "{cert}")'],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0 and r.stdout.startswith("OK: open tour of the 5x6 board"), r
 
 
 def test_verify_checks_every_file_and_says_which_failed(tmp_path, cli_proc):
