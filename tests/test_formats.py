@@ -439,6 +439,32 @@ def test_a_tiny_order_file_of_a_huge_board_is_refused_without_building_its_mask(
     assert "lists 1 square of a 100000000x1 board" in run.stderr and len(run.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("fmt, suffix", [("json", "json"), ("grid", "txt"), ("npy", "npy"), ("bin", "ktour"),
+                                         ("chess", "txt")])
+def test_render_reads_a_tour_from_standard_input(tmp_path, cli_proc, fmt, suffix):
+    """`kt-formal tour ... | kt-formal render - --out t.svg` draws what the tour command wrote
+    (render took '-' for a file name that does not exist), the same picture as from the
+    file; standard input is read within the verify reader's bound, and its errors name it."""
+    path = tmp_path / f"t.{suffix}"
+    assert cli_proc("tour", "6", "6", "--format", fmt, "--out", path, "-q").code == 0
+
+    def render(data: bytes, out):
+        return subprocess.run([sys.executable, "-m", "kt_formal", "render", "-", "--closed", "--out", str(out)],
+                              input=data, capture_output=True, timeout=120)
+
+    run = render(path.read_bytes(), tmp_path / "in.svg")
+    assert run.returncode == 0, run.stderr
+    assert cli_proc("render", path, "--closed", "--out", tmp_path / "file.svg", "-q").code == 0
+    assert (tmp_path / "in.svg").read_bytes() == (tmp_path / "file.svg").read_bytes()
+    for data, code, words in ((b"", 2, b"standard input is empty"),
+                              (b"1 2\n3 x\n", 2, b"standard input"),
+                              (b"\0" * ((64 << 20) + 1), 2, b"holds more than 67,108,864 bytes")):
+        bad = render(data, tmp_path / "bad.svg")
+        err = bad.stderr.strip().splitlines()
+        assert bad.returncode == code and len(err) == 1 and words in err[0], bad.stderr
+        assert b"kt-formal-stdin" not in bad.stderr and not (tmp_path / "bad.svg").exists()
+
+
 @pytest.mark.parametrize("fmt, suffix, how", [
     ("json", "json", None), ("grid", "txt", "numbered grid"), ("npy", "npy", "numpy numbered grid"),
     ("bin", "ktour", "binary order file"), ("coords", "txt", "list of squares"),
