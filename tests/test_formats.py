@@ -486,3 +486,32 @@ def test_verify_reads_every_format_from_standard_input(tmp_path, cli_proc, fmt, 
     junk = subprocess.run([sys.executable, "-m", "kt_formal", "verify", "-"], input=bytes(range(256)) * 8,
                           capture_output=True, timeout=120)
     assert junk.returncode in (1, 2) and b"kt-formal-stdin" not in junk.stdout + junk.stderr
+
+
+def test_a_byte_order_mark_at_the_start_of_a_mask_or_certificate_is_read_past(tmp_path, cli_proc):
+    """Some editors write a UTF-8 byte-order mark first: a mask file or a JSON certificate
+    starting with one reads as without it (both were refused); one anywhere else is still
+    refused, and tour files of other formats read as before."""
+    from kt_formal.board import Board
+
+    bom = b"\xef\xbb\xbf"
+    mask = "..#...\n......\n...#..\n......\n......\n"
+    (tmp_path / "m.txt").write_bytes(bom + mask.encode())
+    assert Board.from_mask_file(tmp_path / "m.txt") == Board.from_mask(mask) == Board.from_mask("\ufeff" + mask)
+    plain = cli_proc("graph", "--mask", tmp_path / "m.txt")
+    assert plain.code == 0 and "squares: 28" in plain.out, plain.err
+    (tmp_path / "late.txt").write_bytes(mask.encode() + bom + b".....\n")
+    late = cli_proc("graph", "--mask", tmp_path / "late.txt")
+    assert late.code == 2 and "line 6 has '\\ufeff'" in late.err, late.err
+    cert = tmp_path / "t.json"
+    assert cli_proc("tour", "5", "6", "--open", "--format", "json", "--out", cert, "-q").code == 0
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(bom + cert.read_bytes())
+    want = cli_proc("verify", cert).out.replace(str(cert), "")
+    assert want.startswith("OK: open tour of the 5x6 board")
+    assert cli_proc("verify", marked).out.replace(str(marked), "") == want
+    assert cli_proc("verify", "-", stdin=marked.read_text(encoding="utf-8")).code == 0
+    assert cli_proc("render", marked, "--out", tmp_path / "m.svg", "-q").code == 0
+    twice = tmp_path / "twice.json"
+    twice.write_bytes(bom + bom + cert.read_bytes())
+    assert cli_proc("verify", twice).code == 2

@@ -76,7 +76,9 @@ def _is_json_file(path: str) -> bool:
         return True
     finally:
         os.close(fd)
-    return head.lstrip().startswith(b"{")
+    from kt_formal.kernel.reader import UTF8_BOM
+
+    return head.removeprefix(UTF8_BOM).lstrip().startswith(b"{")
 
 
 def _certificate_claim(d: dict, closed: bool, replay: bool, time_limit) -> tuple[str, str]:

@@ -576,7 +576,7 @@ def read_tour_file(path, closed: bool | None = None):
     else:
         text = read_user_text(p, limit=MAX_GRID_BYTES)
         stripped = text.lstrip()
-        if stripped.startswith("{"):
+        if text.removeprefix("\ufeff").lstrip().startswith("{"):  # a byte-order mark before a certificate read past
             from kt_formal.certificate import read_certificate
 
             tour = tour_from_dict(read_certificate(p))
@@ -610,12 +610,12 @@ def standard_input_file():
     """
     import tempfile
 
-    from kt_formal.kernel.reader import MAX_BYTES, read_bounded
+    from kt_formal.kernel.reader import MAX_BYTES, UTF8_BOM, read_bounded
 
     data = read_bounded("-", MAX_BYTES)
     if not data.strip():
         raise InvalidInput("standard input is empty")
-    suffix = (".json" if data.lstrip().startswith(b"{") else ".npy" if data.startswith(b"\x93NUMPY")
+    suffix = (".json" if data.removeprefix(UTF8_BOM).lstrip().startswith(b"{") else ".npy" if data.startswith(b"\x93NUMPY")
               else BINARY_SUFFIX if data.startswith(BINARY_MAGIC) else ".txt")
     with tempfile.TemporaryDirectory(prefix="kt-formal-stdin-") as tmp:
         path = os.path.join(tmp, "standard-input" + suffix)

@@ -26,7 +26,7 @@ import time
 
 from kt_formal.kernel.errors import CertificateRejected, InvalidInput
 
-__all__ = ["MAX_BYTES", "FILE_KINDS", "file_kind", "read_bounded", "loads_strict", "read_certificate", "certificate_from_text"]
+__all__ = ["MAX_BYTES", "UTF8_BOM", "FILE_KINDS", "file_kind", "read_bounded", "loads_strict", "read_certificate", "certificate_from_text"]
 
 #: Largest certificate read (bytes). A JSON tour is limited to 10^6 squares, about 15 MB.
 MAX_BYTES = 64 << 20
@@ -35,6 +35,9 @@ MAX_DIGITS = 30
 #: How long a pipe or FIFO may stay silent before the reader gives up (seconds).
 WAIT_SECONDS = 10.0
 
+
+#: The UTF-8 byte-order mark some editors write at the start of a text file: read past, not refused.
+UTF8_BOM = b"\xef\xbb\xbf"
 
 #: What a path is when it is not a regular file, by its mode: the words of every reader's refusal.
 FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -150,8 +153,9 @@ def loads_strict(text: str):
 
 
 def read_certificate(path, limit: int = MAX_BYTES) -> dict:
-    """Read a certificate file: bounded, UTF-8, strict JSON, a JSON object."""
-    data = read_bounded(path, limit, what="certificate ")
+    """Read a certificate file: bounded, UTF-8 (a byte-order mark at its start read past),
+    strict JSON, a JSON object."""
+    data = read_bounded(path, limit, what="certificate ").removeprefix(UTF8_BOM)  # an editor's byte-order mark
     if not data.strip():
         raise InvalidInput(f"certificate {'standard input' if str(path) == '-' else path} is empty")
     try:
