@@ -17,8 +17,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kt_formal.exceptions import (CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError,
-                                  LimitReached)
+from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, LimitReached
 from kt_formal.question import DEFAULT_TIME_LIMIT
 
 __all__ = ["verify", "verify_database", "Verification", "DatabaseCheck"]
