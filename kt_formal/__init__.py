@@ -11,7 +11,7 @@ False
 
 The command line's verbs are here too, with its options as keyword arguments and results
 whose ``to_json()`` is the object ``--json`` prints: ``kt.tour``, ``kt.decide``,
-``kt.count``, ``kt.verify``, ``kt.census`` (see :mod:`kt_formal.api`). Boards and tours
+``kt.count``, ``kt.verify``, ``kt.census``, ``kt.census_report`` (see :mod:`kt_formal.api`). Boards and tours
 draw themselves in a notebook (``_repr_svg_``, :mod:`kt_formal.svg`).
 """
 
@@ -32,12 +32,14 @@ _LAZY = {
     "decide": "kt_formal.api.answers",
     "count": "kt_formal.api.answers",
     "census": "kt_formal.api.surveys",
+    "census_report": "kt_formal.api.surveys",
     "verify": "kt_formal.api.checking",
     "Verification": "kt_formal.api.checking",
     "Family": "kt_formal.survey.families",
     "Decision": "kt_formal.api.answers",
     "CountResult": "kt_formal.api.answers",
     "CensusResult": "kt_formal.api.surveys",
+    "ReportResult": "kt_formal.api.surveys",
     "Verdict": "kt_formal.pipeline",
     "find_proof": "kt_formal.proofs",
     "check_proof": "kt_formal.proofs",
@@ -81,12 +83,14 @@ __all__ = [
     "decide",
     "count",
     "census",
+    "census_report",
     "verify",
     "Verification",
     "Family",
     "Decision",
     "CountResult",
     "CensusResult",
+    "ReportResult",
     "Verdict",
     "find_proof",
     "check_proof",

@@ -254,12 +254,13 @@ class Board:
     def from_mask(cls, text: str, source: str = "mask") -> "Board":
         """A board from ASCII art: ``.`` is a square, ``#`` a hole, one line per row.
 
-        Blank lines at the ends are ignored; all rows must have the same width.
+        Blank lines at the ends are ignored, and a byte-order mark at the start (some
+        editors write one); all rows must have the same width.
 
         >>> Board.from_mask("..#\\n...\\n").n_squares
         5
         """
-        lines = [ln.rstrip("\r") for ln in text.split("\n")]
+        lines = [ln.rstrip("\r") for ln in text.removeprefix("\ufeff").split("\n")]
         while lines and not lines[-1].strip():
             lines.pop()
         while lines and not lines[0].strip():

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kt_formal.exceptions import InvalidInput
+from kt_formal.kernel.reader import file_kind
 
 __all__ = ["user_file_errors", "regular_file", "read_user_bytes", "read_user_text", "same_file",
            "refuse_overwrites", "reading", "output_file", "OutputFile", "output_name", "STDOUT"]
@@ -54,10 +55,6 @@ def user_file_errors(path, what: str = ""):
         raise InvalidInput(f"cannot read {what}{p}: {exc.strerror}") from None
 
 
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
 def regular_file(path, what: str = "") -> Path:
     """``path`` as a Path, refusing (through symbolic links) anything but a regular file.
 
@@ -66,9 +63,9 @@ def regular_file(path, what: str = "") -> Path:
     """
     with user_file_errors(path, what) as p:
         st = p.stat()
-    for test, kind in _KINDS:
-        if test(st.st_mode):
-            raise InvalidInput(f"{what}{p} is {kind}, not a regular file")
+    kind = file_kind(st.st_mode)
+    if kind is not None:
+        raise InvalidInput(f"{what}{p} is {kind}, not a regular file")
     return p
 
 

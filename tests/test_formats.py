@@ -328,29 +328,58 @@ def test_json_limit_message_counts_squares(cli):
 
 
 # ---------------------------------------------------------------------- the knight graph
-@pytest.mark.parametrize("fmt", ["graphml", "edgelist", "json"])
-def test_graph_export_round_trip(fmt, cli, tmp_path):
+def _read_graph(path, fmt: str):
+    """A graph file of ``kt-formal graph`` read back by networkx."""
     import json
 
     import networkx as nx
 
+    if fmt == "graphml":
+        return nx.read_graphml(path)
+    if fmt == "edgelist":
+        return nx.read_edgelist(path)
+    data = json.loads(path.read_text())
+    try:
+        return nx.node_link_graph(data, edges="links")
+    except TypeError:
+        return nx.node_link_graph(data)
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "edgelist", "json"])
+def test_graph_export_round_trip(fmt, cli, tmp_path):
     out = tmp_path / f"k.{fmt}"
     r = cli("graph", 8, 8, "--hole", "3,3,2x2", "--format", fmt, "--out", out)
     assert r.code == 0 and "edges:   136" in r.out
-    if fmt == "graphml":
-        G = nx.read_graphml(out)
-    elif fmt == "edgelist":
-        G = nx.read_edgelist(out)
-    else:
-        data = json.loads(out.read_text())
-        try:
-            G = nx.node_link_graph(data, edges="links")
-        except TypeError:
-            G = nx.node_link_graph(data)
+    G = _read_graph(out, fmt)
     assert G.number_of_edges() == 136
     assert all(abs(int(a.split(",")[0]) - int(b.split(",")[0])) in (1, 2) for a, b in G.edges())
     assert "3,3" not in G  # a hole
     assert cli("graph", 8, 8, "--format", fmt).code == 2  # --format without --out
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "edgelist", "json"])
+def test_graph_export_names_squares_as_squares_says(fmt, cli, tmp_path):
+    """graph takes --squares as tour, exists and count do: chess names (a1 bottom left) or
+    ROW,COL (the default of the files); the same graph either way, and the option alone
+    (no file to name nodes in) is refused."""
+    from kt_formal.board import Board
+    from kt_formal.graph import knight_graph
+
+    graphs = {}
+    for squares in ("chess", "rc"):
+        out = tmp_path / f"k-{squares}.{fmt}"
+        assert cli("graph", 5, 6, "--remove", "b2", "--format", fmt, "--out", out, "--squares", squares).code == 0
+        graphs[squares] = _read_graph(out, fmt)
+    want = knight_graph(Board(5, 6, holes=[(3, 1)]))  # b2: row 3 of 5 from the top, column 1
+    chess = {(r, c): "abcdef"[c] + str(5 - r) for r, c in want.nodes}
+    for squares, name in (("chess", chess.get), ("rc", lambda q: f"{q[0]},{q[1]}")):
+        got = {frozenset(e) for e in graphs[squares].edges()}
+        assert got == {frozenset((name(a), name(b))) for a, b in want.edges()}, squares
+    assert "b2" not in graphs["chess"] and "a1" in graphs["chess"]
+    if fmt != "edgelist":  # an edge list holds no attributes
+        assert graphs["chess"].nodes["a1"]["row"] == 4 and graphs["chess"].nodes["a1"]["col"] == 0
+    r = cli("graph", 5, 6, "--squares", "chess")
+    assert r.code == 2 and "--squares names the nodes" in r.err
 
 
 @pytest.mark.parametrize("fmt", ["grid", "coords", "chess", "json", "succ", "bin"])
@@ -410,6 +439,32 @@ def test_a_tiny_order_file_of_a_huge_board_is_refused_without_building_its_mask(
     assert "lists 1 square of a 100000000x1 board" in run.stderr and len(run.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("fmt, suffix", [("json", "json"), ("grid", "txt"), ("npy", "npy"), ("bin", "ktour"),
+                                         ("chess", "txt")])
+def test_render_reads_a_tour_from_standard_input(tmp_path, cli_proc, fmt, suffix):
+    """`kt-formal tour ... | kt-formal render - --out t.svg` draws what the tour command wrote
+    (render took '-' for a file name that does not exist), the same picture as from the
+    file; standard input is read within the verify reader's bound, and its errors name it."""
+    path = tmp_path / f"t.{suffix}"
+    assert cli_proc("tour", "6", "6", "--format", fmt, "--out", path, "-q").code == 0
+
+    def render(data: bytes, out):
+        return subprocess.run([sys.executable, "-m", "kt_formal", "render", "-", "--closed", "--out", str(out)],
+                              input=data, capture_output=True, timeout=120)
+
+    run = render(path.read_bytes(), tmp_path / "in.svg")
+    assert run.returncode == 0, run.stderr
+    assert cli_proc("render", path, "--closed", "--out", tmp_path / "file.svg", "-q").code == 0
+    assert (tmp_path / "in.svg").read_bytes() == (tmp_path / "file.svg").read_bytes()
+    for data, code, words in ((b"", 2, b"standard input is empty"),
+                              (b"1 2\n3 x\n", 2, b"standard input"),
+                              (b"\0" * ((64 << 20) + 1), 2, b"holds more than 67,108,864 bytes")):
+        bad = render(data, tmp_path / "bad.svg")
+        err = bad.stderr.strip().splitlines()
+        assert bad.returncode == code and len(err) == 1 and words in err[0], bad.stderr
+        assert b"kt-formal-stdin" not in bad.stderr and not (tmp_path / "bad.svg").exists()
+
+
 @pytest.mark.parametrize("fmt, suffix, how", [
     ("json", "json", None), ("grid", "txt", "numbered grid"), ("npy", "npy", "numpy numbered grid"),
     ("bin", "ktour", "binary order file"), ("coords", "txt", "list of squares"),
@@ -431,3 +486,32 @@ def test_verify_reads_every_format_from_standard_input(tmp_path, cli_proc, fmt, 
     junk = subprocess.run([sys.executable, "-m", "kt_formal", "verify", "-"], input=bytes(range(256)) * 8,
                           capture_output=True, timeout=120)
     assert junk.returncode in (1, 2) and b"kt-formal-stdin" not in junk.stdout + junk.stderr
+
+
+def test_a_byte_order_mark_at_the_start_of_a_mask_or_certificate_is_read_past(tmp_path, cli_proc):
+    """Some editors write a UTF-8 byte-order mark first: a mask file or a JSON certificate
+    starting with one reads as without it (both were refused); one anywhere else is still
+    refused, and tour files of other formats read as before."""
+    from kt_formal.board import Board
+
+    bom = b"\xef\xbb\xbf"
+    mask = "..#...\n......\n...#..\n......\n......\n"
+    (tmp_path / "m.txt").write_bytes(bom + mask.encode())
+    assert Board.from_mask_file(tmp_path / "m.txt") == Board.from_mask(mask) == Board.from_mask("\ufeff" + mask)
+    plain = cli_proc("graph", "--mask", tmp_path / "m.txt")
+    assert plain.code == 0 and "squares: 28" in plain.out, plain.err
+    (tmp_path / "late.txt").write_bytes(mask.encode() + bom + b".....\n")
+    late = cli_proc("graph", "--mask", tmp_path / "late.txt")
+    assert late.code == 2 and "line 6 has '\\ufeff'" in late.err, late.err
+    cert = tmp_path / "t.json"
+    assert cli_proc("tour", "5", "6", "--open", "--format", "json", "--out", cert, "-q").code == 0
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(bom + cert.read_bytes())
+    want = cli_proc("verify", cert).out.replace(str(cert), "")
+    assert want.startswith("OK: open tour of the 5x6 board")
+    assert cli_proc("verify", marked).out.replace(str(marked), "") == want
+    assert cli_proc("verify", "-", stdin=marked.read_text(encoding="utf-8")).code == 0
+    assert cli_proc("render", marked, "--out", tmp_path / "m.svg", "-q").code == 0
+    twice = tmp_path / "twice.json"
+    twice.write_bytes(bom + bom + cert.read_bytes())
+    assert cli_proc("verify", twice).code == 2

@@ -13,8 +13,10 @@ from kt_formal.counting.exhaustive import count as exhaustive_count
 from kt_formal.counting.frontier import count_request, count_tours
 
 
-# Published values (../shared/reference.md): closed tours 5x6 = 8, 3x10 = 16, 3x12 = 176
-# (OEIS A001230, A175881); 6x6 = 9862 (OEIS A001230); open tours of 5x5 = 864 undirected
+# Published values (../shared/reference.md): closed tours 5x6 = 8 (OEIS A175881, closed
+# tours of 6 x n: a(5)); 3x10 = 16 and 3x12 = 176 (OEIS A070030, closed tours of 3 x 2n:
+# a(5) and a(6), Knuth and Elkies 1994; also Knuth's A383660); 6x6 = 9862 (OEIS A001230,
+# closed tours of 2n x 2n: a(3); A175881: a(6)); open tours of 5x5 = 864 undirected
 # (OEIS A165134: 1728 directed).
 @pytest.mark.parametrize("rows, cols, closed, published", [
     (5, 6, True, 8), (6, 5, True, 8), (3, 10, True, 16), (10, 3, True, 16), (3, 12, True, 176),

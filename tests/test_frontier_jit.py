@@ -73,8 +73,10 @@ def test_the_random_cases_reach_tours():
     assert any(s for _c, s, _f in found) and any(f for _c, _s, f in found)
 
 
-# Published values (../shared/reference.md), as in test_frontier.py: closed tours 5x6 = 8,
-# 3x10 = 16, 3x12 = 176 (OEIS A001230, A175881); 6x6 = 9862 (OEIS A001230); open tours of
+# Published values (../shared/reference.md), as in test_frontier.py: closed tours 5x6 = 8
+# (OEIS A175881, closed tours of 6 x n: a(5)); 3x10 = 16 and 3x12 = 176 (OEIS A070030,
+# closed tours of 3 x 2n: a(5) and a(6), Knuth and Elkies 1994; also Knuth's A383660);
+# 6x6 = 9862 (OEIS A001230, closed tours of 2n x 2n: a(3); A175881: a(6)); open tours of
 # 5x5 = 864 undirected (OEIS A165134: 1728 directed).
 @pytest.mark.parametrize("rows, cols, closed, published", [
     (5, 6, True, 8), (6, 5, True, 8), (3, 10, True, 16), (10, 3, True, 16), (3, 12, True, 176),
@@ -82,6 +84,30 @@ def test_the_random_cases_reach_tours():
 ])
 def test_published_counts(rows, cols, closed, published):
     assert count_request_jit(Board(rows, cols), closed).count == published
+
+
+def _a070030(terms: int) -> list[int]:
+    """The first ``terms`` terms of OEIS A070030 (closed tours of 3 x 2n, n = 1, 2, ...) from
+    its published generating function (Knuth and Elkies, transfer matrices, 1994):
+    16 z^5 P(z) / Q(z), expanded here as a power series."""
+    p = [1, 5, -34, -116, 505, 616, -3179, -4, 9536, -8176, -13392, 15360, 13888, 2784, -3328, -22016,
+         5120, 2048]
+    q = [1, -6, -64, 200, 1000, -3016, -3488, 24256, -23776, -104168, 203408, 184704, -443392, -14336,
+         151296, -145920, 263424, -317440, -36864, 966656, -573440, -131072]
+    num = [0] * 5 + [16 * c for c in p]  # the coefficient of z^k at k
+    a = [0]  # a[n], the coefficient of z^n: a[0] = 0
+    for n in range(1, terms + 1):
+        a.append((num[n] if n < len(num) else 0) - sum(q[k] * a[n - k] for k in range(1, min(n, len(q) - 1) + 1)))
+    return a[1:]
+
+
+def test_3_x_2n_closed_counts_agree_with_the_published_generating_function():
+    """The counter's closed tours of 3 x 10 to 3 x 24 are the terms of A070030 (16, 176,
+    1536, ..., 136947616), which a transfer-matrix method found: a second, independent way
+    for the counts cited above, eight terms instead of two."""
+    series = _a070030(12)
+    assert series[4:6] == [16, 176] and series[:4] == [0, 0, 0, 0]
+    assert [count_request_jit(Board(3, 2 * n), True).count for n in range(5, 13)] == series[4:12]
 
 
 @pytest.mark.slow

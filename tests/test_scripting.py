@@ -111,14 +111,27 @@ def test_count_json_limit_is_unknown(cli, validator):
 
 
 def test_verify_json_one_object_per_file(cli, validator, tmp_path):
+    """verify --json prints one JSON document: one object for one file, one array of them
+    for several (as count --sequence --json); --json-lines streams them, one a line."""
     good, bad = tmp_path / "t.json", tmp_path / "bad.json"
     assert cli("tour", 6, 6, "--format", "json", "--out", good, "-q").code == 0
     bad.write_text(good.read_text().replace("[0,0]", "[0,1]", 1))
-    r = cli("verify", good, bad, tmp_path / "missing.json", "--json")
+    files = (good, bad, tmp_path / "missing.json")
+    r = cli("verify", *files, "--json-lines")
     ds = objects(r, validator, 3)
     assert [d["answer"] for d in ds] == ["verified", "rejected", "bad-input"]
     assert ds[0]["claim"].startswith("closed tour of the 6x6 board") and ds[1]["claim"] is None
     assert r.code == 2
+    r = cli("verify", *files, "--json")
+    array = json.loads(r.out)  # one document, which json.tool reads whole
+    assert isinstance(array, list) and array == ds and r.code == 2
+    for d in array:
+        validator.validate(d)
+    tool = subprocess.run([sys.executable, "-m", "json.tool"], input=r.out, capture_output=True, text=True)
+    assert tool.returncode == 0, tool.stderr
+    for option in ("--json", "--json-lines"):  # one file: one object either way
+        (d,) = objects(cli("verify", good, option), validator, 1)
+        assert d == ds[0]
 
 
 def test_census_and_report_json(cli, validator, tmp_path):

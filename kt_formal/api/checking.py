@@ -17,8 +17,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kt_formal.exceptions import (CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError,
-                                  LimitReached)
+from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, LimitReached
 from kt_formal.question import DEFAULT_TIME_LIMIT
 
 __all__ = ["verify", "verify_database", "Verification", "DatabaseCheck"]
@@ -76,7 +75,9 @@ def _is_json_file(path: str) -> bool:
         return True
     finally:
         os.close(fd)
-    return head.lstrip().startswith(b"{")
+    from kt_formal.kernel.reader import UTF8_BOM
+
+    return head.removeprefix(UTF8_BOM).lstrip().startswith(b"{")
 
 
 def _certificate_claim(d: dict, closed: bool, replay: bool, time_limit) -> tuple[str, str]:
@@ -111,26 +112,11 @@ def _tour_file_claim(path: str, closed: bool) -> str:
 def _stdin_claim(closed: bool, replay: bool, time_limit) -> tuple[str, str]:
     """Standard input, read once up to the certificate reader's bound, then checked as the
     file it is (a certificate, a grid, a list, a ``.npy`` or ``.ktour`` file)."""
-    import tempfile
+    from kt_formal.io.formats import standard_input_file
 
-    from kt_formal.kernel.reader import MAX_BYTES, read_bounded
-    from kt_formal.tourfile import BINARY_MAGIC
-
-    data = read_bounded("-", MAX_BYTES)
-    if not data.strip():
-        raise InvalidInput("standard input is empty")
-    suffix = (".json" if data.lstrip().startswith(b"{") else ".npy" if data.startswith(b"\x93NUMPY")
-              else ".ktour" if data.startswith(BINARY_MAGIC) else ".txt")
-    with tempfile.TemporaryDirectory(prefix="kt-formal-stdin-") as tmp:
-        path = os.path.join(tmp, "standard-input" + suffix)
-        with open(path, "wb") as fh:
-            fh.write(data)
-        try:
-            answer, claim = _claim(path, closed, replay, time_limit)
-        except KtFormalError as exc:  # its messages name the file: here, standard input
-            raise type(exc)(str(exc).replace(path, "standard input").replace(os.path.basename(path),
-                                                                              "standard input")) from None
-    if claim.endswith(")") and suffix != ".json":
+    with standard_input_file() as path:
+        answer, claim = _claim(path, closed, replay, time_limit)
+    if claim.endswith(")") and not path.endswith(".json"):
         claim = claim[:-1] + ", from standard input)"
     return answer, claim
 

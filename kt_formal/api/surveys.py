@@ -153,8 +153,8 @@ def board_size(text) -> tuple[int, int] | None:
 class ReportResult:
     """What :func:`census_report` wrote: ``notes`` (one line a file), the summary of the
     database (``summary``, ``text``; empty for a verdict table), ``disagreements`` with
-    published theorems, certificates ``rejected`` by the kernel; ``exit_code`` 1 when either
-    is not zero."""
+    published theorems, certificates ``rejected`` by the kernel (those not readable JSON
+    among them, each named in ``unreadable``); ``exit_code`` 1 when either is not zero."""
 
     db: str
     notes: list = field(default_factory=list)
@@ -162,6 +162,7 @@ class ReportResult:
     text: str = ""
     disagreements: list = field(default_factory=list)
     rejected: int = 0
+    unreadable: list = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -193,7 +194,9 @@ def census_report(db, *, csv=None, certificates: bool = False, map=None, board=N
 
     ``board`` (``(rows, cols)``) keeps the maps and findings to one board size; ``axes``
     labels the maps (``chess`` or ``rc``). Certificates the kernel rejects are shown as
-    rejected, never as answers, and counted in ``rejected``.
+    rejected, never as answers, and counted in ``rejected``; a stored certificate that is
+    not readable JSON is named in ``unreadable`` and counted in the summary as
+    ``unreadable`` (the report goes on: one damaged row is not a damaged database).
     """
     from kt_formal.files import output_name
     from kt_formal.survey import atlas, report
@@ -230,5 +233,8 @@ def census_report(db, *, csv=None, certificates: bool = False, map=None, board=N
             where = output_name(html)
             result.notes.append(f"page written to {where} ({size / 1e6:.1f} MB)" if size >= 1e6 else
                                 f"page written to {where} ({size / 1e3:.0f} kB)")
-        result.rejected = sum(answer == report.REJECTED for answer, _ in store.checked.values())
+        unreadable = report.unreadable_rows(store)
+        result.unreadable = [line for _, line in unreadable]
+        result.rejected = len({rid for rid, (answer, _) in store.checked.items() if answer == report.REJECTED}
+                              | {rid for rid, _ in unreadable})
     return result

@@ -197,14 +197,17 @@ def graph_summary(board) -> dict:
             "degrees": {d: int(n) for d, n in enumerate(hist) if n}}
 
 
-def write_knight_graph(board, out, fmt: str) -> None:
+def write_knight_graph(board, out, fmt: str, squares: str = "rc") -> None:
     """Write the knight graph of ``board`` to ``out`` as ``fmt`` (see
-    :func:`kt_formal.io.graphfiles.write_graph`), refused first when it would not fit memory."""
+    :func:`kt_formal.io.graphfiles.write_graph`), refused first when it would not fit memory;
+    nodes named ``r,c`` (``squares="rc"``) or as chess names ``a1`` (``squares="chess"``)."""
     from kt_formal.graph import knight_graph
     from kt_formal.io.graphfiles import write_graph
     from kt_formal.memory import ensure_memory
 
     ensure_memory(board.n_squares * GRAPH_BYTES_PER_SQUARE,
                   f"the knight graph of {board.n_squares:,} squares as {fmt}")
-    write_graph(knight_graph(board), out, fmt)
+    if squares not in ("rc", "chess"):
+        raise InvalidInput(f"squares {squares!r}: choose rc or chess")
+    write_graph(knight_graph(board), out, fmt, chess_rows=board.rows if squares == "chess" else None)
 

@@ -29,8 +29,14 @@ degree < 2, dark red separator, alternation or Hall's condition, purple DRUP pro
 no, grey unknown, black a certificate the kernel rejects. --findings checks the table against
 published theorems and exits 1 (naming each case on stderr) when a row disagrees. The maps,
 table, findings and page take a row's answer only from a certificate the kernel accepts; any
-other row is shown as rejected and the command exits 1. Every OUT may be '-' (standard output).
+other row is shown as rejected and the command exits 1; a stored certificate that is not
+readable JSON is also named on stderr and counted as "unreadable" in the summary. Every OUT
+may be '-' (standard output).
 """
+
+
+#: How many rows with an unreadable certificate the command names on standard error.
+_NAMED = 10
 
 
 def add_census_report(sub) -> None:
@@ -74,6 +80,10 @@ def _run_census_report(args) -> int:
         notify(args, line)
     for line in result.disagreements:
         print(line, file=sys.stderr)
+    for line in result.unreadable[:_NAMED]:
+        print(line, file=sys.stderr)
+    if len(result.unreadable) > _NAMED:
+        print(f"... and {len(result.unreadable) - _NAMED} more unreadable certificates", file=sys.stderr)
     if result.rejected:  # the maps, table, findings and page show them as rejected, never as answers
         n = result.rejected
         print(f"{n} stored certificate{'s' if n > 1 else ''} rejected by the kernel, shown as "

@@ -13,7 +13,7 @@ import sys
 from kt_formal import api
 from kt_formal.api import InvalidInput
 from kt_formal.cli.common import add_board_arguments, board_from_args, bounded, command, MAX_SECONDS, notify, board_side, seconds, time_limit_of
-from kt_formal.cli.scripting import json_count_line, style_line, add_script_arguments
+from kt_formal.cli.scripting import json_count_line, print_json_array, style_line, add_script_arguments
 
 
 COUNT_EXAMPLES = ("examples:\n  kt-formal count 6 6            9862 closed tours\n"
@@ -76,9 +76,6 @@ def add_count(sub) -> None:
     p.add_argument("--node-limit", type=bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
     add_script_arguments(p, "count")
-    p.add_argument("--json-lines", action="store_true",
-                   help="with --sequence: the objects of --json as a stream, one a line as each count is "
-                        "known (JSON Lines); --json prints them as one JSON array at the end")
     p.add_argument("--threads", type=_threads_option, metavar="T",
                    help="frontier: threads of a large step, 1 to 1024, at most the cores this process may "
                         "use (default: $KT_FORMAL_THREADS, else the cores no other process keeps busy; "
@@ -236,9 +233,7 @@ def _count_sequence(args) -> int:
 def _json_array(rows) -> int:
     """``count --sequence --json``: the objects gathered, as one JSON array (one a line)."""
     if rows is not None:
-        from kt_formal.io.jsonout import dumps
-
-        print("[" + ",\n".join(dumps(d) for d in rows) + "]", flush=True)
+        print_json_array(rows)
     return 0
 
 

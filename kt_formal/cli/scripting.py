@@ -14,10 +14,16 @@ def add_script_arguments(p: argparse.ArgumentParser, command: str, squares: bool
     """``--json`` (one object per line, schema kt-formal/1, docs/json.md) and ``--squares``."""
     many = {"count": "; with --sequence, one JSON array of them at the end (--json-lines: a stream, "
                       "one object a line)",
-            "verify": "; several files: one object a line (JSON Lines), as each is checked"}.get(command, "")
+            "verify": "; several files: one JSON array of them at the end (--json-lines: a stream, one "
+                      "object a line)"}.get(command, "")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (schema kt-formal/1, see docs/json.md) on standard "
                         f"output instead of the text{many}; exit codes unchanged")
+    lines = {"count": "with --sequence: the objects of --json as a stream, one a line as each count is known",
+             "verify": "several files: the objects of --json as a stream, one a line as each file is checked"}
+    if command in lines:
+        p.add_argument("--json-lines", action="store_true",
+                       help=f"{lines[command]} (JSON Lines); --json prints them as one JSON array at the end")
     if squares:
         p.add_argument("--squares", choices=("chess", "rc"), default=None,
                        help="print squares as chess names (a1) or ROW,COL (7,0); default: as the "
@@ -77,6 +83,14 @@ def exists_exit(args, verdict) -> int:
     if getattr(args, "exit_zero_on_proof", False) and verdict.answer == "no" and verdict.certificate is not None:
         return 0
     return verdict.exit_code
+
+
+def print_json_array(rows) -> None:
+    """The objects ``rows`` as one JSON array, one a line (``count --sequence --json``,
+    ``verify A B --json``): one document that ``json.tool`` reads whole."""
+    from kt_formal.io.jsonout import dumps
+
+    print("[" + ",\n".join(dumps(d) for d in rows) + "]", flush=True)
 
 
 def json_count_line(args, k: int, key, count: int, rows: list | None = None) -> None:

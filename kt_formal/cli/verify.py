@@ -11,7 +11,7 @@ import sys
 from kt_formal import api
 from kt_formal.cli.parsing import PROG
 from kt_formal.api import InvalidInput, KtFormalError, exit_code_of
-from kt_formal.cli.scripting import add_script_arguments
+from kt_formal.cli.scripting import add_script_arguments, print_json_array
 from kt_formal.cli.common import command, seconds, time_limit_of
 
 
@@ -55,6 +55,7 @@ def _run_verify(args) -> int:
     """One line per file; exit 0 when every file verifies, 1 if any is rejected or not
     checked, 2 if any is unreadable."""
 
+    args.json = args.json or args.json_lines  # one object is one line either way
     if args.db is not None:
         if args.files:
             raise InvalidInput("give either certificate files or --db FILE, not both")
@@ -82,11 +83,13 @@ def _run_verify_db(args) -> int:
 
 
 def _verify_scripted(args) -> int:
-    """One line (``--json``: one object) per file, a total after several."""
+    """One line per file, a total after several; ``--json``: one object for one file, one
+    JSON array of them for several (``--json-lines``: one object a line, as each is checked)."""
     from kt_formal.io import jsonout
 
     codes = []
     many = len(args.files) > 1
+    rows = [] if many and not args.json_lines else None  # --json of several files: one array at the end
     time_limit = time_limit_of(args)
     for path in args.files:
         try:
@@ -105,11 +108,15 @@ def _verify_scripted(args) -> int:
                 claim = _styled_claim(args, path, claim)
             text = f"{'REPLAYED' if answer == 'replayed' else 'OK'}: {claim}" if result.ok else result.text()
         codes.append(code)
-        if args.json:
+        if args.json and rows is not None:
+            rows.append(jsonout.verify_json(path, answer, code, claim))
+        elif args.json:
             jsonout.emit(jsonout.verify_json(path, answer, code, claim))
         else:
             print(f"{path + ': ' if many else ''}{text}", flush=True)
-    if many and not args.json:
+    if args.json and rows is not None:
+        print_json_array(rows)
+    elif many and not args.json:
         print(f"{codes.count(0)} of {len(codes)} files verified")
     return max(codes)
 

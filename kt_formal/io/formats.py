@@ -73,19 +73,20 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory
-from kt_formal.exceptions import CertificateRejected, InvalidInput
+from kt_formal.exceptions import CertificateRejected, InvalidInput, KtFormalError
 from kt_formal.files import read_user_text, regular_file, user_file_errors
 from kt_formal.tourfile import (BINARY_MAGIC, BINARY_SUFFIX, JSON_MAX_SQUARES, TOUR_FORMATS, format_for_path,
                                 write_binary)
 from kt_formal.tourfile import save as save_tour
 from kt_formal.engines.successors import follow
 
-__all__ = ["HOLE_TOKENS", "TOUR_FORMATS", "BINARY_MAGIC", "BINARY_SUFFIX", "JSON_MAX_SQUARES", "format_for_path", "tour_text", "write_binary", "save_tour", "read_grid_text", "read_order_text", "grid_to_tour", "successor_to_tour", "read_npy", "read_binary", "read_tour_file", "MAX_GRID_BYTES"]
+__all__ = ["HOLE_TOKENS", "TOUR_FORMATS", "BINARY_MAGIC", "BINARY_SUFFIX", "JSON_MAX_SQUARES", "format_for_path", "tour_text", "write_binary", "save_tour", "read_grid_text", "read_order_text", "grid_to_tour", "successor_to_tour", "read_npy", "read_binary", "read_tour_file", "standard_input_file", "MAX_GRID_BYTES"]
 
 #: Tokens read as a hole in a text grid.
 HOLE_TOKENS = frozenset({"#", ".", "-", "0"})
@@ -575,7 +576,7 @@ def read_tour_file(path, closed: bool | None = None):
     else:
         text = read_user_text(p, limit=MAX_GRID_BYTES)
         stripped = text.lstrip()
-        if stripped.startswith("{"):
+        if text.removeprefix("\ufeff").lstrip().startswith("{"):  # a byte-order mark before a certificate read past
             from kt_formal.certificate import read_certificate
 
             tour = tour_from_dict(read_certificate(p))
@@ -598,3 +599,30 @@ def read_tour_file(path, closed: bool | None = None):
     if not tour.closed and "checked as" in how:
         how += " (--closed also checks the closing move)"
     return tour, how
+
+
+@contextmanager
+def standard_input_file():
+    """Standard input, read once and bounded as the kernel reads certificates (64 MiB, see
+    :func:`kt_formal.kernel.reader.read_bounded`), as a temporary file whose name says its
+    kind (``.json``, ``.npy``, ``.ktour``, else ``.txt``), for the readers of files
+    (``verify -``, ``render -``); the messages raised in the block name it "standard input".
+    """
+    import tempfile
+
+    from kt_formal.kernel.reader import MAX_BYTES, UTF8_BOM, read_bounded
+
+    data = read_bounded("-", MAX_BYTES)
+    if not data.strip():
+        raise InvalidInput("standard input is empty")
+    suffix = (".json" if data.removeprefix(UTF8_BOM).lstrip().startswith(b"{") else ".npy" if data.startswith(b"\x93NUMPY")
+              else BINARY_SUFFIX if data.startswith(BINARY_MAGIC) else ".txt")
+    with tempfile.TemporaryDirectory(prefix="kt-formal-stdin-") as tmp:
+        path = os.path.join(tmp, "standard-input" + suffix)
+        with open(path, "wb") as fh:
+            fh.write(data)
+        try:
+            yield path
+        except KtFormalError as exc:  # its messages name the file: here, standard input
+            raise type(exc)(str(exc).replace(path, "standard input").replace(os.path.basename(path),
+                                                                              "standard input")) from None

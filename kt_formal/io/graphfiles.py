@@ -12,8 +12,9 @@ __all__ = ["portable_graph", "write_graph", "GRAPH_FORMATS"]
 GRAPH_FORMATS = ("graphml", "edgelist", "json")
 
 
-def portable_graph(G):
-    """A copy of a knight graph with string nodes ``"r,c"`` that every file format keeps.
+def portable_graph(G, chess_rows: int | None = None):
+    """A copy of a knight graph with string nodes ``"r,c"`` that every file format keeps;
+    with ``chess_rows`` (the board's number of rows), chess names ``"a1"`` instead.
 
     Node attributes: ``row``, ``col`` and those of the graph (``colour``).
 
@@ -22,21 +23,29 @@ def portable_graph(G):
     >>> H = portable_graph(knight_graph(Board(3, 4)))
     >>> sorted(H.nodes)[:3], H.nodes["0,0"]["row"]
     (['0,0', '0,1', '0,2'], 0)
+    >>> sorted(portable_graph(knight_graph(Board(3, 4)), chess_rows=3).nodes)[:3]
+    ['a1', 'a2', 'a3']
     """
     import networkx as nx
 
+    from kt_formal.claims import square_name
+
+    def name(q) -> str:
+        return square_name(chess_rows, q) if chess_rows is not None else f"{q[0]},{q[1]}"
+
     H = nx.Graph(**G.graph)
     for (r, c), data in G.nodes(data=True):
-        H.add_node(f"{r},{c}", row=int(r), col=int(c), **data)
-    H.add_edges_from((f"{a[0]},{a[1]}", f"{b[0]},{b[1]}") for a, b in G.edges())
+        H.add_node(name((r, c)), row=int(r), col=int(c), **data)
+    H.add_edges_from((name(a), name(b)) for a, b in G.edges())
     return H
 
 
-def write_graph(G, path, fmt: str) -> Path:
+def write_graph(G, path, fmt: str, chess_rows: int | None = None) -> Path:
     """Write a knight graph as GraphML, an edge list (``r,c r,c`` a line) or node-link JSON.
 
-    Nodes are written as ``"r,c"`` strings (:func:`portable_graph`); networkx reads each
-    file back with ``read_graphml``, ``read_edgelist`` and ``node_link_graph``.
+    Nodes are written as ``"r,c"`` strings, or chess names (``a1``) with ``chess_rows``
+    (:func:`portable_graph`); networkx reads each file back with ``read_graphml``,
+    ``read_edgelist`` and ``node_link_graph``.
     """
     import json
 
@@ -44,7 +53,7 @@ def write_graph(G, path, fmt: str) -> Path:
 
     if fmt not in GRAPH_FORMATS:
         raise InvalidInput(f"unknown graph format {fmt!r}; choose from {', '.join(GRAPH_FORMATS)}")
-    H = portable_graph(G)
+    H = portable_graph(G, chess_rows)
     from kt_formal.files import output_file
 
     with output_file(path, binary=True) as fh:

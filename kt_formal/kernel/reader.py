@@ -26,7 +26,7 @@ import time
 
 from kt_formal.kernel.errors import CertificateRejected, InvalidInput
 
-__all__ = ["MAX_BYTES", "read_bounded", "loads_strict", "read_certificate", "certificate_from_text"]
+__all__ = ["MAX_BYTES", "UTF8_BOM", "FILE_KINDS", "file_kind", "read_bounded", "loads_strict", "read_certificate", "certificate_from_text"]
 
 #: Largest certificate read (bytes). A JSON tour is limited to 10^6 squares, about 15 MB.
 MAX_BYTES = 64 << 20
@@ -36,8 +36,31 @@ MAX_DIGITS = 30
 WAIT_SECONDS = 10.0
 
 
+#: The UTF-8 byte-order mark some editors write at the start of a text file: read past, not refused.
+UTF8_BOM = b"\xef\xbb\xbf"
+
+#: What a path is when it is not a regular file, by its mode: the words of every reader's refusal.
+FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+              (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def file_kind(mode: int) -> str | None:
+    """What a file of ``mode`` (``os.stat(...).st_mode``) is when not a regular file, else None.
+
+    >>> file_kind(stat.S_IFIFO), file_kind(stat.S_IFREG) is None
+    ('a FIFO (named pipe)', True)
+    """
+    for test, kind in FILE_KINDS:
+        if test(mode):
+            return kind
+    return None
+
+
 def read_bounded(path, limit: int = MAX_BYTES, what: str = "") -> bytes:
-    """The bytes of ``path`` (``-`` for standard input), refusing more than ``limit``."""
+    """The bytes of ``path`` (``-`` for standard input), refusing more than ``limit``.
+
+    A pipe or a device is read too (``verify <(kt-formal tour ...)``), within the same bound;
+    one that gives no data is refused, saying what it is (a FIFO without a writer, say)."""
     name = "standard input" if str(path) == "-" else str(path)
     try:
         if str(path) == "-":
@@ -74,6 +97,9 @@ def read_bounded(path, limit: int = MAX_BYTES, what: str = "") -> bytes:
         if size > limit:
             raise InvalidInput(f"{what}{name} holds more than {limit:,} bytes; certificates are "
                                f"read up to that size")
+        kind = file_kind(st.st_mode)
+        if not size and close and kind is not None:
+            raise InvalidInput(f"{what}{name} is {kind}, not a regular file, and gave no data")
         return b"".join(chunks)
     finally:
         if close:
@@ -127,8 +153,9 @@ def loads_strict(text: str):
 
 
 def read_certificate(path, limit: int = MAX_BYTES) -> dict:
-    """Read a certificate file: bounded, UTF-8, strict JSON, a JSON object."""
-    data = read_bounded(path, limit, what="certificate ")
+    """Read a certificate file: bounded, UTF-8 (a byte-order mark at its start read past),
+    strict JSON, a JSON object."""
+    data = read_bounded(path, limit, what="certificate ").removeprefix(UTF8_BOM)  # an editor's byte-order mark
     if not data.strip():
         raise InvalidInput(f"certificate {'standard input' if str(path) == '-' else path} is empty")
     try:

@@ -43,7 +43,7 @@ from kt_formal.kernel.reader import certificate_from_text
 from kt_formal.question import DEFAULT_TIME_LIMIT
 
 __all__ = ["census_table", "rect_of", "summary_lines", "summary_dict", "write_csv", "write_map", "map_figures", "board_list",
-           "cell_key", "family_words", "proof_method", "checked_verdicts", "REJECTED", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
+           "cell_key", "family_words", "proof_method", "checked_verdicts", "REJECTED", "UNREADABLE", "unreadable_rows", "verify_store", "COLOURS", "LEGEND", "METHOD_KEYS"]
 
 #: Map colours (RGB) by summary of the answers in one cell.
 COLOURS = {
@@ -59,9 +59,19 @@ COLOURS = {
     "none": (232, 232, 232),
 }
 
+#: Whether a row's certificate is JSON text SQLite can read: its ``json_extract`` raises on
+#: anything else (malformed, nested past its depth, a blob), which would end a whole report.
+_READABLE = "(typeof(certificate) = 'text' AND json_valid(certificate))"
+
 #: The proof method of a "no": a proof's ``method``, else the certificate's ``kind`` (a SAT
-#: solver's DRUP proof and an exhaustive search record carry no method, only a kind).
-_METHOD = "COALESCE(json_extract(certificate, '$.method'), json_extract(certificate, '$.kind'))"
+#: solver's DRUP proof and an exhaustive search record carry no method, only a kind); None
+#: for a certificate that is not readable JSON.
+_METHOD = (f"CASE WHEN {_READABLE} THEN "
+           "COALESCE(json_extract(certificate, '$.method'), json_extract(certificate, '$.kind')) END")
+
+#: The summary's answer of a stored yes or no whose certificate is not readable JSON (see
+#: :func:`unreadable_rows`).
+UNREADABLE = "unreadable"
 
 
 #: The answer reports give a stored row whose certificate the kernel refuses.
@@ -162,34 +172,32 @@ def census_table(store: Store) -> list[tuple]:
 
 
 def summary_lines(store: Store) -> list[str]:
-    """The summary table: yes, no by proof method, unknown; a column per kind of tour."""
-    sql = (f"SELECT tour, answer, CASE WHEN answer = 'no' THEN {_METHOD} END, COUNT(*), "
-           "SUM(seconds) FROM verdicts GROUP BY 1, 2, 3")
-    counts: dict = {}
-    seconds = 0.0
-    for tour, answer, method, n, secs in store.con.execute(sql):
-        label = f"no: {method}" if answer == "no" else answer
-        counts.setdefault(label, {})[tour] = n
-        seconds += secs or 0.0
+    """The summary table: yes, no by proof method, unknown; a column per kind of tour
+    (:func:`summary_dict` in words)."""
+    d = summary_dict(store)
+    counts = d["answers"]
     kinds = [k for k in ("closed", "open") if any(k in v for v in counts.values())]
     order = ["yes"] + sorted(k for k in counts if k.startswith("no:")) + ["unknown"]
+    order += [UNREADABLE] if UNREADABLE in counts else []
     width = 22
-    lines = ["answer".ljust(width) + "".join(f"{k:>8}" for k in kinds) + f"{'total':>8}"]
+    lines = [f"{d['questions']} questions stored; {d['seconds']:.1f} s of solving",
+             "answer".ljust(width) + "".join(f"{k:>8}" for k in kinds) + f"{'total':>8}"]
     for label in order:
         if label not in counts and label not in ("yes", "unknown"):
             continue
         row = counts.get(label, {})
-        lines.append(label.ljust(width) + "".join(f"{row.get(k, 0):>8}" for k in kinds)
-                     + f"{sum(row.values()):>8}")
-    total = sum(sum(v.values()) for v in counts.values())
-    lines.insert(0, f"{total} questions stored; {seconds:.1f} s of solving")
+        lines.append((label if label != UNREADABLE else "unreadable certificate").ljust(width)
+                     + "".join(f"{row.get(k, 0):>8}" for k in kinds) + f"{sum(row.values()):>8}")
     return lines
 
 
 def summary_dict(store: Store) -> dict:
     """The summary as data: ``{"questions", "seconds", "answers": {answer: {kind: n}}}``, the
-    answers ``yes``, ``no: METHOD`` (one per proof method) and ``unknown``, as :func:`summary_lines`."""
-    sql = (f"SELECT tour, answer, CASE WHEN answer = 'no' THEN {_METHOD} END, COUNT(*), "
+    answers ``yes``, ``no: METHOD`` (one per proof method) and ``unknown`` as stored, and
+    ``unreadable`` (:data:`UNREADABLE`) for a yes or no whose certificate is not readable
+    JSON (:func:`unreadable_rows` names them). The kernel checks no certificate here."""
+    sql = (f"SELECT tour, CASE WHEN answer IN ('yes', 'no') AND certificate IS NOT NULL AND NOT {_READABLE} "
+           f"THEN '{UNREADABLE}' ELSE answer END, CASE WHEN answer = 'no' THEN {_METHOD} END, COUNT(*), "
            "SUM(seconds) FROM verdicts GROUP BY 1, 2, 3")
     answers: dict = {}
     seconds = 0.0
@@ -201,6 +209,27 @@ def summary_dict(store: Store) -> dict:
         seconds += secs or 0.0
         total += int(n)
     return {"questions": total, "seconds": round(seconds, 6), "answers": answers}
+
+
+def _row_words(row) -> str:
+    """A stored row ``(rows, cols, holes, tour, start, end)`` in words for a message."""
+    m, n, holes, tour, start, end = (str(v)[:60] for v in row)
+    return f"{m}x{n} holes {holes} {tour} start {start} end {end}"
+
+
+def unreadable_rows(store: Store) -> list[tuple[int, str]]:
+    """``(id, line)`` for each stored yes or no whose certificate is not JSON text the store
+    can read (malformed, nested past SQLite's depth, not text): the line names the row's
+    question, as ``verify --db`` does, and says why.
+
+    Such a row is counted in the summary as :data:`UNREADABLE`, shown as rejected by the
+    maps and pages (the kernel's reader refuses it too), never as its stored answer.
+    """
+    sql = ('SELECT id, rows, cols, holes, tour, start, "end", typeof(certificate) FROM verdicts '
+           f"WHERE answer IN ('yes', 'no') AND certificate IS NOT NULL AND NOT {_READABLE} ORDER BY id")
+    return [(rid, f"{_row_words(row)}: REJECTED: the certificate is "
+                  f"{'not readable JSON' if kind == 'text' else 'not JSON text (' + kind + ')'}")
+            for rid, *row, kind in store.con.execute(sql)]
 
 
 def proof_method(cert) -> str | None:
@@ -443,8 +472,7 @@ def verify_store(path, progress=None, replay: bool = False, time_limit: float | 
             for i, (rid, *row, answer, cert) in enumerate(store.con.execute(sql)):
                 if progress is not None:
                     progress(i, total, "certificates")
-                m, n, holes, tour, start, end = (str(v)[:60] for v in row)
-                where = f"{m}x{n} holes {holes} {tour} start {start} end {end}"
+                where = _row_words(row)
                 q = None
                 try:
                     q = row_question(*row)
