@@ -22,7 +22,7 @@ verify`` start without NumPy's solvers and compiled kernels.
 from __future__ import annotations
 
 from kt_formal.exceptions import (CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError,
-                                  LimitReached, ResourceLimit, exit_code_of)
+                                  LimitReached, ResourceLimit, Worded, exit_code_of, message_in)
 from kt_formal.files import STDOUT, output_file, output_name, reading, refuse_overwrites
 from kt_formal.progress import progress_for
 
@@ -42,7 +42,7 @@ _LAZY = {
     "Family": "kt_formal.survey.families",
     "MAX_SIDE": "kt_formal.board",
     **dict.fromkeys(("JSON_MAX_SQUARES", "TEXT_SLOW_SQUARES", "json_limit_message", "format_for_path",
-                     "write_grid"), "kt_formal.tourfile"),
+                     "write_grid", "BINARY_SUFFIX"), "kt_formal.tourfile"),
 }
 
 __all__ = ["tour", "decide", "count", "verify", "census", "census_report", "verify_database", "make_board",
@@ -52,6 +52,7 @@ __all__ = ["tour", "decide", "count", "verify", "census", "census_report", "veri
            "frame_model", "graph_summary", "write_knight_graph", "open_tour_exists", "count_sequence",
            "second_count", "count_method", "parse_threads", "square_name", "MAX_SHORT_SIDE", "COUNT_COMMAND_WORDS", "CENSUS_COMMAND_WORDS", "MAX_SIDE",
            "JSON_MAX_SQUARES", "TEXT_SLOW_SQUARES", "json_limit_message", "format_for_path", "write_grid",
+           "BINARY_SUFFIX", "Worded", "message_in",
            "KtFormalError", "InvalidInput", "ResourceLimit", "CertificateRejected", "CertificateNotChecked",
            "LimitReached", "exit_code_of", "STDOUT", "output_file", "output_name", "reading", "refuse_overwrites",
            "progress_for"]

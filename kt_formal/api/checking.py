@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kt_formal.exceptions import (CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError,
+from kt_formal.exceptions import (CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError, Worded,
                                   LimitReached)
 from kt_formal.question import DEFAULT_TIME_LIMIT
 
@@ -197,8 +197,8 @@ def verify(certificate, *, closed: bool = False, replay: bool = False,
         return Verification(file, "not-checked", str(exc))
     except CertificateRejected as exc:
         return Verification(file, "rejected", str(exc))
-    except LimitReached as exc:
-        return Verification(file, "unknown", str(exc))
+    except LimitReached as exc:  # its message kept Worded: the command names its own option
+        return Verification(file, "unknown", exc.args[0] if isinstance(exc.args[0], Worded) else str(exc))
     return Verification(file, answer, claim)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from kt_formal.board import Board
 from kt_formal.counting.frontier_steps import board_steps, upside_down_alike
 from kt_formal.counting.frontier import FrontierCount, sweep_layout
-from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
+from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit, Worded
 
 __all__ = ["count_request_dask", "merge_parts", "DaskCluster"]
 
@@ -44,7 +44,8 @@ class DaskCluster:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:  # Dask is the optional "cluster" extra
-            raise InvalidInput('--dask needs Dask, which is not installed: pip install "kt-formal[cluster]"') from None
+            raise InvalidInput(Worded('{dask} needs Dask, which is not installed: pip install "kt-formal[cluster]"',
+                                      {"dask": "dask"})) from None
         self.cluster = None
         if address == "local":
             import os
@@ -62,7 +63,8 @@ class DaskCluster:
             try:
                 self.client = Client(address, timeout="10s")
             except (OSError, TimeoutError, ValueError) as exc:
-                raise InvalidInput(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+                raise InvalidInput(Worded(f"{{dask}} {address}: cannot reach the scheduler ({exc})",
+                                          {"dask": "dask"})) from None
 
     def close(self) -> None:
         self.client.close()
@@ -189,7 +191,8 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
     from kt_formal.counting import frontier_jit as fj
 
     if checkpoint or resume:
-        raise InvalidInput("--checkpoint and --resume are not taken with --dask yet: count on one machine")
+        raise InvalidInput(Worded("{checkpoint} and {resume} are not taken with {dask} yet: count on one machine",
+                                  {"checkpoint": "checkpoint", "resume": "resume", "dask": "dask"}))
     if not 1 <= int(parts) <= 4096:
         raise InvalidInput(f"the parts of a Dask count are 1 to 4096, not {parts}")
     t0 = time.perf_counter()

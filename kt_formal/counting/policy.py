@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from kt_formal.board import Board
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
-from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
+from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit, Worded
 from kt_formal.question import DEFAULT_TIME_LIMIT, Limits, Question, check_time_limit
 
 __all__ = ["Count", "PYTHON_WORDS", "COMMAND_WORDS", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "no_second_way", "check_count",
@@ -357,10 +357,12 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
     check_time_limit(o["time_limit"])
     count_request, count_row = _counters()
     if o["dask"]:
-        raise InvalidInput("--dask counts one board at a time, not a --sequence")
+        raise InvalidInput(Worded("{dask} counts one board at a time, not {sequence}",
+                                  {"dask": "dask", "sequence": "a row of boards"}))
     if count_row is None:  # the pure-Python counter: one board at a time
         if o["checkpoint"] or o["resume"] or not o["symmetry"]:
-            raise InvalidInput("--checkpoint, --resume and --no-mirror need the compiled counter (numba)")
+            raise InvalidInput(Worded("{checkpoint}, {resume} and {no mirror} need the compiled counter (numba)",
+                                      {"checkpoint": "checkpoint", "resume": "resume", "no mirror": "symmetry=False"}))
         for n in range(a, b + 1):
             for j in range(1, k + 1) if partial else (k,):
                 board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
