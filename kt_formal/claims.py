@@ -18,7 +18,7 @@ evidence); this module words it in one line that names every field the kernel ch
 from __future__ import annotations
 
 from kt_formal.kernel import check as _kernel
-from kt_formal.kernel.errors import CertificateNotChecked
+from kt_formal.kernel.errors import CertificateNotChecked, Worded
 from kt_formal.kernel.proofcheck import Claim
 from kt_formal.kernel.shape import Shape
 
@@ -163,7 +163,9 @@ def _worded(check, d) -> str:
         claim = getattr(exc, "claim", None)
         if claim is None:
             raise
-        raise CertificateNotChecked(str(exc).replace("the claim", f"the claim 'no {_question(claim)}'", 1)) from None
+        text = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Worded) else str(exc)
+        edit = lambda t: t.replace("the claim", f"the claim 'no {_question(claim)}'", 1)  # noqa: E731
+        raise CertificateNotChecked(text.edited(edit) if isinstance(text, Worded) else edit(text)) from None
 
 
 def check_certificate(d) -> str:

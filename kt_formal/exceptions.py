@@ -33,7 +33,7 @@ arguments) as a string, in the command's options through :func:`message_in`:
 ('resume=True goes with checkpoint', '--resume goes with --checkpoint DIR')
 """
 
-from kt_formal.kernel.errors import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError
+from kt_formal.kernel.errors import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError, Worded
 
 __all__ = [
     "KtFormalError",
@@ -92,44 +92,8 @@ def exit_code_of(exc: BaseException) -> int:
     return 4
 
 
-class Worded(str):
-    """A message that names options: the string names them in Python's words (``python``,
-    a field of ``template`` each); :meth:`in_words` names them in other words (the command's).
-
-    Parameters
-    ----------
-    template : str
-        The message with a ``{field}`` for each option it names.
-    python : mapping
-        Each field in Python's words (a keyword argument: ``resume=True``).
-    """
-
-    template: str
-    python: dict
-
-    def __new__(cls, template: str, python):
-        text = super().__new__(cls, _fill(template, python))
-        text.template, text.python = template, dict(python)
-        return text
-
-    def __reduce__(self):  # pickled with its fields (errors cross process pools)
-        return Worded, (self.template, self.python)
-
-    def in_words(self, words) -> str:
-        """The message with each field named by ``words`` (Python's where ``words`` has none)."""
-        return _fill(self.template, {k: words.get(k, v) for k, v in self.python.items()})
-
-
-def _fill(template: str, words) -> str:
-    """``template`` with each ``{field}`` of ``words`` replaced (other braces, such as a file
-    name's, are left as they are)."""
-    import re
-
-    return re.sub(r"\{([^{}]+)\}", lambda m: words.get(m[1], m[0]), template)
-
-
-def message_in(exc: BaseException, words) -> str:
-    """The message of ``exc`` with the options it names in ``words`` (the command's), when it
-    is :class:`Worded`; else ``str(exc)``."""
-    text = exc.args[0] if len(exc.args) == 1 else None
-    return text.in_words(words) if isinstance(text, Worded) else str(exc)
+def message_in(what, words) -> str:
+    """The message of ``what`` (an exception or a text) with the options it names in ``words``
+    (the command's), when it is :class:`Worded`; else ``str(what)``."""
+    text = what if isinstance(what, str) else what.args[0] if len(what.args) == 1 else None
+    return text.in_words(words) if isinstance(text, Worded) else str(what)

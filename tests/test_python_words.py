@@ -8,7 +8,7 @@ import pytest
 
 from kt_formal import api
 from kt_formal.board import Board
-from kt_formal.cli.common import command_words
+from kt_formal.api import in_command_words
 from kt_formal.exceptions import InvalidInput, Worded, message_in
 from kt_formal.question import Question
 
@@ -85,7 +85,7 @@ def test_forced_moves_for_a_path_search_are_refused_in_python_words():
     question = Question(Board(6, 6), forced=(((0, 0), (1, 2)),))
     exc = raised(lambda: api.tour(question, engine="warnsdorff"))
     assert python_words(str(exc)) == "the warnsdorff engine does not take forced moves; use engine='cpsat'"
-    assert message_in(exc, command_words()).endswith("; use --engine cpsat")
+    assert in_command_words(exc).endswith("; use --engine cpsat")
 
 
 def test_a_tour_too_large_for_json_is_refused_in_each_ones_words(tmp_path, cli):
@@ -106,3 +106,37 @@ def test_a_replay_out_of_time_is_unknown_in_each_ones_words(tmp_path, cli):
     r = cli("verify", "--replay", "--time-limit", "0.5", path)
     assert r.code == 3
     assert r.err.endswith("(neither accepted nor rejected; --time-limit gives it longer)\n")
+
+
+def test_a_record_the_kernel_does_not_check_is_named_in_each_ones_words(tmp_path, cli):
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(FORGED_RECORD))
+    v = api.verify(path)
+    assert v.answer == "not-checked"
+    assert python_words(v.claim).endswith("the kernel runs no search (verify(..., replay=True) re-runs it)")
+    r = cli("verify", path)
+    assert r.code == 1
+    assert r.out.endswith("the kernel runs no search (kt-formal verify --replay FILE re-runs it)\n")
+
+
+def test_a_one_dimensional_array_is_refused_in_each_ones_words(tmp_path, cli):
+    import numpy as np
+
+    path = tmp_path / "line.npy"
+    np.save(path, np.arange(5))
+    exc = raised(lambda: api.verify(path))
+    assert python_words(str(exc)).endswith("as Tour.save(path, 'succ') writes it")
+    r = cli("verify", path)
+    assert r.code == 2 and r.err.endswith("(rows, cols), as 'kt-formal tour --format succ' writes it\n")
+
+
+def test_an_open_grid_is_read_in_each_ones_words(tmp_path, cli):
+    path = tmp_path / "tour.txt"
+    api.tour(5, 6, closed=False, threads=1).tour.save(path)
+    text = path.read_text().splitlines()
+    path.write_text("\n".join(line for line in text if not line.startswith("#")) + "\n")  # no header: a plain grid
+    v = api.verify(path)
+    assert v.answer == "verified"
+    assert python_words(v.claim).endswith("(closed=True also checks the closing move))")
+    r = cli("verify", path)
+    assert r.code == 0 and r.out.endswith("(--closed also checks the closing move))\n")

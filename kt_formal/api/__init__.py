@@ -39,6 +39,7 @@ _LAZY = {
                      "count_method", "parse_threads", "square_name", "MAX_SHORT_SIDE", "COUNT_COMMAND_WORDS"),
                     "kt_formal.api.tools"),
     **dict.fromkeys(("DEFAULT_TIME_LIMIT", "check_time_limit", "Question", "Limits"), "kt_formal.question"),
+    **dict.fromkeys(("command_words", "in_command_words"), "kt_formal.api.words"),
     "Family": "kt_formal.survey.families",
     "MAX_SIDE": "kt_formal.board",
     **dict.fromkeys(("JSON_MAX_SQUARES", "TEXT_SLOW_SQUARES", "json_limit_message", "format_for_path",
@@ -52,7 +53,7 @@ __all__ = ["tour", "decide", "count", "verify", "census", "census_report", "veri
            "frame_model", "graph_summary", "write_knight_graph", "open_tour_exists", "count_sequence",
            "second_count", "count_method", "parse_threads", "square_name", "MAX_SHORT_SIDE", "COUNT_COMMAND_WORDS", "CENSUS_COMMAND_WORDS", "MAX_SIDE",
            "JSON_MAX_SQUARES", "TEXT_SLOW_SQUARES", "json_limit_message", "format_for_path", "write_grid",
-           "BINARY_SUFFIX", "Worded", "message_in",
+           "BINARY_SUFFIX", "Worded", "message_in", "command_words", "in_command_words",
            "KtFormalError", "InvalidInput", "ResourceLimit", "CertificateRejected", "CertificateNotChecked",
            "LimitReached", "exit_code_of", "STDOUT", "output_file", "output_name", "reading", "refuse_overwrites",
            "progress_for"]

@@ -27,14 +27,6 @@ def command(sub, doc: str, examples: str) -> argparse.ArgumentParser:
                           formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
-def command_words() -> dict:
-    """How the command names the options that the package's messages name
-    (:class:`~kt_formal.api.Worded`): each field a message may hold, as the option."""
-    return {**api.COUNT_COMMAND_WORDS, "dask": "--dask", "sequence": "a --sequence", "no mirror": "--no-mirror",
-            "check": "--check", "engine cpsat": "--engine cpsat", "out binary": f"--out FILE{api.BINARY_SUFFIX}",
-            "out npy": "--out FILE.npy", "format succ": "--format succ"}
-
-
 def add_question_arguments(p: argparse.ArgumentParser) -> None:
     """``[--open] [--start SQ] [--end SQ]``: the tour asked for on the board."""
     p.add_argument("--open", action="store_true", help="an open tour (a path) instead of a closed one")

@@ -100,7 +100,7 @@ def _verify_scripted(args) -> int:
         else:
             if result.answer == "unknown" and not many and not args.json:
                 raise api.LimitReached(result.claim)
-            answer, code, claim = result.answer, result.exit_code, result.claim
+            answer, code, claim = result.answer, result.exit_code, api.in_command_words(result.claim)
             if result.ok:
                 claim = _styled_claim(args, path, claim)
             text = f"{'REPLAYED' if answer == 'replayed' else 'OK'}: {claim}" if result.ok else result.text()
