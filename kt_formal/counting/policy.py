@@ -264,16 +264,16 @@ def _frontier(request: Question, o: dict, note) -> Count:
 
         discard(kwargs["checkpoint"])
     t0 = time.perf_counter()
-    ask = dict(forced=request.forced, forbidden=request.forbidden, progress=o["progress"], time_limit=o["time_limit"])
+    ask = dict(progress=o["progress"], time_limit=o["time_limit"])
     try:
         if o["dask"]:
             from kt_formal.counting.frontier_dask import count_request_dask
 
             kwargs.pop("threads", None)
-            res = count_request_dask(board, request.closed, request.start, request.end, address=o["dask"],
+            res = count_request_dask(request, address=o["dask"],
                                      parts=o["parts"], progress=o["progress"], time_limit=o["time_limit"], **kwargs)
         else:
-            res = count_request(board, request.closed, request.start, request.end, **ask, **kwargs)
+            res = count_request(request, **ask, **kwargs)
     except LimitReached as exc:
         return Count("frontier", False, None, None, time.perf_counter() - t0, reason=str(exc), way="frontier method")
     return Count("frontier", True, int(res.count), None, res.wall_time, res.directed, max_states=int(res.max_states),
@@ -366,7 +366,7 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
         for n in range(a, b + 1):
             for j in range(1, k + 1) if partial else (k,):
                 board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
-                on_count((n, j) if partial else n, count_request(board, closed, time_limit=o["time_limit"]).count)
+                on_count((n, j) if partial else n, count_request(Question(board, closed), time_limit=o["time_limit"]).count)
         return
     spill = _spill_options(o["spill_dir"], o["table_bytes"], o["words"])
     ckpt = _checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"], o["words"])
