@@ -202,13 +202,14 @@ class SweepLayout:
         return i // self.k + 1 if states == 0 and i < self.N - 1 and self.live_after[i + 1] else 0
 
 
-def colours_rule_out(board: Board, closed: bool, start=None, end=None) -> str:
-    """Why the colours of the board's squares leave it no tour, or "" when they do not.
+def colours_rule_out(question: Question) -> str:
+    """Why the colours of the board's squares leave ``question`` no tour, or "" when they do not.
 
     A knight always changes colour, so a closed tour has as many dark squares as light
     ones, and an open tour at most one more of a colour, both its ends on that colour (with
     as many of each, one end of each). The rule is the trusted kernel's
     (:func:`~kt_formal.kernel.proofcheck.colour_refutes`, behind the colour proofs)."""
+    board, closed, start, end = question.board, question.closed, question.start, question.end
     dark, light = board.dark_light_counts()
     ends = [] if closed else [(name, q) for name, q in (("start", start), ("end", end)) if q is not None]
     if not colour_refutes(dark, light, closed, [board.is_dark(*q) for _name, q in ends]):
@@ -260,7 +261,7 @@ def sweep_layout(question: Question, t0: float):
         raise InvalidInput(f"the frontier method counts boards with a side of at most "
                            f"{MAX_SHORT_SIDE}; this board is {rows}x{cols}")
     # before the squares are laid out (a pass over all of them): the colours need only their counts
-    why = colours_rule_out(board, closed, start, end) or (closing_move_refutes(start, end, forbidden) if closed else "")
+    why = colours_rule_out(question) or (closing_move_refutes(start, end, forbidden) if closed else "")
     if why:
         return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0,
                              start=None if closed else start, end=None if closed else end, reason=why)
