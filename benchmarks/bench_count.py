@@ -40,6 +40,7 @@ if __name__ != "__main__":
     raise SystemExit  # a Dask worker process re-importing the main module: nothing to do
 from kt_formal.board import Board
 from kt_formal.question import Question
+from kt_formal.question import Question
 from kt_formal.exceptions import LimitReached, ResourceLimit
 spec = json.loads(sys.argv[1])
 method, closed, limit = spec["method"], spec["closed"], spec["limit"]
@@ -59,7 +60,7 @@ threading.Thread(target=watch, daemon=True).start()
 if method in ("jit", "row", "partial"):  # load the compiled kernel from numba's disk cache first
     from kt_formal.counting.frontier_jit import count_request_jit
     t = time.perf_counter()
-    count_request_jit(Board(3, 4), False)
+    count_request_jit(Question(Board(3, 4), False))
     out["load"] = time.perf_counter() - t
 t = time.perf_counter()
 try:
@@ -78,16 +79,16 @@ try:
         b = Board(spec["rows"], spec["cols"], holes=[tuple(h) for h in spec["holes"]] or None)
         if method == "python":
             from kt_formal.counting.frontier import count_request
-            r = count_request(b, closed, time_limit=limit)
+            r = count_request(Question(b, closed), time_limit=limit)
             out.update(count=str(r.count), states=r.max_states)
         elif method == "jit":
             from kt_formal.counting.frontier_jit import count_request_jit
             if spec.get("spill"):  # steps past memory run in passes, their states in files
                 import tempfile
-                r = count_request_jit(b, closed, time_limit=limit, max_states=10**10,
+                r = count_request_jit(Question(b, closed), time_limit=limit, max_states=10**10,
                                       spill_dir=tempfile.gettempdir())
             else:
-                r = count_request_jit(b, closed, time_limit=limit)
+                r = count_request_jit(Question(b, closed), time_limit=limit)
             out.update(count=str(r.count), states=r.max_states, passes=r.passes, spilled=r.spilled)
             if r.directed is not None:
                 out["count"] += f" ({r.directed} directed)"
@@ -95,10 +96,10 @@ try:
             from kt_formal.counting.frontier_dask import DaskCluster, count_request_dask
             with DaskCluster("local", 2) as cl:
                 w = time.perf_counter()
-                count_request_dask(Board(3, 4), closed, parts=2, cluster=cl)  # the workers load the kernels
+                count_request_dask(Question(Board(3, 4), closed), parts=2, cluster=cl)  # the workers load the kernels
                 out["load"] = time.perf_counter() - w
                 t = time.perf_counter()
-                r = count_request_dask(b, closed, parts=2, cluster=cl, time_limit=limit)
+                r = count_request_dask(Question(b, closed), parts=2, cluster=cl, time_limit=limit)
                 out.update(count=str(r.count), states=r.max_states, steps=len(r.states_per_column))
         else:
             from kt_formal.counting.exhaustive import count

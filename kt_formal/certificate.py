@@ -25,6 +25,7 @@ from kt_formal.kernel.shape import shape_from_dict
 
 __all__ = [
     "FORMAT",
+    "question_header",
     "check_tour",
     "verify_tour",
     "tour_to_dict",
@@ -74,6 +75,23 @@ def board_to_dict(board: Board) -> dict:
     if board.sparse:
         return {"rows": board.rows, "cols": board.cols, "squares": [list(q) for q in board.squares()]}
     return {"rows": board.rows, "cols": board.cols, "holes": [list(h) for h in board.holes()]}
+
+
+def question_header(question, kind: str, method: str | None = None) -> dict:
+    """The header of a certificate about ``question`` (a :class:`~kt_formal.question.Question`):
+    the fields the kernel reads its claim from (the board, closed or open, the ends), the one
+    place a question becomes a claim. ``kind`` is ``proof`` (then with its ``method``) or ``drup``.
+
+    >>> from kt_formal.question import Question
+    >>> question_header(Question(Board(3, 4), closed=False, start=(0, 0)), "proof", "colour")["start"]
+    [0, 0]
+    """
+    d = {"format": FORMAT, "kind": kind, **({} if method is None else {"method": method}),
+         "board": board_to_dict(question.board), "closed": bool(question.closed)}
+    for key in ("start", "end"):
+        q = getattr(question, key)
+        d[key] = None if q is None else [int(q[0]), int(q[1])]
+    return d
 
 
 def board_from_dict(d) -> Board:

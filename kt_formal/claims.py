@@ -18,12 +18,12 @@ evidence); this module words it in one line that names every field the kernel ch
 from __future__ import annotations
 
 from kt_formal.kernel import check as _kernel
-from kt_formal.kernel.errors import CertificateNotChecked
+from kt_formal.kernel.errors import CertificateNotChecked, Worded
 from kt_formal.kernel.proofcheck import Claim
 from kt_formal.kernel.shape import Shape
 
 __all__ = ["file_name", "square_name", "describe_holes", "describe_question", "question_text", "describe_evidence", "claim_line",
-           "check_certificate", "check_proof", "check_drup_certificate"]
+           "question_claim", "claimed_question", "check_certificate", "check_proof", "check_drup_certificate"]
 
 
 def file_name(col: int) -> str:
@@ -141,7 +141,23 @@ def describe_evidence(claim: Claim) -> str:
     raise ValueError(f"unknown evidence {method!r}")
 
 
-def _question(claim: Claim) -> str:
+def question_claim(question, kind: str = "proof") -> Claim:
+    """The kernel's claim about ``question`` (a :class:`~kt_formal.question.Question`) before
+    any evidence: what a certificate of ``kind`` for it establishes once checked, built from
+    the question in this one place (its header: :func:`kt_formal.certificate.question_header`).
+
+    >>> from kt_formal.board import Board
+    >>> from kt_formal.question import Question
+    >>> claimed_question(question_claim(Question(Board(4, 5), closed=False, start=(0, 0)), "drup"))
+    'open tour of the 4x5 board from a4'
+    """
+    b = question.board
+    return Claim(kind, Shape(b.rows, b.cols, b.holes()), bool(question.closed), question.start, question.end,
+                 forced=len(question.forced), forbidden=len(question.forbidden))
+
+
+def claimed_question(claim: Claim) -> str:
+    """The question a claim answers, in words (``closed tour of the 5x5 board``)."""
     return describe_question(claim.shape, claim.closed, claim.start, claim.end, claim.forced, claim.forbidden)
 
 
@@ -149,11 +165,11 @@ def claim_line(claim: Claim) -> str:
     """The claim in one line, with the evidence the kernel checked."""
     if claim.kind == "tour":
         closing = ", the closing move included" if claim.closed else ""
-        return f"{_question(claim)}: every square visited once, every step a knight move{closing}"
+        return f"{claimed_question(claim)}: every square visited once, every step a knight move{closing}"
     if claim.kind == "drup":
-        return (f"no {_question(claim)}: DRUP proof of {_plural(claim.lemmas, 'lemma')} over the arc "
+        return (f"no {claimed_question(claim)}: DRUP proof of {_plural(claim.lemmas, 'lemma')} over the arc "
                 f"encoding with {_plural(claim.cuts, 'cut')}, checked")
-    return f"no {_question(claim)}: {describe_evidence(claim)}"
+    return f"no {claimed_question(claim)}: {describe_evidence(claim)}"
 
 
 def _worded(check, d) -> str:
@@ -163,7 +179,9 @@ def _worded(check, d) -> str:
         claim = getattr(exc, "claim", None)
         if claim is None:
             raise
-        raise CertificateNotChecked(str(exc).replace("the claim", f"the claim 'no {_question(claim)}'", 1)) from None
+        text = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Worded) else str(exc)
+        edit = lambda t: t.replace("the claim", f"the claim 'no {claimed_question(claim)}'", 1)  # noqa: E731
+        raise CertificateNotChecked(text.edited(edit) if isinstance(text, Worded) else edit(text)) from None
 
 
 def check_certificate(d) -> str:

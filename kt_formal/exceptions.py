@@ -24,9 +24,16 @@ InternalError             4     a bug: please report it
 >>> from kt_formal.exceptions import InvalidInput, KtFormalError
 >>> issubclass(InvalidInput, KtFormalError)
 True
+
+A message that names an option is a :class:`Worded` text: in Python's words (the keyword
+arguments) as a string, in the command's options through :func:`message_in`:
+
+>>> exc = InvalidInput(Worded("{resume} goes with {checkpoint}", {"resume": "resume=True", "checkpoint": "checkpoint"}))
+>>> str(exc), message_in(exc, {"resume": "--resume", "checkpoint": "--checkpoint DIR"})
+('resume=True goes with checkpoint', '--resume goes with --checkpoint DIR')
 """
 
-from kt_formal.kernel.errors import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError
+from kt_formal.kernel.errors import CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError, Worded
 
 __all__ = [
     "KtFormalError",
@@ -39,6 +46,8 @@ __all__ = [
     "NotApplicable",
     "InternalError",
     "exit_code_of",
+    "Worded",
+    "message_in",
 ]
 
 
@@ -81,3 +90,10 @@ def exit_code_of(exc: BaseException) -> int:
         if isinstance(exc, cls):
             return code
     return 4
+
+
+def message_in(what, words) -> str:
+    """The message of ``what`` (an exception or a text) with the options it names in ``words``
+    (the command's), when it is :class:`Worded`; else ``str(what)``."""
+    text = what if isinstance(what, str) else what.args[0] if len(what.args) == 1 else None
+    return text.in_words(words) if isinstance(text, Worded) else str(what)

@@ -132,7 +132,7 @@ def rectangle_has_tour(rows: int, cols: int, closed: bool = True) -> bool:
 def _quick_proof(question: Question) -> dict | None:
     """The proofs that take a glance: fixed ends, colour, degree."""
     for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
-        proof = finder(question.board, question.closed, question.start, question.end)
+        proof = finder(question)
         if proof is not None:
             return proof
     return None
@@ -159,8 +159,7 @@ def _proof_by_search(request: Question, limits: Limits) -> tuple[dict | None, st
     -------
     (proof or None, route tag)
     """
-    board, closed, start, end = request.board, request.closed, request.start, request.end
-    proof = find_hall_proof(board, closed, start, end)
+    proof = find_hall_proof(request)
     if proof is not None:
         return proof, "flow"
     result = solve.refute(request, limits.share(1.0, at_most=DEFAULT_TIME_LIMIT if limits.time_limit is None else None))
@@ -168,7 +167,7 @@ def _proof_by_search(request: Question, limits: Limits) -> tuple[dict | None, st
         if result.status is Status.IMPOSSIBLE:
             return result.proof if isinstance(result.proof, dict) else None, "sat"
         if result.status is Status.FOUND:  # a tour after all: the caller's belief was wrong
-            raise RuntimeError(f"the SAT engine found a tour of {board.describe()} "
+            raise RuntimeError(f"the SAT engine found a tour of {request.board.describe()} "
                                "where none was expected")
     proof = find_proof(request, thorough=True, budget=200_000)
     if proof is not None:

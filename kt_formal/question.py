@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from kt_formal.board import Board
+from kt_formal.defaults import DEFAULT_THREADS, DEFAULT_TIME_LIMIT
 from kt_formal.exceptions import InvalidInput
 from kt_formal.tours import Tour
 
@@ -162,11 +163,6 @@ class Result:
         )
 
 
-#: The time limit of a question when none is given, in seconds: the one default of the
-#: package (the command line, the Python API and every engine take it from here).
-DEFAULT_TIME_LIMIT = 60.0
-#: The threads (CP-SAT's workers) of a run whose limits name none.
-DEFAULT_THREADS = 2
 
 _MAX_SEED = 2**31 - 1
 _MAX_THREADS = 1024

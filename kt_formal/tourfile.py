@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, Worded
 from kt_formal.files import output_file
 
 __all__ = ["save", "write_grid", "write_binary", "format_for_path", "header_line", "json_limit_message",
@@ -90,9 +90,9 @@ def header_line(tour, fmt: str) -> str:
 
 def json_limit_message(squares: int, what: str = "tour") -> str:
     """Why JSON is refused for a tour (or board) of ``squares`` squares, and what to use instead."""
-    return (f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; this {what} "
-            f"has {squares:,} squares: use --out FILE{BINARY_SUFFIX} (compact binary), --out FILE.npy "
-            f"or --format succ")
+    return Worded(f"JSON lists every square and is limited to {JSON_MAX_SQUARES:,} squares; this {what} "
+                  f"has {squares:,} squares: use {{out binary}} (compact binary), {{out npy}} or {{format succ}}",
+                  {"out binary": f"a file FILE{BINARY_SUFFIX}", "out npy": "FILE.npy", "format succ": "fmt='succ'"})
 
 
 def write_binary(tour, fh) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kt_formal.question import Question
 from kt_formal.board import Board
 from kt_formal.counting.frontier_checkpoint import META_BYTES, _digest
 from kt_formal.counting.frontier_jit import count_request_jit, count_row
@@ -31,7 +32,7 @@ def _stop_at(column):
 def _checkpoint(d: Path, closed: bool = False) -> Path:
     """A 5x8 count stopped after column 5, its checkpoint in ``d``; the step's directory."""
     with pytest.raises(_Stop):
-        count_request_jit(Board(5, 8), closed, progress=_stop_at(5), checkpoint=str(d), checkpoint_every=0)
+        count_request_jit(Question(Board(5, 8), closed), progress=_stop_at(5), checkpoint=str(d), checkpoint_every=0)
     return next(p for p in d.iterdir() if p.name.startswith("step-"))
 
 
@@ -126,7 +127,7 @@ def test_a_tampered_checkpoint_with_json_is_an_error_object(cli, tmp_path):
 @pytest.mark.parametrize("redigest", [False, True])
 def test_an_edited_result_is_refused(cli, tmp_path, redigest):
     d = tmp_path / "ck"
-    want = count_request_jit(Board(5, 6), False, checkpoint=str(d)).count
+    want = count_request_jit(Question(Board(5, 6), False), checkpoint=str(d)).count
     assert not [n for n in os.listdir(d) if n != "result.json"]  # written under a temporary name, renamed
     _edit(d / "result.json", lambda r: r.update(count=str(want + 1) if not redigest else "-1"), redigest)
     r = cli("count", "5", "6", "--open", "--checkpoint", d, "--resume")
@@ -167,7 +168,7 @@ def test_discard_removes_the_checkpoint_and_nothing_else(cli, tmp_path):
 
 
 def test_an_untouched_checkpoint_still_resumes(cli, tmp_path):
-    want = count_request_jit(Board(5, 8), False).count
+    want = count_request_jit(Question(Board(5, 8), False)).count
     d = tmp_path / "ck"
     _checkpoint(d)
     r = cli("count", "5", "8", "--open", "--checkpoint", d, "--resume")

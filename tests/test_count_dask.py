@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+from kt_formal.question import Question
 from kt_formal.board import Board
 from kt_formal.counting.frontier_jit import count_request_jit
 
@@ -57,8 +58,8 @@ def test_merge_parts_adds_equal_keys_exactly():
 ])
 def test_dask_counts_equal_the_single_machine_counts(cluster, rows, cols, closed, start, end, holes):
     b = Board(rows, cols, holes=holes)
-    want = count_request_jit(b, closed, start, end)
-    got = count_request_dask(b, closed, start, end, parts=2, cluster=cluster)
+    want = count_request_jit(Question(b, closed, start, end))
+    got = count_request_dask(Question(b, closed, start, end), parts=2, cluster=cluster)
     assert got.count == want.count
     assert got.directed == want.directed
     assert got.states_per_column == want.states_per_column  # the same states, parted
@@ -67,7 +68,7 @@ def test_dask_counts_equal_the_single_machine_counts(cluster, rows, cols, closed
 @pytest.mark.slow
 def test_dask_with_more_parts_than_workers(cluster):
     b = Board(5, 6)
-    assert count_request_dask(b, False, parts=5, cluster=cluster).count == count_request_jit(b, False).count
+    assert count_request_dask(Question(b, False), parts=5, cluster=cluster).count == count_request_jit(Question(b, False)).count
 
 
 @pytest.mark.slow
@@ -91,5 +92,5 @@ def test_count_command_dask_bad_input(cli, args, match):
 def test_dask_stops_where_the_states_run_out(cluster):
     """Two whole columns removed: the Dask counter stops at the gap as the single machine does."""
     b = Board(4, 20, holes=[(r, c) for r in range(4) for c in (6, 7)])
-    got = count_request_dask(b, False, parts=2, cluster=cluster)
-    assert (got.count, got.emptied) == (0, count_request_jit(b, False).emptied) and got.emptied
+    got = count_request_dask(Question(b, False), parts=2, cluster=cluster)
+    assert (got.count, got.emptied) == (0, count_request_jit(Question(b, False)).emptied) and got.emptied

@@ -95,8 +95,8 @@ def answers(rows: int, cols: int, holes, closed: bool, start=None, end=None) -> 
     """The count of each counter on one question."""
     board = Board(rows, cols, holes=list(holes) or None)
     return {
-        "reference": count_request(board, closed, start, end).count,
-        "compiled": count_request_jit(board, closed, start, end).count,
+        "reference": count_request(Question(board, closed, start, end)).count,
+        "compiled": count_request_jit(Question(board, closed, start, end)).count,
         "search": search_count(Question(board, closed=closed, start=start, end=end)).count,
         "brute": brute_count(rows, cols, holes, closed, start, end),
     }
@@ -216,10 +216,10 @@ def test_the_compiled_closed_count_through_a_move_splits_the_count():
     """Summed over the moves at one square, the cycles through each move are each cycle
     twice (a cycle takes two of that square's moves): 6x6's 9,862 closed tours."""
     b = Board(6, 6)
-    total = count_request_jit(b, True).count
-    through = [count_request_jit(b, True, (0, 0), q).count for q in ((1, 2), (2, 1))]
+    total = count_request_jit(Question(b, True)).count
+    through = [count_request_jit(Question(b, True, (0, 0), q)).count for q in ((1, 2), (2, 1))]
     assert through == [total, total]  # a corner has two moves, both on every cycle
-    through = [count_request_jit(b, True, (2, 2), q).count for q in b.neighbours(2, 2)]
+    through = [count_request_jit(Question(b, True, (2, 2), q)).count for q in b.neighbours(2, 2)]
     assert sum(through) == 2 * total and 0 not in through
 
 
@@ -228,9 +228,9 @@ def test_the_closed_tours_of_6x8_through_the_moves_at_c3_are_each_tour_twice():
     """6x8 (over 36 squares: the frontier method by default): the cycles through each of c3's
     eight moves, summed, are its 55,488,142 closed tours twice, and none is all or none of them."""
     b = Board(6, 8)
-    total = count_request_jit(b, True).count
+    total = count_request_jit(Question(b, True)).count
     c3 = b.parse_square("c3")
-    through = [count_request_jit(b, True, c3, q).count for q in b.neighbours(*c3)]
+    through = [count_request_jit(Question(b, True, c3, q)).count for q in b.neighbours(*c3)]
     assert sum(through) == 2 * total and all(0 < t < total for t in through)
 
 
@@ -296,7 +296,7 @@ def test_the_dask_counter_counts_the_closed_tours_through_a_move():
     b = Board(5, 6, holes=holes)
     with DaskCluster("local", 2) as cluster:
         for start, end in (((1, 1), (2, 3)), ((0, 0), (0, 1)), ((1, 1), (3, 2))):
-            got = count_request_dask(b, True, start, end, parts=2, cluster=cluster).count
+            got = count_request_dask(Question(b, True, start, end), parts=2, cluster=cluster).count
             assert got == brute_count(5, 6, holes, True, start, end), (start, end)
 
 
@@ -321,6 +321,6 @@ def test_ends_eight_across_as_on_the_narrow_board(closed, cols, ends):
     extra = [] if closed else [(0, cols - 1)]
     narrow = Board(8, cols, holes=extra or None)
     wide = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(cols, 8)] + extra)
-    wants = [count_request_jit(narrow, closed, start, end).count for start, end in ends]
-    assert [count_request_jit(wide, closed, start, end).count for start, end in ends] == wants
+    wants = [count_request_jit(Question(narrow, closed, start, end)).count for start, end in ends]
+    assert [count_request_jit(Question(wide, closed, start, end)).count for start, end in ends] == wants
     assert 0 in wants and len(set(wants)) == len(wants)  # a 0 among them, and no two alike

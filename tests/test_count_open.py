@@ -23,7 +23,7 @@ def pathsearch(board, start=None, end=None):
 def test_open_count_equals_the_search_on_every_small_board(rows, cols):
     b = Board(rows, cols)
     want = pathsearch(b)
-    got = count_request_jit(b, closed=False)
+    got = count_request_jit(Question(b, closed=False))
     assert got.count == want.count
     assert got.directed == want.directed_count  # free ends: each path both ways
 
@@ -34,12 +34,12 @@ def test_open_count_from_every_start_square_equals_the_search(rows, cols):
     squares = [(r, c) for r in range(rows) for c in range(cols)]
     total = 0
     for s in squares:
-        got = count_request_jit(b, closed=False, start=s)
+        got = count_request_jit(Question(b, closed=False, start=s))
         assert got.count == pathsearch(b, start=s).count, s
         assert got.directed == got.count  # every such tour runs from its start
         total += got.count
     # every path has two ends: summed over its start squares, each is counted twice
-    assert total == 2 * count_request_jit(b, closed=False).count
+    assert total == 2 * count_request_jit(Question(b, closed=False)).count
 
 
 @pytest.mark.parametrize("rows, cols", [(3, 4), (3, 7), (4, 5), (3, 8), (4, 6), (5, 5),
@@ -51,10 +51,10 @@ def test_open_count_between_every_pair_of_ends_equals_the_search(rows, cols):
     total = 0
     for i, s in enumerate(squares):
         for e in squares[i + 1:]:
-            got = count_request_jit(b, closed=False, start=s, end=e).count
+            got = count_request_jit(Question(b, closed=False, start=s, end=e)).count
             assert got == pathsearch(b, s, e).count, (s, e)
             total += got
-    assert total == count_request_jit(b, closed=False).count > 0
+    assert total == count_request_jit(Question(b, closed=False)).count > 0
 
 
 def _random_holed(rng: random.Random):
@@ -89,13 +89,13 @@ def _random_holed(rng: random.Random):
 def test_open_count_equals_the_search_on_random_holed_boards(i):
     board, start, end = _random_holed(random.Random(24_000 + i))
     want = pathsearch(board, start, end)
-    got = count_request_jit(board, closed=False, start=start, end=end)
+    got = count_request_jit(Question(board, closed=False, start=start, end=end))
     assert got.count == want.count, (board, start, end)
 
 
 def test_the_random_holed_boards_reach_tours():
     """The random cases are not all empty: a good part of them (68 of 200) have open tours."""
-    with_tours = sum(bool(count_request_jit(b, False, s, e).count)
+    with_tours = sum(bool(count_request_jit(Question(b, False, s, e)).count)
                      for b, s, e in (_random_holed(random.Random(24_000 + i)) for i in range(200)))
     assert with_tours >= 50
 
@@ -104,7 +104,7 @@ def test_the_random_holed_boards_reach_tours():
 # directed; of 6x6, 6,637,920 directed (OEIS A165134), so 3,318,960 undirected.
 @pytest.mark.parametrize("n, directed", [(5, 1728), pytest.param(6, 6_637_920, marks=pytest.mark.slow)])
 def test_published_open_counts(n, directed):
-    got = count_request_jit(Board(n, n), closed=False)
+    got = count_request_jit(Question(Board(n, n), closed=False))
     assert got.directed == directed
     assert 2 * got.count == directed
 
@@ -118,12 +118,12 @@ def test_count_command_names_directed_and_undirected_open_counts(cli):
     validator = jsonschema.Draft202012Validator(load_schema())
 
     r = cli("count", "5", "6", "--open", "--method", "frontier")
-    n = count_request_jit(Board(5, 6), closed=False).count
+    n = count_request_jit(Question(Board(5, 6), closed=False)).count
     assert r.code == 0 and r.out.startswith(f"{n} open tours of the 5x6 board ({2 * n} directed)")
     r = cli("count", "5", "6", "--open", "--start", "0,0", "--method", "frontier", "--json")
     d = json.loads(r.out)
     validator.validate(d)
-    want = count_request_jit(Board(5, 6), closed=False, start=(0, 0)).count
+    want = count_request_jit(Question(Board(5, 6), closed=False, start=(0, 0))).count
     assert d["count"] == d["directed_count"] == want > 0 and d["method"] == "frontier"
 
 
@@ -160,10 +160,10 @@ def test_the_colour_check_of_the_ends_prunes_states_and_keeps_the_count(rows, co
     from kt_formal.counting import frontier
 
     b = Board(rows, cols, holes=holes)
-    checked = frontier.count_request(b, closed=False, start=start)
-    assert count_request_jit(b, closed=False, start=start, symmetry=False).states_per_column == checked.states_per_column
+    checked = frontier.count_request(Question(b, closed=False, start=start))
+    assert count_request_jit(Question(b, closed=False, start=start), symmetry=False).states_per_column == checked.states_per_column
     monkeypatch.setattr(frontier, "_colours_dead", lambda *a: False)
-    unchecked = frontier.count_request(b, closed=False, start=start)
+    unchecked = frontier.count_request(Question(b, closed=False, start=start))
     assert unchecked.count == checked.count == pathsearch(b, start).count
     assert checked.max_states < unchecked.max_states
 
@@ -175,7 +175,7 @@ def test_open_counts_of_a_row_of_widths_equal_each_board_alone(k, a, b):
     from kt_formal.counting.frontier_jit import count_row
 
     row = count_row(k, a, b, closed=False)
-    assert row == {n: count_request_jit(Board(k, n), closed=False).count for n in range(a, b + 1)}
+    assert row == {n: count_request_jit(Question(Board(k, n), closed=False)).count for n in range(a, b + 1)}
 
 
 def _eight_across(cols, extra=()):
@@ -199,11 +199,11 @@ def test_the_look_ahead_prunes_states_and_keeps_the_count(rows, cols, closed, ho
     from kt_formal.counting import frontier
 
     b = Board(rows, cols, holes=holes)
-    checked = frontier.count_request(b, closed=closed, start=start)
-    jit = count_request_jit(b, closed=closed, start=start, symmetry=False)
+    checked = frontier.count_request(Question(b, closed=closed, start=start))
+    jit = count_request_jit(Question(b, closed=closed, start=start), symmetry=False)
     assert jit.states_per_column == checked.states_per_column and jit.count == checked.count
     monkeypatch.setattr(frontier, "_short_of_moves", lambda *a: [])
-    unchecked = frontier.count_request(b, closed=closed, start=start)
+    unchecked = frontier.count_request(Question(b, closed=closed, start=start))
     want = exhaustive_count(Question(b, closed=closed, start=start)).count
     assert unchecked.count == checked.count == want
     assert checked.max_states < unchecked.max_states

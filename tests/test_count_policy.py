@@ -36,8 +36,7 @@ def test_command_and_api_choose_the_same_method_and_count(cli, argv, kwargs):
     got = json.loads(r.out)
     api = kt.count(**kwargs)
     assert api.method == got["method"] and api.count == got["count"] and api.complete
-    board = api.board
-    assert api.method == policy.choose_method(board, api.closed, node_limit=kwargs.get("node_limit"))
+    assert api.method == policy.choose_method(api.question, node_limit=kwargs.get("node_limit"))
 
 
 def test_api_counts_the_open_tours_of_6x6_by_the_frontier_method():
@@ -88,7 +87,7 @@ def test_the_command_says_unknown_without_a_count(cli):
 def test_check_counts_twice_and_states_both(cli, argv, way):
     board = Board(int(argv[0]), int(argv[1]))
     request = Question(board, closed="--open" not in argv)
-    first = policy.choose_method(board, request.closed)
+    first = policy.choose_method(request)
     assert policy.second_way(request, first) == way
     r = cli("count", *argv, "--check", "--json")
     assert r.code == 0, r.err

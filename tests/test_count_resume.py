@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from kt_formal.question import Question
 from kt_formal.board import Board
 from kt_formal.counting.frontier_jit import count_request_jit, count_row
 from kt_formal.exceptions import InvalidInput
@@ -40,36 +41,36 @@ def _steps(d):
                                                         (5, 7, False, (0, 0))])
 def test_interrupted_count_resumes_with_the_same_answer(tmp_path, rows, cols, closed, start):
     b = Board(rows, cols)
-    want = count_request_jit(b, closed, start)
+    want = count_request_jit(Question(b, closed, start))
     d = str(tmp_path / "ck")
     with pytest.raises(_Stop):
-        count_request_jit(b, closed, start, progress=_stop_at(5), checkpoint=d, checkpoint_every=0)
+        count_request_jit(Question(b, closed, start), progress=_stop_at(5), checkpoint=d, checkpoint_every=0)
     # the checkpoint of the last step done is there, and only that one: the square before
     # the last of column 5 (the stop comes at the column's end), so the count goes on
     # from inside a column, with four whole columns counted
     k = min(rows, cols)
     assert _steps(d) == [f"step-{5 * k - 2:08d}"]
-    got = count_request_jit(b, closed, start, checkpoint=d, resume=True)
+    got = count_request_jit(Question(b, closed, start), checkpoint=d, resume=True)
     assert got.resumed == 4
     assert got.count == want.count > 0
     assert got.max_states == want.max_states
     assert got.states_per_column == want.states_per_column
     # finished: the answer is kept, the states are gone; asking again reads the answer
     assert _steps(d) == [] and json.loads(Path(d, "result.json").read_text())["count"] == str(want.count)
-    again = count_request_jit(b, closed, start, checkpoint=d, resume=True)
+    again = count_request_jit(Question(b, closed, start), checkpoint=d, resume=True)
     assert again.count == want.count and again.resumed == max(rows, cols)
 
 
 def test_a_checkpoint_of_another_count_is_refused(tmp_path):
     d = str(tmp_path / "ck")
     with pytest.raises(_Stop):
-        count_request_jit(Board(5, 8), True, progress=_stop_at(5), checkpoint=d, checkpoint_every=0)
+        count_request_jit(Question(Board(5, 8), True), progress=_stop_at(5), checkpoint=d, checkpoint_every=0)
     with pytest.raises(InvalidInput, match="another count"):
-        count_request_jit(Board(5, 8), False, checkpoint=d, resume=True)
+        count_request_jit(Question(Board(5, 8), False), checkpoint=d, resume=True)
     with pytest.raises(InvalidInput, match="another count"):
-        count_request_jit(Board(5, 8, holes=[(0, 0), (0, 1)]), True, checkpoint=d, resume=True)
+        count_request_jit(Question(Board(5, 8, holes=[(0, 0), (0, 1)]), True), checkpoint=d, resume=True)
     with pytest.raises(InvalidInput, match="another count"):  # its states are not merged: other states
-        count_request_jit(Board(5, 8), True, checkpoint=d, resume=True, symmetry=False)
+        count_request_jit(Question(Board(5, 8), True), checkpoint=d, resume=True, symmetry=False)
     r = str(tmp_path / "row")
     with pytest.raises(_Stop):
         count_row(5, 6, 8, progress=_stop_at(5), checkpoint=r, checkpoint_every=0)
@@ -78,7 +79,7 @@ def test_a_checkpoint_of_another_count_is_refused(tmp_path):
 
 
 def test_without_a_checkpoint_resume_starts_afresh(tmp_path):
-    got = count_request_jit(Board(5, 6), True, checkpoint=str(tmp_path / "new"), resume=True)
+    got = count_request_jit(Question(Board(5, 6), True), checkpoint=str(tmp_path / "new"), resume=True)
     assert got.count == 8 and got.resumed == 0
 
 
@@ -105,7 +106,7 @@ def _count_cli(*args, **kw):
 @pytest.mark.slow
 def test_count_killed_half_way_resumes_with_the_same_number(tmp_path):
     """SIGKILL once the checkpoint of column 4 of 8 is written; --resume gives the count."""
-    want = count_request_jit(Board(5, 8), False).count
+    want = count_request_jit(Question(Board(5, 8), False)).count
     d = tmp_path / "ck"
     proc = _count_cli("5", "8", "--open", "--checkpoint", str(d), "--checkpoint-every", "0",
                       "--time-limit", "600")
@@ -146,7 +147,7 @@ def test_checkpoint_options_bad_input(cli, args, match):
 def test_a_damaged_checkpoint_is_a_one_line_error(cli, tmp_path):
     d = tmp_path / "ck"
     with pytest.raises(_Stop):
-        count_request_jit(Board(5, 8), True, progress=_stop_at(5), checkpoint=str(d), checkpoint_every=0)
+        count_request_jit(Question(Board(5, 8), True), progress=_stop_at(5), checkpoint=str(d), checkpoint_every=0)
     step = d / _steps(d)[0]
     (step / "keys-0.npy").write_bytes(b"not an array")
     r = cli("count", "5", "8", "--checkpoint", str(d), "--resume")
@@ -174,9 +175,9 @@ def test_a_resumed_count_compiles_nothing(tmp_path):
     b = Board(5, 8)
     d = str(tmp_path / "ck")
     with pytest.raises(_Stop):
-        count_request_jit(b, True, progress=_stop_at(5), checkpoint=d, checkpoint_every=0)
+        count_request_jit(Question(b, True), progress=_stop_at(5), checkpoint=d, checkpoint_every=0)
     before = signatures()
-    got = count_request_jit(b, True, checkpoint=d, resume=True)
+    got = count_request_jit(Question(b, True), checkpoint=d, resume=True)
     assert got.resumed == 4 and got.count > 0
     after = signatures()
     assert {n: after[n] - before[n] for n in after if after[n] - before[n]} == {}
@@ -201,7 +202,7 @@ def test_a_count_resumes_from_any_square(tmp_path, monkeypatch, rows, cols, clos
     """A checkpoint may be of any step, inside a column too (a last column can take hours):
     stopped after each step in turn and resumed, the count and its states are the same."""
     b = Board(rows, cols)
-    want = count_request_jit(b, closed)
+    want = count_request_jit(Question(b, closed))
     steps = rows * cols + 2 * min(rows, cols)  # the sweep's steps, the window's emptying included
     seen = 0
     for j in range(steps):
@@ -209,12 +210,12 @@ def test_a_count_resumes_from_any_square(tmp_path, monkeypatch, rows, cols, clos
         with monkeypatch.context() as m:
             _stop_after_checkpoint(m, j)
             try:
-                count_request_jit(b, closed, checkpoint=d, checkpoint_every=0)
+                count_request_jit(Question(b, closed), checkpoint=d, checkpoint_every=0)
                 continue  # no checkpoint after the last steps: the count ended
             except _Stop:
                 seen += 1
         assert _steps(d) == [f"step-{j:08d}"]
-        got = count_request_jit(b, closed, checkpoint=d, resume=True)
+        got = count_request_jit(Question(b, closed), checkpoint=d, resume=True)
         k, n = min(rows, cols), max(rows, cols)
         assert got.count == want.count
         # what the command's note says: whole columns, and squares of the next one

@@ -60,16 +60,16 @@ def test_frontier_equals_exhaustive_on_random_holed_boards(i):
     if start is not None and start == end:
         return  # an ends question: no tour of two or more squares, both methods agree trivially
     expected = exhaustive_count(Question(board, closed=closed, start=start, end=end)).count
-    assert count_request(board, closed, start, end).count == expected, (board, closed, start, end)
+    assert count_request(Question(board, closed, start, end)).count == expected, (board, closed, start, end)
 
 
 @pytest.mark.parametrize("rows, cols", [(3, 4), (3, 7), (4, 5)])
 def test_open_counts_with_fixed_ends_sum_to_the_open_count(rows, cols):
     b = Board(rows, cols)
     squares = [(r, c) for r in range(rows) for c in range(cols)]
-    total = sum(count_request(b, False, s, e).count
+    total = sum(count_request(Question(b, False, s, e)).count
                 for i, s in enumerate(squares) for e in squares[i + 1:])
-    assert total == count_request(b, False).count > 0
+    assert total == count_request(Question(b, False)).count > 0
 
 
 @pytest.mark.parametrize("rows, cols, closed", [
@@ -77,13 +77,13 @@ def test_open_counts_with_fixed_ends_sum_to_the_open_count(rows, cols):
 def test_forced_and_forbidden_moves_split_the_count(rows, cols, closed):
     """Every tour uses a given move or not: forced + forbidden = all, for every move."""
     b = Board(rows, cols)
-    total = count_request(b, closed).count
+    total = count_request(Question(b, closed)).count
     moves = {tuple(sorted(((r, c), (r + dr, c + dc)))) for r in range(rows) for c in range(cols)
              for dr, dc in ((1, 2), (2, 1), (1, -2), (2, -1)) if b.is_live(r + dr, c + dc)}
     at = {}
     for m in sorted(moves):
-        used = count_request(b, closed, forced=[m]).count
-        unused = count_request(b, closed, forbidden=[m]).count
+        used = count_request(Question(b, closed, forced=[m])).count
+        unused = count_request(Question(b, closed, forbidden=[m])).count
         assert used + unused == total, m
         for q in m:
             at[q] = at.get(q, 0) + used
@@ -137,7 +137,7 @@ def test_colours_that_rule_every_tour_out_answer_at_once_and_agree_with_the_sear
         closed = rng.random() < 0.5
         start = None if closed or rng.random() < 0.4 else rng.choice(live)
         end = None if start is None or rng.random() < 0.5 else rng.choice([q for q in live if q != start])
-        got = count_request(board, closed, start, end)
+        got = count_request(Question(board, closed, start, end))
         if got.reason:
             spoke += 1
             assert got.count == 0 and got.max_states == 0 and got.states_per_column == []
@@ -148,13 +148,13 @@ def test_colours_that_rule_every_tour_out_answer_at_once_and_agree_with_the_sear
             assert got.max_states > 0
     assert spoke > 20 and quiet > 20
     # before the squares are laid out: a board of 700 million answers at once
-    huge = count_request(Board(7, 100_000_001))
+    huge = count_request(Question(Board(7, 100_000_001)))
     assert huge.count == 0 and "350000004 dark and 350000003 light" in huge.reason
     # 5x5 (13 squares of the corners' colour, 12 of the other): the open tours from a corner,
     # 304 (OEIS A165134, the table of starting squares in its example), and none from a2
-    corner = count_request(Board(5, 5), False, (4, 0))
+    corner = count_request(Question(Board(5, 5), False, (4, 0)))
     assert (corner.reason, corner.count) == ("", 304)
-    beside = count_request(Board(5, 5), False, (3, 0))
+    beside = count_request(Question(Board(5, 5), False, (3, 0)))
     assert beside.count == 0 and "the start is light" in beside.reason
 
 
@@ -208,7 +208,7 @@ def test_the_layout_answers_from_the_holes_as_lists_of_every_square_would(seed):
         ends = rng.sample(live_sq, 2) if rng.random() < 0.7 else [None, None]
         moves = [(a, b) for a in live_sq for b in live_sq if a < b and {abs(a[0] - b[0]), abs(a[1] - b[1])} == {1, 2}]
         forbidden = rng.sample(moves, min(len(moves), rng.randint(0, 3)))
-        lay = sweep_layout(board, False, *ends, (), forbidden, 0.0)
+        lay = sweep_layout(Question(board, False, *ends, (), forbidden), 0.0)
     live, live_after, later, balance = _listed_layout(board, lay.ends, lay.forbidden_set)
     N = lay.N
     assert [lay.live[i] for i in range(N)] == live

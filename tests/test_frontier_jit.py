@@ -11,6 +11,7 @@ from kt_formal.board import Board
 from kt_formal.counting.frontier_jit import count_request_jit, count_row
 from kt_formal.counting.frontier import count_request
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
+from kt_formal.question import Question
 
 
 def _moves(board: Board):
@@ -51,13 +52,13 @@ CASES = 100
 @pytest.mark.parametrize("i", range(CASES))
 def test_compiled_equals_the_reference_on_random_holed_boards(i):
     board, closed, start, end, forced, forbidden = _random_case(random.Random(5000 + i))
-    ref = count_request(board, closed, start, end, forced, forbidden)
-    got = count_request_jit(board, closed, start, end, forced, forbidden, symmetry=False)
+    ref = count_request(Question(board, closed, start, end, forced, forbidden))
+    got = count_request_jit(Question(board, closed, start, end, forced, forbidden), symmetry=False)
     assert got.count == ref.count, (board, closed, start, end, forced, forbidden)
     # the same dynamic programme, the same pruning: the same states column by column
     assert got.states_per_column == ref.states_per_column
     # the mirror images merged at the ends of columns: the same count, never more states
-    merged = count_request_jit(board, closed, start, end, forced, forbidden)
+    merged = count_request_jit(Question(board, closed, start, end, forced, forbidden))
     assert merged.count == ref.count
     assert all(a <= b for a, b in zip(merged.states_per_column, ref.states_per_column))
 
@@ -67,7 +68,7 @@ def test_the_random_cases_reach_tours():
     found = set()
     for i in range(CASES):
         board, closed, start, end, forced, forbidden = _random_case(random.Random(5000 + i))
-        if count_request_jit(board, closed, start, end, forced, forbidden).count:
+        if count_request_jit(Question(board, closed, start, end, forced, forbidden)).count:
             found.add((closed, start is not None, bool(forced or forbidden)))
     assert {c for c, _s, _f in found} == {True, False}
     assert any(s for _c, s, _f in found) and any(f for _c, _s, f in found)
@@ -83,7 +84,7 @@ def test_the_random_cases_reach_tours():
     (6, 6, True, 9862), (5, 5, False, 864),
 ])
 def test_published_counts(rows, cols, closed, published):
-    assert count_request_jit(Board(rows, cols), closed).count == published
+    assert count_request_jit(Question(Board(rows, cols), closed)).count == published
 
 
 def _a070030(terms: int) -> list[int]:
@@ -114,7 +115,7 @@ def test_3_x_2n_closed_counts_agree_with_the_published_generating_function():
 def test_6x8_closed():
     """55,488,142 closed tours of 6x8 (the count the frontier method is benchmarked on, OEIS
     A175855's 6 x n row; the row test below checks it against the one-sweep route)."""
-    assert count_request_jit(Board(6, 8)).count == 55488142
+    assert count_request_jit(Question(Board(6, 8))).count == 55488142
 
 
 @pytest.mark.parametrize("k, a, b, closed", [
@@ -128,15 +129,15 @@ def test_one_sweep_row_equals_the_boards_one_by_one(k, a, b, closed):
     row = count_row(k, a, b, closed)
     assert list(row) == list(range(a, b + 1))
     for n in range(a, b + 1):
-        single = (count_request if k * n <= 15 else count_request_jit)(Board(k, n), closed).count
+        single = (count_request if k * n <= 15 else count_request_jit)(Question(Board(k, n), closed)).count
         assert row[n] == single, (k, n, closed)
 
 
 def test_counts_past_64_bits_equal_the_reference():
     """3x44 open: a count of more than 64 bits, carried over two limbs."""
-    ref = count_request(Board(3, 44), closed=False).count
+    ref = count_request(Question(Board(3, 44), closed=False)).count
     assert ref.bit_length() > 64
-    assert count_request_jit(Board(3, 44), closed=False).count == ref
+    assert count_request_jit(Question(Board(3, 44), closed=False)).count == ref
     assert count_row(3, 43, 44, closed=False)[44] == ref
 
 
@@ -162,8 +163,8 @@ def test_a_merge_whose_count_outgrows_its_limbs_starts_again_at_once(monkeypatch
 
     monkeypatch.setattr(fj, "fill_kernel", spying)
     monkeypatch.setattr(fj, "SLICE_STATES", 50)
-    got = count_request_jit(Board(3, 44), closed=False, threads=1)
-    assert got.count == count_request(Board(3, 44), closed=False).count
+    got = count_request_jit(Question(Board(3, 44), closed=False), threads=1)
+    assert got.count == count_request(Question(Board(3, 44), closed=False)).count
     restarts = [j for j, (_lo, over) in enumerate(calls) if over]
     assert restarts, "no count outgrew a limb: the test does not test"
     for j in restarts:
@@ -173,28 +174,28 @@ def test_a_merge_whose_count_outgrows_its_limbs_starts_again_at_once(monkeypatch
 @pytest.mark.slow
 def test_3x60_open_equals_the_reference():
     """3x60 open: more than 100 bits."""
-    ref = count_request(Board(3, 60), closed=False).count
+    ref = count_request(Question(Board(3, 60), closed=False)).count
     assert ref.bit_length() > 100
-    assert count_request_jit(Board(3, 60), closed=False).count == ref
+    assert count_request_jit(Question(Board(3, 60), closed=False)).count == ref
     assert count_row(3, 58, 60, closed=False)[60] == ref
 
 
 def test_row_past_64_bits_equals_the_boards():
     row = count_row(5, 23, 24, closed=True)
     assert row[24].bit_length() > 64
-    assert row[24] == count_request_jit(Board(5, 24)).count
-    assert row[23] == count_request_jit(Board(5, 23)).count == 0  # odd area: no closed tour
+    assert row[24] == count_request_jit(Question(Board(5, 24))).count
+    assert row[23] == count_request_jit(Question(Board(5, 23))).count == 0  # odd area: no closed tour
 
 
 def test_limits():
     with pytest.raises(ResourceLimit, match="out of reach"):
-        count_request_jit(Board(6, 6), max_states=1000)
+        count_request_jit(Question(Board(6, 6)), max_states=1000)
     with pytest.raises(LimitReached, match="time limit"):
-        count_request_jit(Board(6, 7), time_limit=0.001)
+        count_request_jit(Question(Board(6, 7)), time_limit=0.001)
     with pytest.raises(LimitReached, match="time limit"):
         count_row(5, 5, 30, time_limit=0.001)
     with pytest.raises(InvalidInput, match="at most 8"):
-        count_request_jit(Board(9, 9))
+        count_request_jit(Question(Board(9, 9)))
     with pytest.raises(InvalidInput, match="at most 8"):
         count_row(9, 5, 6)
     with pytest.raises(InvalidInput, match="empty"):
@@ -203,7 +204,7 @@ def test_limits():
 
 def test_progress_is_called_once_a_column():
     seen = []
-    res = count_request_jit(Board(5, 6), progress=lambda done, total, text: seen.append((done, total)))
+    res = count_request_jit(Question(Board(5, 6)), progress=lambda done, total, text: seen.append((done, total)))
     assert seen == [(c, 6) for c in range(1, 7)] and len(res.states_per_column) == 6
 
 
@@ -214,7 +215,7 @@ def test_a_long_column_reports_its_squares(monkeypatch):
 
     monkeypatch.setattr(frontier_jit, "STEP_LINE_SECONDS", 0.0)
     seen = []
-    res = count_request_jit(Board(5, 6), progress=lambda done, total, text: seen.append((done, total, text)))
+    res = count_request_jit(Question(Board(5, 6)), progress=lambda done, total, text: seen.append((done, total, text)))
     assert res.count == 8  # Schwenk
     steps = [(d, text) for d, _t, text in seen if d != int(d)]
     assert [d for d, _t, _x in seen] == sorted(d for d, _t, _x in seen)  # never backwards
@@ -223,7 +224,7 @@ def test_a_long_column_reports_its_squares(monkeypatch):
                          and text.endswith(" states") for d, text in steps), steps
     monkeypatch.setattr(frontier_jit, "STEP_LINE_SECONDS", 1e9)
     seen.clear()
-    count_request_jit(Board(5, 6), progress=lambda done, total, text: seen.append(done))
+    count_request_jit(Question(Board(5, 6)), progress=lambda done, total, text: seen.append(done))
     assert seen == list(range(1, 7))
 
 
@@ -235,8 +236,7 @@ def test_a_step_in_passes_reports_each_pass(monkeypatch, tmp_path):
 
     monkeypatch.setattr(frontier_jit, "STEP_LINE_SECONDS", 0.0)
     seen = []
-    res = count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=str(tmp_path),
-                            progress=lambda done, total, text: seen.append((done, text)))
+    res = count_request_jit(Question(Board(6, 6)), table_bytes=1 << 18, spill_dir=str(tmp_path), progress=lambda done, total, text: seen.append((done, text)))
     assert res.count == 9862 and res.passes > 1
     passes = [(d, text) for d, text in seen if ": pass " in text]
     assert passes and all(" done, " in text and text.endswith(" so far") for _d, text in passes)
@@ -247,7 +247,7 @@ def test_a_step_in_passes_reports_each_pass(monkeypatch, tmp_path):
 def test_sequence_command_open_row(cli):
     run = cli("count", "--sequence", "3", "3..8", "--open")
     assert run.code == 0
-    assert run.out.splitlines() == [f"3x{n} {count_request(Board(3, n), False).count}" for n in range(3, 9)]
+    assert run.out.splitlines() == [f"3x{n} {count_request(Question(Board(3, n), False)).count}" for n in range(3, 9)]
 
 
 @pytest.mark.parametrize("args", [["6", "6"], ["--sequence", "5", "5..8"], ["5", "6", "--open"]])
@@ -266,7 +266,7 @@ def test_no_mirror_counts_the_same_tours_by_more_states(cli, args):
 
 def test_count_command_verbose_states(cli):
     run = cli("count", "5", "8", "--method", "frontier", "-v")
-    assert run.code == 0 and run.out.split()[0] == str(count_request_jit(Board(5, 8)).count)
+    assert run.code == 0 and run.out.split()[0] == str(count_request_jit(Question(Board(5, 8))).count)
     assert run.err.count("states") == 8
 
 
@@ -277,8 +277,8 @@ def test_eight_across_counts_as_the_reference(rows, cols, closed, expected):
     keys in base 11, closed ones keys of their own (:mod:`kt_formal.counting.frontier_packed17`).
     An 8x8 board holed down to a rows x cols corner is that board, swept 8 across."""
     holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= rows or c >= cols])
-    got = count_request_jit(holed, closed).count
-    assert got == count_request(holed, closed).count == count_request_jit(Board(rows, cols), closed).count
+    got = count_request_jit(Question(holed, closed)).count
+    assert got == count_request(Question(holed, closed)).count == count_request_jit(Question(Board(rows, cols), closed)).count
     assert expected is None or got == expected  # 5x6: Schwenk's 8
 
 
@@ -286,8 +286,8 @@ def test_eight_across_counts_as_the_reference(rows, cols, closed, expected):
 def test_eight_across_5x8_closed():
     """5x8's 44,202 closed tours swept 8 across (an 8x8 board holed to 8x5) and 5 across."""
     holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(5, 8)])
-    assert count_request_jit(holed).count == count_request_jit(Board(8, 5)).count == 44202
-    assert count_row(8, 3, 3, closed=False) == {3: count_request_jit(Board(8, 3), closed=False).count}
+    assert count_request_jit(Question(holed)).count == count_request_jit(Question(Board(8, 5))).count == 44202
+    assert count_row(8, 3, 3, closed=False) == {3: count_request_jit(Question(Board(8, 3), closed=False)).count}
 
 
 @pytest.mark.parametrize("threads", [1, 4])
@@ -296,9 +296,9 @@ def test_table_parts_do_not_change_the_count(monkeypatch, threads):
     (more parts than this machine's threads) give the count of the default split."""
     from kt_formal.counting import frontier_jit
 
-    default = count_request_jit(Board(6, 6))
+    default = count_request_jit(Question(Board(6, 6)))
     monkeypatch.setattr(frontier_jit, "_THREADS", threads)
-    got = count_request_jit(Board(6, 6))
+    got = count_request_jit(Question(Board(6, 6)))
     assert got.count == default.count == 9862  # reference.md: 6x6 closed, 9,862
     assert got.states_per_column == default.states_per_column
 
@@ -324,10 +324,10 @@ def _tables_too_small_and_counted(monkeypatch, kernel: str) -> list:
 def test_tables_laid_out_too_small_grow(monkeypatch):
     """A table laid out for a fiftieth of its states grows (the keys moved into a larger
     one) as often as it must, the counts intact: closed, open, and past 64 bits."""
-    expected = [count_request_jit(Board(6, 6)).count, count_request_jit(Board(4, 7), closed=False).count,
+    expected = [count_request_jit(Question(Board(6, 6))).count, count_request_jit(Question(Board(4, 7), closed=False)).count,
                 count_row(5, 23, 24)[24]]
     grown = _tables_too_small_and_counted(monkeypatch, "regrow")
-    got = [count_request_jit(Board(6, 6)).count, count_request_jit(Board(4, 7), closed=False).count,
+    got = [count_request_jit(Question(Board(6, 6))).count, count_request_jit(Question(Board(4, 7), closed=False)).count,
            count_row(5, 23, 24)[24]]
     assert got == expected and expected[2].bit_length() > 64
     assert len(grown) > 10
@@ -335,7 +335,7 @@ def test_tables_laid_out_too_small_grow(monkeypatch):
 
 def test_a_step_past_the_state_bound_stops_with_its_place():
     with pytest.raises(ResourceLimit, match=r"more than 50,000 states at square \d+ \(column \d of 8"):
-        count_request_jit(Board(6, 8), max_states=50_000)
+        count_request_jit(Question(Board(6, 8)), max_states=50_000)
 
 
 def _spill_room(monkeypatch, free: int) -> None:
@@ -438,7 +438,7 @@ def test_count_auto_takes_the_frontier_for_seven_across(cli):
     run = cli("count", "7", "6")
     assert run.code == 0 and "frontier method" in run.out
     # reference.md: graphillion's frontier ZDD counted 6x7 = 1,067,638 closed tours
-    assert run.out.split()[0] == str(count_request_jit(Board(6, 7)).count) == "1067638"
+    assert run.out.split()[0] == str(count_request_jit(Question(Board(6, 7))).count) == "1067638"
 
 
 def _last_column_part(k: int, n: int, j: int) -> Board:
@@ -454,7 +454,7 @@ def test_one_sweep_counts_every_board_with_its_last_column_partly_filled(k, a, b
     row = count_row(k, a, b, closed, partial=True)
     assert sorted(row) == [(n, j) for n in range(a, b + 1) for j in range(1, k + 1)]
     for (n, j), got in row.items():
-        assert got == count_request_jit(_last_column_part(k, n, j), closed).count, (n, j)
+        assert got == count_request_jit(Question(_last_column_part(k, n, j), closed)).count, (n, j)
     assert {n: row[(n, k)] for n in range(a, b + 1)} == count_row(k, a, b, closed)
     assert any(row.values())
 
@@ -467,7 +467,7 @@ def test_partly_filled_boards_against_the_reference_and_the_search():
     row = count_row(4, 4, 5, closed=False, partial=True)
     for (n, j), got in row.items():
         board = _last_column_part(4, n, j)
-        assert got == count_request(board, False).count == count(Question(board, closed=False)).count
+        assert got == count_request(Question(board, False)).count == count(Question(board, closed=False)).count
 
 
 # Knuth's tables of the tours of the first cells of a board k rows deep, its columns filled
@@ -542,7 +542,7 @@ def test_open_rows_give_the_published_counts(k):
 def test_sequence_command_partial_lines(cli):
     run = cli("count", "--sequence", "5", "6..7", "--partial")
     assert run.code == 0
-    expected = [f"5x{n} {j}/5 {count_request_jit(_last_column_part(5, n, j)).count}"
+    expected = [f"5x{n} {j}/5 {count_request_jit(Question(_last_column_part(5, n, j))).count}"
                 for n in (6, 7) for j in range(1, 6)]
     assert run.out.splitlines() == expected
     assert "5x6 5/5 8" in expected  # Schwenk: 5x6 has 8 closed tours
@@ -557,13 +557,13 @@ def test_steps_in_passes_keep_their_states_in_files_and_the_count(tmp_path):
     unlinked as soon as they are mapped: the counts and states per column are those of
     one pass in memory, and the directory is left empty."""
     spill = str(tmp_path)
-    got = count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=spill)
-    default = count_request_jit(Board(6, 6))
+    got = count_request_jit(Question(Board(6, 6)), table_bytes=1 << 18, spill_dir=spill)
+    default = count_request_jit(Question(Board(6, 6)))
     assert got.count == default.count == 9862  # reference.md: 6x6 closed, 9,862
     assert got.states_per_column == default.states_per_column
     assert got.passes > 1 and got.spilled > 0 and default.passes == 1 and default.spilled == 0
-    got_open = count_request_jit(Board(4, 7), closed=False, table_bytes=1 << 14, spill_dir=spill)
-    ref_open = count_request_jit(Board(4, 7), closed=False)
+    got_open = count_request_jit(Question(Board(4, 7), closed=False), table_bytes=1 << 14, spill_dir=spill)
+    ref_open = count_request_jit(Question(Board(4, 7), closed=False))
     assert got_open.passes > 1 and got_open.count == ref_open.count
     assert got_open.states_per_column == ref_open.states_per_column
     # past 64 bits: a pass whose counts overflow their limbs runs again with one limb more
@@ -583,9 +583,9 @@ def test_a_step_in_one_pass_keeps_its_states_in_memory_while_they_fit(monkeypatc
 
     monkeypatch.setattr(F, "SPARE_BYTES", 0)
     monkeypatch.setattr(F, "available_memory", lambda: 1 << 50)
-    roomy = count_request_jit(Board(6, 6), spill_dir=str(tmp_path))
+    roomy = count_request_jit(Question(Board(6, 6)), spill_dir=str(tmp_path))
     monkeypatch.setattr(F, "available_memory", lambda: 0)
-    tight = count_request_jit(Board(6, 6), spill_dir=str(tmp_path))
+    tight = count_request_jit(Question(Board(6, 6)), spill_dir=str(tmp_path))
     assert roomy.count == tight.count == 9862  # reference.md: 6x6 closed, 9,862
     assert roomy.spilled == 0 and roomy.passes == 1
     assert tight.spilled > 0 and tight.passes == 1
@@ -636,13 +636,12 @@ def test_a_pass_whose_table_outgrows_the_budget_keeps_half_its_range(monkeypatch
     place (the others moved back along their probe runs) and goes on with the lower
     half; the upper half becomes a pass of its own, and the count is the same."""
     shrunk = _tables_too_small_and_counted(monkeypatch, "shrink")
-    got = count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=str(tmp_path), symmetry=False)
+    got = count_request_jit(Question(Board(6, 6)), table_bytes=1 << 18, spill_dir=str(tmp_path), symmetry=False)
     assert got.count == 9862 and shrunk  # reference.md: 6x6 closed, 9,862
     # every state once: a key moved back out of reach of its probe would be inserted twice
-    assert got.states_per_column == count_request(Board(6, 6)).states_per_column
-    got = count_request_jit(Board(4, 7), closed=False, table_bytes=1 << 14, spill_dir=str(tmp_path),
-                             symmetry=False)
-    ref = count_request(Board(4, 7), closed=False)
+    assert got.states_per_column == count_request(Question(Board(6, 6))).states_per_column
+    got = count_request_jit(Question(Board(4, 7), closed=False), table_bytes=1 << 14, spill_dir=str(tmp_path), symmetry=False)
+    ref = count_request(Question(Board(4, 7), closed=False))
     assert got.count == ref.count and got.states_per_column == ref.states_per_column
 
 
@@ -665,13 +664,13 @@ def test_mirror_images_merged_on_boards_alike_upside_down(rows, cols, holes):
     column and its mirror image are merged: the count is the unmerged sweep's and some
     column ends hold fewer states (never more)."""
     board = Board(rows, cols, holes=holes)
-    ref = count_request_jit(board, symmetry=False)
-    got = count_request_jit(board)
+    ref = count_request_jit(Question(board), symmetry=False)
+    got = count_request_jit(Question(board))
     assert got.count == ref.count
     assert all(a <= b for a, b in zip(got.states_per_column, ref.states_per_column))
     assert got.states_per_column != ref.states_per_column or max(ref.states_per_column) < 4
     if board.n_squares <= 30:
-        assert got.count == count_request(board).count
+        assert got.count == count_request(Question(board)).count
 
 
 @pytest.mark.parametrize("rows,cols,holes", [(4, 6, []), (5, 5, [(2, 2)]),
@@ -686,13 +685,13 @@ def test_open_tours_merge_mirror_images_too(rows, cols, holes):
     tour, the ends gone, turn over with it); the counts are the unmerged sweep's and, up
     to 30 squares, the Python reference's; the fullest step holds fewer states."""
     board = Board(rows, cols, holes=holes)
-    ref = count_request_jit(board, False, symmetry=False)
-    got = count_request_jit(board, False)
+    ref = count_request_jit(Question(board, False), symmetry=False)
+    got = count_request_jit(Question(board, False))
     assert (got.count, got.directed) == (ref.count, ref.directed)
     assert all(a <= b for a, b in zip(got.states_per_column, ref.states_per_column))
     assert got.max_states < ref.max_states or ref.max_states < 64
     if board.n_squares <= 30:
-        assert got.count == count_request(board, False).count
+        assert got.count == count_request(Question(board, False)).count
 
 
 @pytest.mark.parametrize("case", [
@@ -703,9 +702,9 @@ def test_open_tours_merge_mirror_images_too(rows, cols, holes):
 def test_no_mirror_where_the_board_or_question_is_not_alike_upside_down(case):
     """No merging where a state and its image may count differently: holes that are not
     alike upside down, a fixed end, forced moves: the states are the unmerged sweep's."""
-    board = case.pop("board")
-    ref = count_request_jit(board, symmetry=False, **case)
-    got = count_request_jit(board, **case)
+    question = Question(case.pop("board"), **case)
+    ref = count_request_jit(question, symmetry=False)
+    got = count_request_jit(question)
     assert got.count == ref.count and got.states_per_column == ref.states_per_column
 
 
@@ -723,12 +722,12 @@ def test_a_sweep_whose_states_run_out_stops_there(rows, cols, gap, closed):
     partial tour dies at the gap, and both counters stop there with 0 instead of stepping
     through the empty columns after it; the search agrees on the small board."""
     board = Board(rows, cols, holes=[(r, c) for r in range(rows) for c in (gap, gap + 1)])
-    for res in (count_request(board, closed), count_request_jit(board, closed)):
+    for res in (count_request(Question(board, closed)), count_request_jit(Question(board, closed))):
         assert res.count == 0
         assert gap <= res.emptied <= gap + 2  # the sweep's column where the last state died
         assert len(res.states_per_column) <= res.emptied  # not one a column of the 30 or 40
     whole = Board(rows, cols)  # the same board whole: the sweep runs to the end
-    assert count_request_jit(whole, closed).emptied == 0
+    assert count_request_jit(Question(whole, closed)).emptied == 0
 
 
 def test_the_empty_sweep_stops_on_a_strip_of_a_billion_columns(cli):

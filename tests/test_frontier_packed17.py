@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from kt_formal.question import Question
 from kt_formal.board import Board
 from kt_formal.counting import frontier_jit as fj
 from kt_formal.counting import frontier_packed17 as p17
@@ -46,7 +47,7 @@ def test_eight_across_closed_tours_take_the_packed_kernel():
 
 def test_a_checkpoint_of_the_other_keys_is_another_count(tmp_path):
     """Checkpoints hold keys: the same board's count on other keys has another name."""
-    lay = sweep_layout(Board(8, 8), True, None, None, (), (), 0.0)
+    lay = sweep_layout(Question(Board(8, 8), True, None, None, (), ()), 0.0)
     names = {board_checkpointer(lay, True, str(tmp_path), None, True, 62, keys).key for keys in (None, "closed17")}
     assert len(names) == 2
 
@@ -72,11 +73,11 @@ def test_holed_boards_count_as_the_reference_counts(seed):
     seen = 0
     for _ in range(4):
         b = _holed(rng, 5, 2)
-        got = fj.count_request_jit(b, threads=1)
-        lay = sweep_layout(b, True, None, None, (), (), 0.0)
+        got = fj.count_request_jit(Question(b), threads=1)
+        lay = sweep_layout(Question(b, True, None, None, (), ()), 0.0)
         assert getattr(lay, "W", 17) == 17  # swept eight across, or answered at once
-        assert got.count == count_request(b).count
-        assert fj.count_request_jit(b, symmetry=False).count == got.count
+        assert got.count == count_request(Question(b)).count
+        assert fj.count_request_jit(Question(b), symmetry=False).count == got.count
         seen += got.count > 0
     assert seen, "every board had no tour: the test does not test"
 
@@ -85,7 +86,7 @@ def test_5x8_swept_eight_across():
     """5x8's 44,202 closed tours (OEIS A383661's 5 x 8 term; docs/counts.md) on an 8x8 board
     holed to eight by five: the board looks the same upside down, so mirror images merge."""
     holed = Board(8, 8, holes=[(r, c) for r in range(8) for c in range(5, 8)])
-    merged, apart = fj.count_request_jit(holed), fj.count_request_jit(holed, symmetry=False)
+    merged, apart = fj.count_request_jit(Question(holed)), fj.count_request_jit(Question(holed), symmetry=False)
     assert merged.count == apart.count == 44202
     assert merged.max_states < apart.max_states
 
@@ -104,9 +105,9 @@ def test_counts_and_states_equal_those_of_base_11_keys(monkeypatch):
     kernel's (which steps the same states on an array of digits)."""
     rng = random.Random(8)
     boards = [_holed(rng, 6, rng.randint(0, 2)) for _ in range(3)] + [Board(8, 8, holes=[(r, c) for r in range(8) for c in range(6, 8)])]
-    packed = [fj.count_request_jit(b) for b in boards]
+    packed = [fj.count_request_jit(Question(b)) for b in boards]
     _force_base_11(monkeypatch)
-    wide = [fj.count_request_jit(b) for b in boards]
+    wide = [fj.count_request_jit(Question(b)) for b in boards]
     assert [(p.count, p.max_states, p.states_per_column) for p in packed] == \
         [(w.count, w.max_states, w.states_per_column) for w in wide]
     assert packed[-1].count == 55488142  # 6x8 (docs/counting.md), here swept eight across

@@ -520,8 +520,7 @@ def seed_files() -> dict:
         "alternation": find_proof(Question(Board(4, 7), closed=True)),
         "separator": find_proof(Question(Board(3, 8), closed=True), thorough=True),
         "separator-open": find_proof(Question(Board(4, 6), closed=False, start=(2, 0), end=(0, 3))),
-        "exhaustive": make_proof(Board(3, 7), "exhaustive", False, end=(1, 3), engine="exhaustive",
-                                 nodes=1000, pruning="none"),
+        "exhaustive": make_proof(Question(Board(3, 7), False, end=(1, 3)), "exhaustive", engine="exhaustive", nodes=1000, pruning="none"),
         "drup": run_engine("sat", Question(Board(3, 6, holes=[(0, 0), (0, 1)]), closed=False)).proof,
     }
     hall = find_proof(Question(Board(5, 5, holes=[(2, 2)]), closed=True), thorough=True)

@@ -33,8 +33,7 @@ def proofs() -> dict:
         "alternation": find_proof(Question(Board(4, 7), closed=True)),
         "separator": find_proof(Question(Board(3, 8), closed=True), thorough=True),
         "separator open": find_proof(Question(Board(3, 6), closed=False), thorough=True),
-        "exhaustive": make_proof(Board(3, 7), "exhaustive", False, end=(1, 3), engine="exhaustive",
-                                 nodes=1000, pruning="none"),
+        "exhaustive": make_proof(Question(Board(3, 7), False, end=(1, 3)), "exhaustive", engine="exhaustive", nodes=1000, pruning="none"),
     }
     for name, p in out.items():
         assert p is not None, name
@@ -245,7 +244,7 @@ def test_strict_json(text, match):
 def test_huge_boards_cost_nothing_to_check_by_colour():
     import time
 
-    d = make_proof(Board(3, 3), "colour", True, dark=0, light=0)
+    d = make_proof(Question(Board(3, 3), True), "colour", dark=0, light=0)
     d["board"] = {"rows": 999999999, "cols": 999999999, "holes": []}
     n = 999999999 * 999999999
     d["dark"], d["light"] = (n + 1) // 2, n // 2
@@ -258,7 +257,7 @@ def test_huge_boards_cost_nothing_to_check_by_colour():
 def test_separator_on_a_large_board_is_refused_before_any_work():
     import time
 
-    d = make_proof(Board(3, 3), "separator", True, separator=[], components=2, reduced=False, virtual=[])
+    d = make_proof(Question(Board(3, 3), True), "separator", separator=[], components=2, reduced=False, virtual=[])
     d["board"] = {"rows": 2000, "cols": 2000, "holes": []}
     t = time.process_time()  # processor time: a busy machine does not stretch it
     with pytest.raises(CertificateRejected, match="checked up to"):

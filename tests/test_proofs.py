@@ -92,7 +92,7 @@ def test_no_proof_where_a_tour_exists(rows, cols, closed, thorough):
 
 
 def test_colour_explanation_matches_the_issue():
-    p = find_colour_proof(Board(5, 5), closed=True)
+    p = find_colour_proof(Question(Board(5, 5), closed=True))
     assert explain(p) == ("No closed tour: the board has 13 dark and 12 light squares; "
                           "a closed tour alternates colours.")
 
@@ -100,7 +100,7 @@ def test_colour_explanation_matches_the_issue():
 def test_posa_proof_is_linear_in_n():
     sizes = {}
     for n in (500, 1000, 2000):
-        p = find_alternation_proof(Board(4, n), closed=True)
+        p = find_alternation_proof(Question(Board(4, n), closed=True))
         assert p["method"] == "alternation" and len(p["independent"]) == 2 * n
         check_proof(p)
         sizes[n] = len(json.dumps(p))
@@ -109,7 +109,7 @@ def test_posa_proof_is_linear_in_n():
 
 def test_3x8_closed_needs_the_reduction():
     b = Board(3, 8)
-    assert find_separator_proof(b, True, thorough=True, max_size=4, budget=20_000)["reduced"] is True
+    assert find_separator_proof(Question(b, True), thorough=True, max_size=4, budget=20_000)["reduced"] is True
     plain = find_proof(Question(b, closed=True), thorough=True)
     plain["reduced"] = False
     rejected(plain, "leaves 3 components, not 5")
@@ -126,9 +126,9 @@ def test_colour_count_that_lies():
     p = proof_of(5, 5)
     p["dark"] = 12
     rejected(p, "13 dark and 12 light")
-    q = make_proof(Board(6, 6), "colour", True, dark=18, light=18)
+    q = make_proof(Question(Board(6, 6), True), "colour", dark=18, light=18)
     rejected(q, "do not rule out")
-    q = make_proof(Board(6, 6), "colour", True, dark=19, light=17)
+    q = make_proof(Question(Board(6, 6), True), "colour", dark=19, light=17)
     rejected(q, "18 dark and 18 light")
 
 
@@ -181,26 +181,26 @@ def test_one_colour_set_is_no_proof():
     # the dark squares of a 4x4 minus... a monochrome independent half
     b = Board(6, 6)
     half = [[r, c] for r in range(6) for c in range(6) if (r + c) % 2 == 0]
-    rejected(make_proof(b, "alternation", True, independent=half), "one colour")
-    rejected(make_proof(b, "alternation", True, independent=half[:-1]), "not half")
+    rejected(make_proof(Question(b, True), "alternation", independent=half), "one colour")
+    rejected(make_proof(Question(b, True), "alternation", independent=half[:-1]), "not half")
 
 
 BRIDGED = Board.from_spec(7, 16, ["2,5,3x6"])
 
 
 def test_hall_proof_is_checked_by_recounting():
-    p = find_hall_proof(BRIDGED)
+    p = find_hall_proof(Question(BRIDGED))
     x = p["squares"]
     assert len({(r + c) % 2 for r, c in x}) == 1
     _, summary = verify_certificate(json.loads(json.dumps(p)))
     assert "need 52 tour moves" in summary and "at most 50" in summary
     # 5x6 minus a 2x3 block on its edge: short by one move, so no closed tour; an open tour
     # (colours balanced, so one end among the set) needs one move less, and has room: it exists
-    edge = find_hall_proof(Board.from_spec(5, 6, [(3, 0, 2, 3)]))
+    edge = find_hall_proof(Question(Board.from_spec(5, 6, [(3, 0, 2, 3)])))
     verify_certificate(edge)
     edge["closed"] = False
     rejected(edge, "which an open tour allows")
-    assert find_hall_proof(Board.from_spec(5, 6, [(3, 0, 2, 3)]), closed=False) is None
+    assert find_hall_proof(Question(Board.from_spec(5, 6, [(3, 0, 2, 3)]), closed=False)) is None
     q = copy.deepcopy(p)
     q["squares"].append([x[0][0], x[0][1] + 1] if [x[0][0], x[0][1] + 1] not in x else [x[0][0] + 1, x[0][1]])
     rejected(q, "both colours")
@@ -222,7 +222,7 @@ def test_hall_proof_is_checked_by_recounting():
 def test_hall_proof_where_no_cheap_proof_applies(rows, cols, rect):
     b = Board.from_spec(rows, cols, [rect])
     assert find_proof(Question(b, closed=True)) is None  # colour, degree, alternation, separator: none
-    p = find_hall_proof(b)
+    p = find_hall_proof(Question(b))
     verify_certificate(json.loads(json.dumps(p)))
     assert explain(p).startswith("No closed tour: a closed tour gives each of the ")
     assert truth(b, True) is False
@@ -231,7 +231,7 @@ def test_hall_proof_where_no_cheap_proof_applies(rows, cols, rect):
 def test_every_dark_square_is_no_hall_proof():
     b = Board(8, 8)
     dark = [[r, c] for r in range(8) for c in range(8) if (r + c) % 2 == 0]
-    rejected(make_proof(b, "hall", True, squares=dark), "which a closed tour allows")
+    rejected(make_proof(Question(b, True), "hall", squares=dark), "which a closed tour allows")
 
 
 @pytest.mark.parametrize("rows,cols,holes,closed", [
@@ -239,7 +239,7 @@ def test_every_dark_square_is_no_hall_proof():
     (5, 6, ((3, 0), (3, 1), (3, 2), (4, 0), (4, 1), (4, 2)), False), (7, 7, (), False), (5, 5, ((2, 2),), False)])
 def test_no_hall_proof_where_a_tour_exists(rows, cols, holes, closed):
     b = Board(rows, cols, holes=list(holes))
-    assert find_hall_proof(b, closed) is None
+    assert find_hall_proof(Question(b, closed)) is None
     assert truth(b, closed) is True
 
 
@@ -250,7 +250,7 @@ def test_open_hall_proof_counts_the_ends_the_colours_allow():
     from kt_formal.kernel.shape import shape_from_dict
 
     b = Board.from_spec(3, 6, [(0, 0, 1, 1)])
-    p = find_hall_proof(b, closed=False)
+    p = find_hall_proof(Question(b, closed=False))
     _, summary = verify_certificate(json.loads(json.dumps(p)))
     assert "less 0 for the ends of the tour" in summary
     shape = shape_from_dict(p["board"])
@@ -283,7 +283,7 @@ def test_hall_proofs_found_are_accepted_and_true(rows, cols, h, w, closed, data)
     squares = b.squares()
     start = data.draw(st.sampled_from([None] + squares))
     end = data.draw(st.sampled_from([None] + [q for q in squares if q != start]))
-    p = find_hall_proof(b, closed, start, end)
+    p = find_hall_proof(Question(b, closed, start, end))
     if p is not None and not (b.degrees() == 0).any():
         verify_certificate(json.loads(json.dumps(p)))
         assert truth(b, closed, start, end) is False
@@ -339,7 +339,7 @@ def test_ends_proofs_are_checked():
     p = proof_of(5, 5, False, start=(2, 2), end=(2, 2))
     p["end"] = [0, 0]
     rejected(p)
-    p = make_proof(Board(1, 1), "ends", False, (0, 0), (0, 0))
+    p = make_proof(Question(Board(1, 1), False, (0, 0), (0, 0)), "ends")
     rejected(p, "one-square")
 
 
@@ -347,7 +347,7 @@ def test_exhaustive_proof_of_a_board_that_has_a_tour_is_rejected():
     # 3x10 has a closed tour: a record claiming otherwise fails the re-run
     from kt_formal.proofs.replay import replay_exhaustive
 
-    p = make_proof(Board(3, 10), "exhaustive", True, engine="exhaustive", nodes=10**6, pruning="none")
+    p = make_proof(Question(Board(3, 10), True), "exhaustive", engine="exhaustive", nodes=10**6, pruning="none")
     rejected(p, "NOT CHECKED")  # the kernel runs no search
     with pytest.raises(CertificateRejected, match="found a tour"):
         replay_exhaustive(p)

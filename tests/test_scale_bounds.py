@@ -155,7 +155,7 @@ def test_frames_two_wide_have_no_closed_tour_by_the_forced_moves(rows, cols):
     from kt_formal.api import decide
 
     board = Board.from_spec(rows, cols, [f"2,2,{rows - 4}x{cols - 4}"])
-    proof = find_reduction_proof(board)
+    proof = find_reduction_proof(Question(board))
     claim = check_proof(proof)
     assert claim.evidence[0] == "separator" and claim.evidence[2] in (2, 4)
     if rows * cols <= 300:
@@ -166,7 +166,7 @@ def test_the_forced_move_proof_is_not_claimed_where_a_tour_exists():
     """A frame three wide round the hole has squares of three and more moves and a closed tour:
     no proof (and a holed board with a tour never gets one)."""
     board = Board.from_spec(14, 14, ["3,3,8x8"])
-    assert find_reduction_proof(board) is None
+    assert find_reduction_proof(Question(board)) is None
     assert find_proof(Question(board)) is None
 
 
@@ -180,7 +180,7 @@ def _proof_by_squares(rows, cols, squares, **fields):
 
 def test_the_kernel_reads_a_board_by_its_squares_as_the_board_of_its_holes():
     board = Board.from_spec(20, 20, ["2,2,16x16"])
-    by_holes = find_reduction_proof(board)
+    by_holes = find_reduction_proof(Question(board))
     by_squares = _proof_by_squares(20, 20, board.squares())
     assert check_proof(by_squares).evidence == check_proof(by_holes).evidence
 

@@ -28,6 +28,19 @@ def test_help_imports_neither_numpy_nor_the_solvers():
     assert not mods & {"numpy", *HEAVY}
 
 
+@pytest.mark.parametrize("command", ["tour", "exists", "count", "verify"])
+def test_a_commands_help_names_the_default_time_limit_without_numpy(command, cli):
+    """The help text is built from the one default (kt_formal.defaults, which imports nothing;
+    the command's ``--help`` stays without NumPy, above), and loads no solver."""
+    from kt_formal.defaults import DEFAULT_TIME_LIMIT
+
+    mods = _modules_after("from kt_formal.cli import main\n"
+                          f"try:\n    main([{command!r}, '--help'])\nexcept SystemExit:\n    pass")
+    assert not mods & set(HEAVY)
+    r = cli(command, "--help")
+    assert r.code == 0 and f"(default {DEFAULT_TIME_LIMIT:g}" in " ".join(r.out.split())
+
+
 def test_verify_imports_no_solver(tmp_path):
     from kt_formal import Board, find_tour
 

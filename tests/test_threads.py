@@ -18,6 +18,7 @@ from kt_formal.board import Board
 from kt_formal.engines import kernel_threads
 from kt_formal.counting.frontier_jit import count_request_jit, count_row
 from kt_formal.exceptions import InvalidInput
+from kt_formal.question import Question
 from tests.conftest import ROOT
 
 #: The environment of a fresh process that leaves every choice to kt_formal.
@@ -33,8 +34,9 @@ import ctypes, sys
 {before}
 from kt_formal.board import Board
 from kt_formal.counting.frontier_jit import count_request_jit
+from kt_formal.question import Question
 import numba
-count_request_jit(Board(6, 6), threads=2)
+count_request_jit(Question(Board(6, 6)), threads=2)
 layer = numba.threading_layer()
 print(layer)
 sys.stdout.flush()
@@ -78,8 +80,8 @@ def test_an_openmp_loaded_before_without_the_policy_gives_the_work_queue():
 
 @pytest.mark.slow  # 30 to 50 s with a busy neighbour: CI runs it with the slow tests
 def test_one_thread_gives_the_same_count_and_every_step_takes_one():
-    default = count_request_jit(Board(6, 6))
-    one = count_request_jit(Board(6, 6), threads=1)
+    default = count_request_jit(Question(Board(6, 6)))
+    one = count_request_jit(Question(Board(6, 6)), threads=1)
     assert one.count == default.count == 9862  # reference.md: 6x6 closed, 9,862
     assert one.states_per_column == default.states_per_column
     assert one.threads and all(n == 1 for _s, n in one.threads)
@@ -87,7 +89,7 @@ def test_one_thread_gives_the_same_count_and_every_step_takes_one():
 
 
 def test_small_steps_take_one_thread_and_large_ones_those_asked_for():
-    res = count_request_jit(Board(6, 7), threads=2)
+    res = count_request_jit(Question(Board(6, 7)), threads=2)
     small = [n for s, n in res.threads if s < kernel_threads.SMALL_STEP]
     large = [n for s, n in res.threads if s >= kernel_threads.SMALL_STEP]
     assert small and large  # 6x7 has both
@@ -99,12 +101,12 @@ def test_small_steps_take_one_thread_and_large_ones_those_asked_for():
 
 def test_the_environment_variable_is_honoured(monkeypatch):
     monkeypatch.setenv(kernel_threads.ENV, "1")
-    res = count_request_jit(Board(6, 7))
+    res = count_request_jit(Question(Board(6, 7)))
     assert {n for _s, n in res.threads} == {1} and res.count == 1067638
     for bad in ("0", "-2", "nan", "1.5", "two", "99999"):
         monkeypatch.setenv(kernel_threads.ENV, bad)
         with pytest.raises(InvalidInput, match=kernel_threads.ENV):
-            count_request_jit(Board(5, 6))
+            count_request_jit(Question(Board(5, 6)))
     monkeypatch.setenv(kernel_threads.ENV, "")  # set but empty: as if unset
     assert kernel_threads.requested_threads() is None
 
@@ -112,7 +114,7 @@ def test_the_environment_variable_is_honoured(monkeypatch):
 def test_without_a_request_large_steps_take_the_cores_free(monkeypatch):
     monkeypatch.delenv(kernel_threads.ENV, raising=False)
     monkeypatch.setattr(kernel_threads, "cores_free", lambda: 1)
-    res = count_request_jit(Board(6, 7))
+    res = count_request_jit(Question(Board(6, 7)))
     assert {n for _s, n in res.threads} == {1}
 
 
@@ -132,13 +134,13 @@ def test_a_long_step_takes_its_threads_afresh_between_slices(monkeypatch):
     asked = []
     real = numba.set_num_threads
     monkeypatch.setattr(numba, "set_num_threads", lambda n: (asked.append(n), real(n)))
-    res = count_request_jit(Board(6, 7))
+    res = count_request_jit(Question(Board(6, 7)))
     assert res.count == 1067638  # reference.md: 6x7 closed (frontier ZDD), 1,067,638
     steps = [n for s, n in res.threads if s >= kernel_threads.SMALL_STEP]
     assert len(asked) > len(res.threads) + 5  # the slices asked as well as the steps
     assert {1, 2} <= set(asked) and steps
     asked.clear()
-    res = count_request_jit(Board(6, 7), threads=2)
+    res = count_request_jit(Question(Board(6, 7)), threads=2)
     assert res.count == 1067638 and set(asked) <= {1, 2, numba.config.NUMBA_NUM_THREADS}
     assert len(asked) <= len(res.threads) + 1  # once a step (and put back at the end)
 
@@ -250,7 +252,7 @@ def test_a_cold_cache_compiles_outside_the_time_limit(tmp_path):
     took = time.perf_counter() - t
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].split()[0] == str(count_request_jit(Board(3, 30)).count)
+    assert lines[0].split()[0] == str(count_request_jit(Question(Board(3, 30))).count)
     assert lines[1:] == ["3x10 16", "3x11 0", "3x12 176"]  # OEIS A175881
     assert proc.stderr.count(_NOTE) == 1
     assert took > 0.5  # the compile really ran, past the limit
@@ -270,7 +272,7 @@ def test_a_busy_neighbour_costs_at_most_two_and_a_half_times(tmp_path):
     prepare_kernels()
 
     def best_of(n: int) -> float:
-        return min(count_request_jit(Board(6, 8)).wall_time for _ in range(n))
+        return min(count_request_jit(Question(Board(6, 8))).wall_time for _ in range(n))
 
     idle = best_of(2)
     busy = subprocess.Popen([sys.executable, "-c", "import time\nt = time.time() + 120\nwhile time.time() < t: pass"])
@@ -338,23 +340,22 @@ def test_after_the_preparation_a_count_compiles_nothing(wide):
     before = {k.__name__: len(k.signatures) for k in kernels}
     assert all(before.values())
     if wide:
-        F.count_request_jit(Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= 4 or c >= 5]))
+        F.count_request_jit(Question(Board(8, 8, holes=[(r, c) for r in range(8) for c in range(8) if r >= 4 or c >= 5])))
         F.count_row(8, 1, 3, closed=False, partial=True)
         with tempfile.TemporaryDirectory() as spill:  # 8 across, in passes and files
-            F.count_request_jit(Board(8, 8, holes=[(r, c) for r in range(8) for c in range(3, 8)]), closed=False,
-                                table_bytes=1 << 12, spill_dir=spill)
+            F.count_request_jit(Question(Board(8, 8, holes=[(r, c) for r in range(8) for c in range(3, 8)]), closed=False), table_bytes=1 << 12, spill_dir=spill)
     else:
-        F.count_request_jit(Board(5, 6))
-        F.count_request_jit(Board(4, 5), closed=False, start=(0, 0))
-        F.count_request_jit(Board(5, 6, holes=[(2, 2)]), closed=False, start=(0, 0), end=(4, 5))
+        F.count_request_jit(Question(Board(5, 6)))
+        F.count_request_jit(Question(Board(4, 5), closed=False, start=(0, 0)))
+        F.count_request_jit(Question(Board(5, 6, holes=[(2, 2)]), closed=False, start=(0, 0), end=(4, 5)))
         with tempfile.TemporaryDirectory() as spill:
-            F.count_request_jit(Board(6, 6), table_bytes=1 << 18, spill_dir=spill)
+            F.count_request_jit(Question(Board(6, 6)), table_bytes=1 << 18, spill_dir=spill)
             F.count_row(5, 23, 24, table_bytes=1 << 20, spill_dir=spill)
         F.count_row(4, 3, 6, closed=False, partial=True)
         old = F.LOAD_FACTOR
         try:
             F.LOAD_FACTOR = 50.0  # tables laid out far too small: they grow
-            F.count_request_jit(Board(5, 6))
+            F.count_request_jit(Question(Board(5, 6)))
         finally:
             F.LOAD_FACTOR = old
     assert {k.__name__: len(k.signatures) for k in kernels} == before
@@ -400,7 +401,8 @@ def test_a_count_loads_only_the_kernel_of_its_kind():
     assert F.count_fills(8, True) == [F.fill_closed17] and F.count_fills(8, False) == [F.fill_wide]
     assert F.count_fills() == list(F.FILLS) and F.count_fills(5) == [F.fill_closed16, F.fill_open16]
     code = ("import sys; from kt_formal.board import Board; from kt_formal.counting import frontier_jit as F; "
-            "F.count_request_jit(Board(4, 5), closed=sys.argv[1] == 'closed'); "
+            "from kt_formal.question import Question; "
+            "F.count_request_jit(Question(Board(4, 5), closed=sys.argv[1] == 'closed')); "
             "print(*[len(f.signatures) for f in F.FILLS])")
     wait_for_warm([0, 1])  # the session's compile (the subprocess would compile them again)
     for kind, loaded in (("closed", "1 0 0 0"), ("open", "0 1 0 0")):

@@ -22,7 +22,8 @@ verify`` start without NumPy's solvers and compiled kernels.
 from __future__ import annotations
 
 from kt_formal.exceptions import (CertificateNotChecked, CertificateRejected, InvalidInput, KtFormalError,
-                                  LimitReached, ResourceLimit, exit_code_of)
+                                  LimitReached, ResourceLimit, Worded, exit_code_of, message_in)
+from kt_formal.defaults import DEFAULT_THREADS, DEFAULT_TIME_LIMIT
 from kt_formal.files import STDOUT, output_file, output_name, reading, refuse_overwrites
 from kt_formal.progress import progress_for
 
@@ -38,20 +39,22 @@ _LAZY = {
                      "graph_summary", "write_knight_graph", "open_tour_exists", "count_sequence", "second_count",
                      "count_method", "parse_threads", "square_name", "MAX_SHORT_SIDE", "COUNT_COMMAND_WORDS"),
                     "kt_formal.api.tools"),
-    **dict.fromkeys(("DEFAULT_TIME_LIMIT", "check_time_limit", "Question", "Limits"), "kt_formal.question"),
+    **dict.fromkeys(("check_time_limit", "Question", "Limits"), "kt_formal.question"),
+    **dict.fromkeys(("command_words", "in_command_words"), "kt_formal.api.words"),
     "Family": "kt_formal.survey.families",
     "MAX_SIDE": "kt_formal.board",
     **dict.fromkeys(("JSON_MAX_SQUARES", "TEXT_SLOW_SQUARES", "json_limit_message", "format_for_path",
-                     "write_grid"), "kt_formal.tourfile"),
+                     "write_grid", "BINARY_SUFFIX"), "kt_formal.tourfile"),
 }
 
 __all__ = ["tour", "decide", "count", "verify", "census", "census_report", "verify_database", "make_board",
            "count_result", "Decision", "CountResult", "Verification", "DatabaseCheck", "CensusResult",
-           "ReportResult", "Family", "CENSUS_TIME_LIMIT", "DEFAULT_TIME_LIMIT", "check_time_limit", "Question",
+           "ReportResult", "Family", "CENSUS_TIME_LIMIT", "DEFAULT_TIME_LIMIT", "DEFAULT_THREADS", "check_time_limit", "Question",
            "Limits", "board_size", "engine_names", "warm_up", "model_pieces", "check_models", "build_models",
            "frame_model", "graph_summary", "write_knight_graph", "open_tour_exists", "count_sequence",
            "second_count", "count_method", "parse_threads", "square_name", "MAX_SHORT_SIDE", "COUNT_COMMAND_WORDS", "CENSUS_COMMAND_WORDS", "MAX_SIDE",
            "JSON_MAX_SQUARES", "TEXT_SLOW_SQUARES", "json_limit_message", "format_for_path", "write_grid",
+           "BINARY_SUFFIX", "Worded", "message_in", "command_words", "in_command_words",
            "KtFormalError", "InvalidInput", "ResourceLimit", "CertificateRejected", "CertificateNotChecked",
            "LimitReached", "exit_code_of", "STDOUT", "output_file", "output_name", "reading", "refuse_overwrites",
            "progress_for"]

@@ -17,7 +17,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kt_formal.exceptions import CertificateNotChecked, CertificateRejected, LimitReached
+from kt_formal.exceptions import (CertificateNotChecked, CertificateRejected, Worded,
+                                  LimitReached)
 from kt_formal.question import DEFAULT_TIME_LIMIT
 
 __all__ = ["verify", "verify_database", "Verification", "DatabaseCheck"]
@@ -48,8 +49,10 @@ class Verification:
 
     def text(self) -> str:
         """The command's line: ``OK: claim``, ``REPLAYED: claim``, ``REJECTED: reason``, ..."""
+        from kt_formal.api.words import in_command_words
+
         head = {"verified": "OK: ", "replayed": "REPLAYED: ", "rejected": "REJECTED: ", "unknown": "UNKNOWN: "}
-        return head.get(self.answer, "") + self.claim
+        return head.get(self.answer, "") + in_command_words(self.claim)
 
     def to_json(self) -> dict:
         """The object of ``kt-formal verify --json`` for this file."""
@@ -105,8 +108,15 @@ def _tour_file_claim(path: str, closed: bool) -> str:
     first, last = divmod(int(tour.order[0]), b.cols), divmod(int(tour.order[-1]), b.cols)
     what = question_text(b.rows, b.cols, b.n_holes, b.first_holes(6), tour.closed, first, last)
     closing = ", the closing move included" if tour.closed else ""
-    return (f"{what}: every square visited once, every step a knight move{closing} "
-            f"({len(tour)} square{'s' if len(tour) != 1 else ''}; read as a {how})")
+    claim = (f"{what}: every square visited once, every step a knight move{closing} "
+             f"({len(tour)} square{'s' if len(tour) != 1 else ''}; read as a ")
+    return Worded(claim + how.template + ")", how.python) if isinstance(how, Worded) else f"{claim}{how})"
+
+
+def _kept(exc: BaseException) -> str:
+    """The message of ``exc``, kept :class:`~kt_formal.exceptions.Worded` if it is (the
+    command then names its own options)."""
+    return exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Worded) else str(exc)
 
 
 def _stdin_claim(closed: bool, replay: bool, time_limit) -> tuple[str, str]:
@@ -117,7 +127,8 @@ def _stdin_claim(closed: bool, replay: bool, time_limit) -> tuple[str, str]:
     with standard_input_file() as path:
         answer, claim = _claim(path, closed, replay, time_limit)
     if claim.endswith(")") and not path.endswith(".json"):
-        claim = claim[:-1] + ", from standard input)"
+        claim = claim.edited(lambda t: t[:-1] + ", from standard input)") if isinstance(claim, Worded) \
+            else claim[:-1] + ", from standard input)"
     return answer, claim
 
 
@@ -180,11 +191,11 @@ def verify(certificate, *, closed: bool = False, replay: bool = False,
             file = os.fspath(certificate)
             answer, claim = _claim(file, closed, replay, time_limit)
     except CertificateNotChecked as exc:
-        return Verification(file, "not-checked", str(exc))
+        return Verification(file, "not-checked", _kept(exc))
     except CertificateRejected as exc:
         return Verification(file, "rejected", str(exc))
     except LimitReached as exc:
-        return Verification(file, "unknown", str(exc))
+        return Verification(file, "unknown", _kept(exc))
     return Verification(file, answer, claim)
 
 

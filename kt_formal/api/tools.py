@@ -16,7 +16,7 @@ import time
 from kt_formal.api.answers import count_result
 from kt_formal.counting.frontier import MAX_SHORT_SIDE
 from kt_formal.counting.policy import COMMAND_WORDS as COUNT_COMMAND_WORDS
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, Worded
 
 __all__ = ["engine_names", "warm_up", "model_pieces", "check_models", "build_models", "frame_model",
            "graph_summary", "write_knight_graph", "open_tour_exists", "count_method", "second_count",
@@ -72,8 +72,8 @@ def second_count(question, first: str):
 
     way = second_way(question, first)
     if way is None:
-        raise InvalidInput(f"--check: no second way to count the {question.board.rows}x{question.board.cols} "
-                           f"board fits here: {no_second_way(question, first)}")
+        raise InvalidInput(Worded(f"{{check}}: no second way to count the {question.board.rows}x{question.board.cols} "
+                                  f"board fits here: {no_second_way(question, first)}", {"check": "a second count"}))
     return way, lambda note, progress, **o: count_result(question, check_count(question, way, note,
                                                                                progress=progress, **o))
 

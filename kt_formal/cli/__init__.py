@@ -29,7 +29,7 @@ from kt_formal.cli.census_report import add_census_report
 from kt_formal.cli.warm import add_warm
 from kt_formal.cli.completion import add_completion
 from kt_formal.cli.scripting import json_error, next_step
-from kt_formal.api import InvalidInput, KtFormalError, LimitReached, exit_code_of
+from kt_formal.api import InvalidInput, KtFormalError, LimitReached, exit_code_of, in_command_words
 from kt_formal.api import reading, refuse_overwrites
 
 __all__ = ["main", "build_parser", "run", "quiet_blas", "BLAS_THREAD_VARIABLES"]
@@ -214,7 +214,7 @@ def main(argv=None) -> int:
         return code
     except KtFormalError as exc:
         # one line, whatever a library's message held
-        message = " ".join(next_step(str(exc), isinstance(exc, LimitReached)).split())
+        message = " ".join(next_step(in_command_words(exc), isinstance(exc, LimitReached)).split())
         print(f"{PROG}: {message}", file=sys.stderr)
         if args is None:  # the command line itself was refused: --json still asks for an object
             args = _json_asked(sys.argv[1:] if argv is None else argv)

@@ -126,11 +126,11 @@ MAX_SEED = 2**31 - 1
 
 def add_search_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=seconds, metavar="S",
-                   help="give up after S seconds and report unknown (default 60)")
+                   help=f"give up after S seconds and report unknown (default {api.DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--seed", type=bounded(int, 0, MAX_SEED, "--seed"), default=0, metavar="K",
                    help="random seed (default 0); runs repeat")
-    p.add_argument("--threads", type=bounded(int, 1, MAX_WORKERS, "--threads"), default=2, dest="workers",
-                   metavar="T", help=f"solver threads, 1 to {MAX_WORKERS} (default 2)")
+    p.add_argument("--threads", type=bounded(int, 1, MAX_WORKERS, "--threads"), default=api.DEFAULT_THREADS,
+                   dest="workers", metavar="T", help=f"solver threads, 1 to {MAX_WORKERS} (default {api.DEFAULT_THREADS})")
     p.add_argument("--workers", type=bounded(int, 1, MAX_WORKERS, "--threads"), dest="workers",
                    metavar="T", action=Renamed, new="--threads", help=argparse.SUPPRESS)
 

@@ -72,7 +72,7 @@ def add_count(sub) -> None:
                         "exit 4 if they differ")
     p.add_argument("--out", metavar="FILE", help="search: also write every tour to FILE, one JSON list per line")
     p.add_argument("--time-limit", type=seconds, metavar="S",
-                   help="stop after S seconds and report unknown (default 60)")
+                   help=f"stop after S seconds and report unknown (default {api.DEFAULT_TIME_LIMIT:g})")
     p.add_argument("--node-limit", type=bounded(int, 1, 10**15, "--node-limit"), metavar="N",
                    help="search: stop after N nodes and report unknown")
     add_script_arguments(p, "count")

@@ -45,7 +45,7 @@ def add_verify(sub) -> None:
                    help="re-run the search an 'exhaustive' record names (the kernel runs no search, "
                         "so without --replay such a record is NOT CHECKED)")
     p.add_argument("--time-limit", type=seconds, metavar="S", help="with --replay: stop a replay after S seconds and report unknown, exit 3 "
-                                     "(default 60; with --db, S for all the replays together)")
+                                     f"(default {api.DEFAULT_TIME_LIMIT:g}; with --db, S for all the replays together)")
     p.add_argument("--db", metavar="FILE", help="re-check every certificate stored in a census database")
     add_script_arguments(p, "verify")
     p.set_defaults(run=_run_verify)
@@ -103,7 +103,7 @@ def _verify_scripted(args) -> int:
         else:
             if result.answer == "unknown" and not many and not args.json:
                 raise api.LimitReached(result.claim)
-            answer, code, claim = result.answer, result.exit_code, result.claim
+            answer, code, claim = result.answer, result.exit_code, api.in_command_words(result.claim)
             if result.ok:
                 claim = _styled_claim(args, path, claim)
             text = f"{'REPLAYED' if answer == 'replayed' else 'OK'}: {claim}" if result.ok else result.text()

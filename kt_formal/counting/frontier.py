@@ -55,6 +55,7 @@ from kt_formal.counting.frontier_squares import (FutureBalance, LaterMoves, Live
                                                   square_colour)
 from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
 from kt_formal.kernel.proofcheck import colour_refutes
+from kt_formal.question import Question
 
 __all__ = ["count_tours", "count_request", "sweep_layout", "colours_rule_out", "closing_move_refutes", "SweepLayout", "FrontierCount", "estimate_states", "estimate_figure", "MEASURED_PEAK_STATES", "MEASURED_OPEN_PEAK_STATES", "OPEN_OVER_CLOSED", "estimate_measured", "MAX_SHORT_SIDE",
            "EIGHT_BY_EIGHT_MINUTES"]
@@ -106,7 +107,7 @@ class FrontierCount:
 MEASURED_PEAK_STATES = {1: 1, 2: 1, 3: 153, 4: 534, 5: 56_497, 6: 1_436_776, 7: 22_538_221, 8: 424_517_347}
 
 #: The same for open tours with both ends free, measured with mirror images and the
-#: look-ahead (``count_request_jit(Board(k, n), False).max_states``) on 3x12, 4x8, 5x12, 6x12
+#: look-ahead (``count_request_jit(Question(Board(k, n), False)).max_states``) on 3x12, 4x8, 5x12, 6x12
 #: and 7x7 (docs/counts.md).
 MEASURED_OPEN_PEAK_STATES = {1: 1, 2: 1, 3: 813, 4: 6_574, 5: 492_630, 6: 13_239_405, 7: 66_595_527}
 
@@ -201,13 +202,14 @@ class SweepLayout:
         return i // self.k + 1 if states == 0 and i < self.N - 1 and self.live_after[i + 1] else 0
 
 
-def colours_rule_out(board: Board, closed: bool, start=None, end=None) -> str:
-    """Why the colours of the board's squares leave it no tour, or "" when they do not.
+def colours_rule_out(question: Question) -> str:
+    """Why the colours of the board's squares leave ``question`` no tour, or "" when they do not.
 
     A knight always changes colour, so a closed tour has as many dark squares as light
     ones, and an open tour at most one more of a colour, both its ends on that colour (with
     as many of each, one end of each). The rule is the trusted kernel's
     (:func:`~kt_formal.kernel.proofcheck.colour_refutes`, behind the colour proofs)."""
+    board, closed, start, end = question.board, question.closed, question.start, question.end
     dark, light = board.dark_light_counts()
     ends = [] if closed else [(name, q) for name, q in (("start", start), ("end", end)) if q is not None]
     if not colour_refutes(dark, light, closed, [board.is_dark(*q) for _name, q in ends]):
@@ -245,11 +247,13 @@ def closing_move_refutes(start, end, forbidden=()) -> str:
     return ""
 
 
-def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: float):
-    """The sweep's view of a question, or its :class:`FrontierCount` when the answer is immediate
+def sweep_layout(question: Question, t0: float):
+    """The sweep's view of ``question``, or its :class:`FrontierCount` when the answer is immediate
     (one live square, too few for a cycle, equal fixed ends, colours that rule every tour out:
     :func:`colours_rule_out`, a closed tour's ends no move apart: :func:`closing_move_refutes`);
     shared by both counters. A closed tour's two fixed ends become a forced move."""
+    board, closed, start, end = question.board, question.closed, question.start, question.end
+    forced, forbidden = question.forced, question.forbidden
     rows, cols = board.rows, board.cols
     transpose = rows > cols
     k, n = (cols, rows) if transpose else (rows, cols)
@@ -257,7 +261,7 @@ def sweep_layout(board: Board, closed: bool, start, end, forced, forbidden, t0: 
         raise InvalidInput(f"the frontier method counts boards with a side of at most "
                            f"{MAX_SHORT_SIDE}; this board is {rows}x{cols}")
     # before the squares are laid out (a pass over all of them): the colours need only their counts
-    why = colours_rule_out(board, closed, start, end) or (closing_move_refutes(start, end, forbidden) if closed else "")
+    why = colours_rule_out(question) or (closing_move_refutes(start, end, forbidden) if closed else "")
     if why:
         return FrontierCount(0, closed, rows, cols, wall_time=time.perf_counter() - t0,
                              start=None if closed else start, end=None if closed else end, reason=why)
@@ -513,20 +517,18 @@ def _next_state(step: _Step, lay, closed: bool, base: list, tn: int, mask: int):
     return _normalise(w), tn2
 
 
-def count_request(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
-                  progress=None, max_states: int = 5_000_000, time_limit: float | None = None) -> FrontierCount:
-    """Count the tours of ``board`` (closed, or open with optional fixed ends).
+def count_request(question: Question, progress=None, max_states: int = 5_000_000,
+                  time_limit: float | None = None) -> FrontierCount:
+    """Count the tours ``question`` asks for (closed, or open with optional fixed ends).
 
     Parameters
     ----------
-    board : Board
-        Any holed board whose short side is at most :data:`MAX_SHORT_SIDE`.
-    closed : bool
-    start, end : (row, col), optional
-        Fixed ends of an open tour; of a closed tour, both or neither count: the cycles
-        through the move ``end -> start`` (:func:`closing_move_refutes`), each once.
-    forced, forbidden : iterables of ((r, c), (r, c))
-        Moves every counted tour uses / never uses.
+    question : Question
+        Its board: any holed board whose short side is at most :data:`MAX_SHORT_SIDE`.
+        Its ``start`` and ``end``: fixed ends of an open tour; of a closed tour, both or
+        neither count: the cycles through the move ``end -> start``
+        (:func:`closing_move_refutes`), each once. Its ``forced`` and ``forbidden`` moves:
+        moves every counted tour uses / never uses.
     progress : callable, optional
         ``progress(done, total, text)`` after each column.
     max_states : int
@@ -540,9 +542,10 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
     FrontierCount
     """
     t0 = time.perf_counter()
-    lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
+    lay = sweep_layout(question, t0)
     if isinstance(lay, FrontierCount):
         return lay
+    closed, start, end = question.closed, question.start, question.end
     rows, cols, k, n, N, W = lay.rows, lay.cols, lay.k, lay.n, lay.N, lay.W
     # state: (window tuple of W values, non-fixed terminals used) -> count
     # values: 0 = live square without a move, 1 = finished / hole / outside, >= 2 = path end label
@@ -589,4 +592,4 @@ def count_request(board: Board, closed: bool = True, start=None, end=None, force
 
 def count_tours(rows: int, cols: int, closed: bool = True, holes=None, start=None, end=None) -> int:
     """The number of tours of a ``rows x cols`` board (minus ``holes``), undirected."""
-    return count_request(Board(rows, cols, holes=holes), closed, start, end).count
+    return count_request(Question(Board(rows, cols, holes=holes), closed, start, end)).count

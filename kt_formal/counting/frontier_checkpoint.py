@@ -38,7 +38,7 @@ import time
 
 import numpy as np
 
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, Worded
 from kt_formal.files import read_user_bytes
 
 __all__ = ["question_key", "board_checkpointer", "row_checkpointer", "discard", "Checkpointer", "DEFAULT_EVERY",
@@ -248,7 +248,7 @@ class Checkpointer:
     def __init__(self, directory: str, key: str, describe: str, every: float | None = None, *,
                  resume: bool = False, carries: str = "done", steps: int | None = None):
         if not directory:
-            raise InvalidInput("--checkpoint needs a directory")
+            raise InvalidInput(Worded("{checkpoint} needs a directory", {"checkpoint": "checkpoint"}))
         if every is not None and not every >= 0:
             raise InvalidInput(f"the checkpoint interval must be 0 or more seconds, not {every}")
         try:
@@ -282,8 +282,9 @@ class Checkpointer:
                 f"of another count ({str(doc.get('question', '?'))[:200]})"
         except InvalidInput:
             whose = "that cannot be read"
-        raise InvalidInput(f"the directory {self.dir} holds a checkpoint {whose}: --resume goes on from it, "
-                           "--discard-checkpoint removes it")
+        raise InvalidInput(Worded(f"the directory {self.dir} holds a checkpoint {whose}: {{resume}} goes on from it, "
+                                  "{discard checkpoint} removes it",
+                                  {"resume": "resume=True", "discard checkpoint": "discard_checkpoint=True"}))
 
     # ------------------------------------------------------------------ writing
     def due(self) -> bool:

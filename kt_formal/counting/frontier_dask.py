@@ -20,10 +20,10 @@ import time
 
 import numpy as np
 
-from kt_formal.board import Board
 from kt_formal.counting.frontier_steps import board_steps, upside_down_alike
 from kt_formal.counting.frontier import FrontierCount, sweep_layout
-from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
+from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit, Worded
+from kt_formal.question import Question
 
 __all__ = ["count_request_dask", "merge_parts", "DaskCluster"]
 
@@ -44,7 +44,8 @@ class DaskCluster:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:  # Dask is the optional "cluster" extra
-            raise InvalidInput('--dask needs Dask, which is not installed: pip install "kt-formal[cluster]"') from None
+            raise InvalidInput(Worded('{dask} needs Dask, which is not installed: pip install "kt-formal[cluster]"',
+                                      {"dask": "dask"})) from None
         self.cluster = None
         if address == "local":
             import os
@@ -62,7 +63,8 @@ class DaskCluster:
             try:
                 self.client = Client(address, timeout="10s")
             except (OSError, TimeoutError, ValueError) as exc:
-                raise InvalidInput(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+                raise InvalidInput(Worded(f"{{dask}} {address}: cannot reach the scheduler ({exc})",
+                                          {"dask": "dask"})) from None
 
     def close(self) -> None:
         self.client.close()
@@ -173,8 +175,7 @@ def _size(part):
     return int(part[0].shape[0])
 
 
-def count_request_dask(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(), *,
-                       address: str = "local", parts: int = 2, progress=None, max_states: int | None = None,
+def count_request_dask(question: Question, *, address: str = "local", parts: int = 2, progress=None, max_states: int | None = None,
                        time_limit: float | None = None, table_bytes: int | None = None,
                        spill_dir: str | None = None, checkpoint: str | None = None, resume: bool = False,
                        checkpoint_every: float | None = None, cluster: DaskCluster | None = None,
@@ -189,13 +190,15 @@ def count_request_dask(board: Board, closed: bool = True, start=None, end=None, 
     from kt_formal.counting import frontier_jit as fj
 
     if checkpoint or resume:
-        raise InvalidInput("--checkpoint and --resume are not taken with --dask yet: count on one machine")
+        raise InvalidInput(Worded("{checkpoint} and {resume} are not taken with {dask} yet: count on one machine",
+                                  {"checkpoint": "checkpoint", "resume": "resume", "dask": "dask"}))
     if not 1 <= int(parts) <= 4096:
         raise InvalidInput(f"the parts of a Dask count are 1 to 4096, not {parts}")
     t0 = time.perf_counter()
-    lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
+    lay = sweep_layout(question, t0)
     if isinstance(lay, FrontierCount):
         return lay
+    closed, start, end = question.closed, question.start, question.end
     own = cluster is None
     if own:
         cluster = DaskCluster(address, parts)

@@ -62,7 +62,7 @@ room pruning assumes an unbounded strip (valid for every width), and for open to
 every state at the end of a column whose frontier holds one path with both ends free
 is a tour of that width (what the closing flush of a single board would find).
 
->>> count_request_jit(Board(5, 6)).count         # Schwenk: 8 closed tours
+>>> count_request_jit(Question(Board(5, 6))).count         # Schwenk: 8 closed tours
 8
 >>> count_row(3, 10, 12)                          # 3x10, 3x11, 3x12 closed (OEIS A175881)
 {10: 16, 11: 0, 12: 176}
@@ -89,6 +89,7 @@ from kt_formal.counting.frontier_packed17 import fill_closed17, fill_kernel, key
 from kt_formal.counting.frontier_steps import NO_WATCH as _NO_WATCH, board_steps, upside_down_alike, window_colours
 from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, TABLE_BYTES, physical_memory
 from kt_formal.memory import available_memory
+from kt_formal.question import Question
 from kt_formal.counting.frontier_checkpoint import board_checkpointer, row_checkpointer
 from kt_formal.counting.frontier_pace import pace
 
@@ -133,7 +134,7 @@ FILLS = (fill_closed16, fill_open16, fill_wide, fill_closed17)
 KERNELS = _TABLE_KERNELS + (fill_closed17,)
 _GROUPS = {fill: Preparation(_COMMON + kernels, "the frontier counter's kernels", COMPILE_SECONDS, warm)
            for fill, kernels, warm in (
-               (fill_closed16, (fill_closed16,), _warm(lambda: count_request_jit(Board(3, 4), threads=1))),
+               (fill_closed16, (fill_closed16,), _warm(lambda: count_request_jit(Question(Board(3, 4)), threads=1))),
                (fill_open16, (fill_open16, complete_tours), _warm(lambda: count_row(3, 3, 4, closed=False, threads=1))),
                (fill_wide, (fill_wide, complete_tours), _warm(lambda: count_row(8, 1, 2, closed=False, threads=1))),
                (fill_closed17, (fill_closed17,), _warm(lambda: count_row(8, 1, 3, threads=1))))}
@@ -432,8 +433,7 @@ class Sweep:
         self.ratio = {int(a): float(b) for a, b in meta.get("ratio", {}).items()}
 
 
-def count_request_jit(board: Board, closed: bool = True, start=None, end=None, forced=(), forbidden=(),
-                      progress=None, max_states: int = DEFAULT_MAX_STATES,
+def count_request_jit(question: Question, progress=None, max_states: int = DEFAULT_MAX_STATES,
                       time_limit: float | None = None, table_bytes: int | None = None,
                       spill_dir: str | None = None, threads: int | None = None, checkpoint: str | None = None,
                       resume: bool = False, checkpoint_every: float | None = None,
@@ -454,9 +454,10 @@ def count_request_jit(board: Board, closed: bool = True, start=None, end=None, f
     """
     threads = kernel_threads.requested_threads(threads)
     t0 = time.perf_counter()
-    lay = sweep_layout(board, closed, start, end, forced, forbidden, t0)
+    lay = sweep_layout(question, t0)
     if isinstance(lay, FrontierCount):
         return lay
+    closed, start, end = question.closed, question.start, question.end
     ckpt = (board_checkpointer(lay, closed, checkpoint, checkpoint_every, symmetry, LIMB, key_encoding(lay.W, closed),
                                ends=(start, end), resume=resume) if checkpoint else None)
     if resume and ckpt is None:

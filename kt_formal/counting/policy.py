@@ -13,7 +13,8 @@ method swept across the board's other side (the board turned a quarter and made 
 with holes), where that fits.
 
 >>> from kt_formal.board import Board
->>> choose_method(Board(6, 6), closed=True), choose_method(Board(6, 6), closed=False)
+>>> from kt_formal.question import Question
+>>> choose_method(Question(Board(6, 6), closed=True)), choose_method(Question(Board(6, 6), closed=False))
 ('search', 'frontier')
 """
 
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 from kt_formal.board import Board
 from kt_formal.counting.frontier import MAX_SHORT_SIDE, colours_rule_out, estimate_figure
-from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit
+from kt_formal.exceptions import InvalidInput, LimitReached, ResourceLimit, Worded
 from kt_formal.question import DEFAULT_TIME_LIMIT, Limits, Question, check_time_limit
 
 __all__ = ["Count", "PYTHON_WORDS", "COMMAND_WORDS", "choose_method", "method_for", "run_count", "run_row", "parse_threads", "second_way", "no_second_way", "check_count",
@@ -100,9 +101,9 @@ def parse_threads(text, what: str = "--threads") -> int:
     return parse(text, what)
 
 
-def choose_method(board: Board, closed: bool, method: str = "auto", *, out=None, node_limit=None,
+def choose_method(question: Question, method: str = "auto", *, out=None, node_limit=None,
                   frontier_only: bool = False, words=PYTHON_WORDS) -> str:
-    """``frontier`` or ``search`` for a count of ``board`` (``method`` as asked).
+    """``frontier`` or ``search`` for a count of ``question`` (``method`` as asked).
 
     ``auto``: the exhaustive search for closed tours of boards of at most
     :data:`SEARCH_SQUARES` squares, for a list of the tours (``out``) and for a node limit;
@@ -110,7 +111,7 @@ def choose_method(board: Board, closed: bool, method: str = "auto", *, out=None,
     both is refused (one line). ``frontier_only``: a checkpoint, Dask or unmerged mirror
     images were asked for. ``words`` name the options in messages (:data:`PYTHON_WORDS`).
     """
-    w = words
+    w, board, closed = words, question.board, question.closed
     if method not in ("auto", "frontier", "search"):
         raise InvalidInput(f"the method must be auto, frontier or search, not {method!r}")
     short = min(board.rows, board.cols)
@@ -242,7 +243,7 @@ def _frontier(request: Question, o: dict, note) -> Count:
     """A count by the frontier method, with the policy's checks and preparation."""
     board = request.board
     count_request, count_row = _counters()
-    ruled_out = colours_rule_out(board, request.closed, request.start, request.end)
+    ruled_out = colours_rule_out(request)
     kwargs = {}
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
         kwargs = _spill_options(o["spill_dir"], o["table_bytes"], o["words"])
@@ -264,16 +265,16 @@ def _frontier(request: Question, o: dict, note) -> Count:
 
         discard(kwargs["checkpoint"])
     t0 = time.perf_counter()
-    ask = dict(forced=request.forced, forbidden=request.forbidden, progress=o["progress"], time_limit=o["time_limit"])
+    ask = dict(progress=o["progress"], time_limit=o["time_limit"])
     try:
         if o["dask"]:
             from kt_formal.counting.frontier_dask import count_request_dask
 
             kwargs.pop("threads", None)
-            res = count_request_dask(board, request.closed, request.start, request.end, address=o["dask"],
+            res = count_request_dask(request, address=o["dask"],
                                      parts=o["parts"], progress=o["progress"], time_limit=o["time_limit"], **kwargs)
         else:
-            res = count_request(board, request.closed, request.start, request.end, **ask, **kwargs)
+            res = count_request(request, **ask, **kwargs)
     except LimitReached as exc:
         return Count("frontier", False, None, None, time.perf_counter() - t0, reason=str(exc), way="frontier method")
     return Count("frontier", True, int(res.count), None, res.wall_time, res.directed, max_states=int(res.max_states),
@@ -288,7 +289,7 @@ def pathsearch(request: Question, o: dict) -> Count:
     if not res.complete:
         return Count("search", False, None, int(res.count), res.wall_time, nodes=res.nodes, way="exhaustive search",
                      reason=f"the count stopped at its limit after {res.nodes:,} nodes and {res.wall_time:.2f} s")
-    why = colours_rule_out(request.board, request.closed, request.start, request.end) if res.count == 0 else ""
+    why = colours_rule_out(request) if res.count == 0 else ""
     return Count("search", True, int(res.count), None, res.wall_time, res.directed_count, nodes=res.nodes, reason=why,
                  way="exhaustive search")
 
@@ -307,7 +308,7 @@ def method_for(request: Question, **options) -> str:
     o = dict(_DEFAULTS, **options)
     check_time_limit(o["time_limit"])  # NaN, 0 or negative: bad input, as for a tour
     frontier_only = bool(o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"])
-    return choose_method(request.board, request.closed, o["method"], out=o["out"], node_limit=o["node_limit"],
+    return choose_method(request, o["method"], out=o["out"], node_limit=o["node_limit"],
                          frontier_only=frontier_only, words=o["words"])
 
 
@@ -357,14 +358,16 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
     check_time_limit(o["time_limit"])
     count_request, count_row = _counters()
     if o["dask"]:
-        raise InvalidInput("--dask counts one board at a time, not a --sequence")
+        raise InvalidInput(Worded("{dask} counts one board at a time, not {sequence}",
+                                  {"dask": "dask", "sequence": "a row of boards"}))
     if count_row is None:  # the pure-Python counter: one board at a time
         if o["checkpoint"] or o["resume"] or not o["symmetry"]:
-            raise InvalidInput("--checkpoint, --resume and --no-mirror need the compiled counter (numba)")
+            raise InvalidInput(Worded("{checkpoint}, {resume} and {no mirror} need the compiled counter (numba)",
+                                      {"checkpoint": "checkpoint", "resume": "resume", "no mirror": "symmetry=False"}))
         for n in range(a, b + 1):
             for j in range(1, k + 1) if partial else (k,):
                 board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
-                on_count((n, j) if partial else n, count_request(board, closed, time_limit=o["time_limit"]).count)
+                on_count((n, j) if partial else n, count_request(Question(board, closed), time_limit=o["time_limit"]).count)
         return
     spill = _spill_options(o["spill_dir"], o["table_bytes"], o["words"])
     ckpt = _checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"], o["words"])

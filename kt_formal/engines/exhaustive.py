@@ -33,7 +33,7 @@ Counting and listing every tour with the same search is :mod:`kt_formal.counting
 from __future__ import annotations
 
 
-from kt_formal.certificate import FORMAT, board_from_dict, board_to_dict
+from kt_formal.certificate import board_from_dict, question_header
 from kt_formal.engines.base import Engine
 from kt_formal.engines.pathsearch import NodeMeter, refuses, search_request, search_tables
 from kt_formal.exceptions import InvalidInput
@@ -51,13 +51,7 @@ PRUNING = "colour-count, degree<2, dead-end degree, open-end count, direction sy
 def proof_dict(request: Question, nodes: int, engine: str = NAME, pruning: str = PRUNING) -> dict:
     """The JSON-ready record of an exhausted search for ``request``."""
     return {
-        "format": FORMAT,
-        "kind": "proof",
-        "method": "exhaustive",
-        "board": board_to_dict(request.board),
-        "closed": bool(request.closed),
-        "start": None if request.start is None else [int(x) for x in request.start],
-        "end": None if request.end is None else [int(x) for x in request.end],
+        **question_header(request, "proof", "exhaustive"),
         "engine": engine,
         "nodes": int(nodes),
         "pruning": pruning,

@@ -38,7 +38,7 @@ import numpy as np
 from kt_formal import memory
 from kt_formal.board import KNIGHT_MOVES, ensure_memory
 from kt_formal.engines.compiled import Preparation, kernels_compiled
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, Worded
 from kt_formal.question import Limits
 from kt_formal.engines.pathsearch_kernels import plain_kernel, search_kernel, warnsdorff_kernel
 
@@ -380,7 +380,8 @@ class Outcome:
 def refuses(question, engine: str) -> str | None:
     """Why a path search cannot take ``question`` (forced moves), or None."""
     if question.forced:
-        return f"the {engine} engine does not take forced moves; use --engine cpsat"
+        return Worded(f"the {engine} engine does not take forced moves; use {{engine cpsat}}",
+                      {"engine cpsat": "engine='cpsat'"})
     return None
 
 

@@ -34,11 +34,11 @@ import time
 import zlib
 from dataclasses import dataclass
 
-from kt_formal.certificate import FORMAT, board_to_dict
+from kt_formal.certificate import question_header
 from kt_formal.question import Limits, Question, Result
 from kt_formal.engines.base import Engine
 from kt_formal.kernel.cnf import ENCODING, ArcCNF, arc_cnf, cut_clause
-from kt_formal.claims import describe_question
+from kt_formal.claims import claimed_question, describe_question, question_claim
 from kt_formal.kernel.rup import MAX_CLAUSES, RupDB, clause_estimate
 from kt_formal.kernel.shape import Shape
 
@@ -369,12 +369,7 @@ def certificate(request: Question, f: ArcCNF, cuts, steps, stats=None) -> dict:
     """The ``drup`` certificate (kt-formal/1 JSON) of a proof for ``request``."""
     raw = encode_proof(steps)
     d = {
-        "format": FORMAT,
-        "kind": "drup",
-        "board": board_to_dict(request.board),
-        "closed": bool(request.closed),
-        "start": None if request.start is None else list(request.start),
-        "end": None if request.end is None else list(request.end),
+        **question_header(request, "drup"),
         "forced": [[list(a), list(b)] for a, b in request.forced],
         "forbidden": [[list(a), list(b)] for a, b in request.forbidden],
         "encoding": ENCODING,
@@ -394,9 +389,7 @@ def certificate(request: Question, f: ArcCNF, cuts, steps, stats=None) -> dict:
 
 def drup_claim_of(request: Question) -> str:
     """``no closed tour of the 4x5 board``, worded as the kernel's checked claim is."""
-    b = request.board
-    return "no " + describe_question(Shape(b.rows, b.cols, b.holes()), request.closed, request.start,
-                                     request.end, len(request.forced), len(request.forbidden))
+    return "no " + claimed_question(question_claim(request, "drup"))
 
 
 def explain(d: dict) -> str:

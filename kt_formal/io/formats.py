@@ -79,7 +79,7 @@ from pathlib import Path
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory
-from kt_formal.exceptions import CertificateRejected, InvalidInput, KtFormalError
+from kt_formal.exceptions import CertificateRejected, InvalidInput, KtFormalError, Worded
 from kt_formal.files import read_user_text, regular_file, user_file_errors
 from kt_formal.tourfile import (BINARY_MAGIC, BINARY_SUFFIX, JSON_MAX_SQUARES, TOUR_FORMATS, format_for_path,
                                 write_binary)
@@ -452,8 +452,8 @@ def read_npy(path, closed: bool = False):
 def _read_npy(p: Path, closed):
     shape, fortran, dtype, offset = _npy_header(p)
     if len(shape) == 1 and dtype.kind == "i":
-        raise InvalidInput(f"{p.name} is a 1-D array: a successor array must have the board's shape "
-                           "(rows, cols), as 'kt-formal tour --format succ' writes it")
+        raise InvalidInput(Worded(f"{p.name} is a 1-D array: a successor array must have the board's shape "
+                                  "(rows, cols), as {writes succ} writes it", {"writes succ": "Tour.save(path, 'succ')"}))
     if len(shape) != 2 or dtype.kind not in "iu" or dtype.hasobject:
         raise InvalidInput(f"{p.name} must hold a 2-D integer array, not {dtype} of shape {shape}")
     a = _FlatFile(p, offset, dtype, shape[::-1] if fortran else shape)  # Fortran order: the transpose
@@ -597,7 +597,7 @@ def read_tour_file(path, closed: bool | None = None):
             tour = read_grid_text(text, closed=bool(closed), source=p.name)
             how = f"numbered grid, checked as {'a closed' if closed else 'an open'} tour"
     if not tour.closed and "checked as" in how:
-        how += " (--closed also checks the closing move)"
+        how = Worded(how + " ({closed} also checks the closing move)", {"closed": "closed=True"})
     return tour, how
 
 
@@ -624,5 +624,9 @@ def standard_input_file():
         try:
             yield path
         except KtFormalError as exc:  # its messages name the file: here, standard input
-            raise type(exc)(str(exc).replace(path, "standard input").replace(os.path.basename(path),
-                                                                              "standard input")) from None
+            text = exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Worded) else str(exc)
+
+            def edit(t: str) -> str:
+                return t.replace(path, "standard input").replace(os.path.basename(path), "standard input")
+
+            raise type(exc)(text.edited(edit) if isinstance(text, Worded) else edit(text)) from None

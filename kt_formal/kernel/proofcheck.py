@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple
 
-from kt_formal.kernel.errors import CertificateNotChecked
+from kt_formal.kernel.errors import CertificateNotChecked, Worded
 from kt_formal.kernel.geometry import KNIGHT_MOVES
 from kt_formal.kernel.shape import FORMAT, Shape, read_header, reject, square_from, strict_int
 
@@ -128,8 +128,9 @@ def check_proof(d) -> Claim:
     fields = [f for f in ("method", "start", "end", *FIELDS[method]) if f not in optional]
     shape, closed, start, end = read_header(d, "proof", fields, optional, squares=True)
     if method == "exhaustive":
-        exc = CertificateNotChecked(f"NOT CHECKED: the claim rests on a search by the {d.get('engine')!r:.40} "
-                                    "engine; the kernel runs no search (kt-formal verify --replay FILE re-runs it)")
+        exc = CertificateNotChecked(Worded(f"NOT CHECKED: the claim rests on a search by the {d.get('engine')!r:.40} "
+                                           "engine; the kernel runs no search ({replay} re-runs it)",
+                                           {"replay": "verify(..., replay=True)"}))
         exc.claim = Claim("proof", shape, closed, start, end)
         raise exc
     return Claim("proof", shape, closed, start, end, _CHECKERS[method](d, shape, closed, start, end))

@@ -104,17 +104,16 @@ def find_proof(question: Question, thorough: bool = False, budget: int = 50_000)
     separators, up to ``budget`` sets per variant (seconds, not milliseconds, on
     boards of 50 to 100 squares), and the flow behind the ``hall`` proof.
     """
-    board, closed, start, end = question.board, question.closed, question.start, question.end
     for finder in (find_ends_proof, find_colour_proof, find_degree_proof):
-        p = finder(board, closed, start, end)
+        p = finder(question)
         if p is not None:
             return p
-    p = find_alternation_proof(board, closed, start, end, search=thorough)
+    p = find_alternation_proof(question, search=thorough)
     if p is not None:
         return p
-    p = find_separator_proof(board, closed, start, end, thorough=thorough, budget=budget)
+    p = find_separator_proof(question, thorough=thorough, budget=budget)
     if p is None:
-        p = find_reduction_proof(board, closed, start, end)
+        p = find_reduction_proof(question)
     if p is None and thorough:
-        p = find_hall_proof(board, closed, start, end)
+        p = find_hall_proof(question)
     return p

@@ -4,73 +4,60 @@ Each ``find_*_proof`` returns a proof dict (checked by
 :func:`kt_formal.kernel.proofcheck.check_proof`) or None when the method does not apply.
 
 >>> from kt_formal.board import Board
->>> find_colour_proof(Board(5, 5))["dark"]
+>>> from kt_formal.question import Question
+>>> find_colour_proof(Question(Board(5, 5)))["dark"]
 13
 """
 
 from __future__ import annotations
 
 from kt_formal.board import Board
-from kt_formal.certificate import FORMAT, board_to_dict
+from kt_formal.certificate import question_header
 from kt_formal.kernel.proofcheck import colour_refutes
+from kt_formal.question import Question
 
 __all__ = ["make_proof", "find_ends_proof", "find_colour_proof", "find_degree_proof",
-           "find_alternation_proof", "parse_ends"]
+           "find_alternation_proof"]
 
 
-def _sq(x) -> list | None:
-    return None if x is None else [int(x[0]), int(x[1])]
-
-
-def make_proof(board: Board, method: str, closed: bool, start=None, end=None, **fields) -> dict:
-    """The JSON-ready proof dict (header fields first, then the method's fields)."""
-    d = {
-        "format": FORMAT,
-        "kind": "proof",
-        "method": method,
-        "board": board_to_dict(board),
-        "closed": bool(closed),
-        "start": _sq(start),
-        "end": _sq(end),
-    }
+def make_proof(question: Question, method: str, **fields) -> dict:
+    """The JSON-ready proof dict that ``question`` has no tour: the question's header
+    (:func:`kt_formal.certificate.question_header`, what the kernel's claim is read from),
+    then the method's fields."""
+    d = question_header(question, "proof", method)
     d.update(fields)
     return d
 
 
 # ====================================================================== finders
-def parse_ends(board: Board, start, end):
-    """The live squares of a question's ends (None where not given); bad squares raise InvalidInput."""
-    s = None if start is None else board.parse_live_square(start)
-    e = None if end is None else board.parse_live_square(end)
-    return s, e
 
 
-def find_ends_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
+def find_ends_proof(question: Question) -> dict | None:
     """Fixed ends no tour can have (open: the same square twice; closed: not a knight move apart)."""
-    s, e = parse_ends(board, start, end)
+    board, closed, s, e = question.board, question.closed, question.start, question.end
     if s is None or e is None:
         return None
     if closed:
         if (s[0] - e[0]) ** 2 + (s[1] - e[1]) ** 2 != 5:
-            return make_proof(board, "ends", closed, s, e)
+            return make_proof(question, "ends")
     elif s == e and board.n_squares >= 2:
-        return make_proof(board, "ends", closed, s, e)
+        return make_proof(question, "ends")
     return None
 
 
-def find_colour_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
+def find_colour_proof(question: Question) -> dict | None:
     """Colour counts that no tour (with these ends) can fit."""
-    s, e = parse_ends(board, start, end)
+    board, closed, s, e = question.board, question.closed, question.start, question.end
     dark, light = board.dark_light_counts()
     ends_dark = [board.is_dark(*q) for q in (s, e) if q is not None]
     if colour_refutes(dark, light, closed, ends_dark):
-        return make_proof(board, "colour", closed, s, e, dark=dark, light=light)
+        return make_proof(question, "colour", dark=dark, light=light)
     return None
 
 
-def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
+def find_degree_proof(question: Question) -> dict | None:
     """Squares with too few moves (see the module docstring)."""
-    s, e = parse_ends(board, start, end)
+    board, closed, s, e = question.board, question.closed, question.start, question.end
     if not board.has_holes and min(board.rows, board.cols) >= 4:
         return None  # every square of a full board with both sides >= 4 has 2 or more moves
     k = board.n_squares
@@ -78,19 +65,19 @@ def find_degree_proof(board: Board, closed: bool = True, start=None, end=None) -
         low = board.low_degree_squares(1, 1)
         if low:
             (sq, d), = low
-            return make_proof(board, "degree", closed, s, e, squares=[list(sq)], degrees=[d])
+            return make_proof(question, "degree", squares=[list(sq)], degrees=[d])
         return None
     if k < 2:
         return None
     zero = board.low_degree_squares(0, 1)
     if zero:
         (sq, _), = zero
-        return make_proof(board, "degree", closed, s, e, squares=[list(sq)], degrees=[0])
+        return make_proof(question, "degree", squares=[list(sq)], degrees=[0])
     low = board.low_degree_squares(1, 5)  # five tell whether more than two are not fixed ends, and pick three
     fixed = {q for q in (s, e) if q is not None}
     if len({q for q, _ in low} | fixed) > 2:
         pick = [(q, d) for q, d in low if q not in fixed][: 3 - len(fixed)]
-        return make_proof(board, "degree", closed, s, e, squares=[list(q) for q, _ in pick],
+        return make_proof(question, "degree", squares=[list(q) for q, _ in pick],
                           degrees=[d for _, d in pick])
     return None
 
@@ -102,8 +89,7 @@ def _alternation_size(k: int, closed: bool) -> int | None:
     return (k + 1) // 2 if k % 2 == 1 and k >= 3 else None
 
 
-def find_alternation_proof(board: Board, closed: bool = True, start=None, end=None,
-                           search: bool = False, time_limit: float = 2.0) -> dict | None:
+def find_alternation_proof(question: Question, search: bool = False, time_limit: float = 2.0) -> dict | None:
     """An independent set that a tour would have to alternate with the rest.
 
     Closed tours: ``|S| = k / 2`` and ``S`` has both colours. Open tours on an odd
@@ -116,7 +102,7 @@ def find_alternation_proof(board: Board, closed: bool = True, start=None, end=No
     With ``search=True`` a small CP-SAT model looks for such a set on boards of up
     to 100 squares.
     """
-    s, e = parse_ends(board, start, end)
+    board, closed, s, e = question.board, question.closed, question.start, question.end
     k = board.n_squares
     size = _alternation_size(k, closed)
     if size is None:
@@ -139,11 +125,11 @@ def find_alternation_proof(board: Board, closed: bool = True, start=None, end=No
             import numpy as np
 
             pts = np.stack([rr, cc], axis=1).tolist()  # [[r, c], ...] of Python ints
-            return make_proof(board, "alternation", closed, s, e, independent=pts)
+            return make_proof(question, "alternation", independent=pts)
     if search and k <= 100:
         found = _alternation_by_cpsat(board, size, [] if closed else fixed, time_limit)
         if found:
-            return make_proof(board, "alternation", closed, s, e, independent=found)
+            return make_proof(question, "alternation", independent=found)
     return None
 
 

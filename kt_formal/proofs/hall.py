@@ -29,10 +29,11 @@ settle it. The kernel's checker (:func:`kt_formal.kernel.proofcheck.check_proof`
 recounts the neighbours and their moves; it runs no flow.
 
 >>> from kt_formal.board import Board
->>> p = find_hall_proof(Board.from_spec(7, 16, ["2,5,3x6"]))
+>>> from kt_formal.question import Question
+>>> p = find_hall_proof(Question(Board.from_spec(7, 16, ["2,5,3x6"])))
 >>> p["method"], len(p["squares"])
 ('hall', 26)
->>> find_hall_proof(Board(8, 8)) is None
+>>> find_hall_proof(Question(Board(8, 8))) is None
 True
 """
 
@@ -41,7 +42,8 @@ from __future__ import annotations
 from kt_formal.board import Board
 from kt_formal.kernel.errors import CertificateRejected
 from kt_formal.claims import check_proof
-from kt_formal.proofs.cheap import parse_ends, make_proof
+from kt_formal.proofs.cheap import make_proof
+from kt_formal.question import Question
 
 __all__ = ["find_hall_proof", "MAX_HALL_SQUARES"]
 
@@ -49,7 +51,7 @@ __all__ = ["find_hall_proof", "MAX_HALL_SQUARES"]
 MAX_HALL_SQUARES = 5_000
 
 
-def find_hall_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
+def find_hall_proof(question: Question) -> dict | None:
     """Squares of one colour whose neighbours cannot take the moves they need, or None.
 
     A closed tour needs two moves a square; an open one too, less one for each of its ends
@@ -58,16 +60,16 @@ def find_hall_proof(board: Board, closed: bool = True, start=None, end=None) -> 
     colour). Boards of up to :data:`MAX_HALL_SQUARES` squares whose colour counts leave a
     tour possible (otherwise the colour proof applies).
     """
+    board, closed = question.board, question.closed
     if board.n_squares > MAX_HALL_SQUARES or board.n_squares < 4:
         return None
     dark, light = board.dark_light_counts()
     if dark != light and (closed or abs(dark - light) > 1):
         return None
-    s, e = parse_ends(board, start, end)
     for colour_dark in (True, False):
         x = _short_set(board, colour_dark)
         if x:
-            proof = make_proof(board, "hall", closed, s, e, squares=[list(q) for q in x])
+            proof = make_proof(question, "hall", squares=[list(q) for q in x])
             try:  # an open tour's ends may be among the set: the checker counts them
                 check_proof(proof)
             except CertificateRejected:

@@ -11,7 +11,8 @@ walking only the squares of the board (a board kept as its squares is named by t
 the certificate).
 
 >>> from kt_formal.board import Board
->>> p = find_reduction_proof(Board.from_spec(30, 30, ["2,2,26x26"]))
+>>> from kt_formal.question import Question
+>>> p = find_reduction_proof(Question(Board.from_spec(30, 30, ["2,2,26x26"])))
 >>> p["separator"], p["components"], p["reduced"]
 ([], 4, True)
 """
@@ -24,6 +25,7 @@ from kt_formal.board import KNIGHT_MOVES, Board
 from kt_formal.kernel.proofcheck import MAX_COMPONENT_SQUARES, MAX_REDUCED_SQUARES, components, reduce_forced
 from kt_formal.livesquares import square_degrees
 from kt_formal.proofs.cheap import make_proof
+from kt_formal.question import Question
 
 __all__ = ["find_reduction_proof"]
 
@@ -45,7 +47,7 @@ def _neighbour_sets(board: Board) -> list[set]:
     return nbrs
 
 
-def find_reduction_proof(board: Board, closed: bool = True, start=None, end=None) -> dict | None:
+def find_reduction_proof(question: Question) -> dict | None:
     """No closed tour because the forced moves leave several pieces (or contradict).
 
     Tried on closed tours of holed boards up to the kernel's limit of squares, when at least
@@ -59,13 +61,13 @@ def find_reduction_proof(board: Board, closed: bool = True, start=None, end=None
         A ``separator`` proof with no square removed and ``"reduced": true``; None also when
         the reduction contradicts itself (the separator search words that case).
     """
+    board, closed = question.board, question.closed
     if not closed or not board.has_holes:
         return None  # on a full rectangle the theorems answer, and the degree proof covers thin ones
     k = board.n_squares
     extent = k if board.sparse else board.size
     if extent > min(MAX_REDUCED_SQUARES, MAX_COMPONENT_SQUARES):
         return None
-    s, e = (None if q is None else board.parse_live_square(q) for q in (start, end))
     deg = square_degrees(board.rows, board.cols, board.live_indices())
     if 2 * int(np.count_nonzero(deg == 2)) < k:
         return None
@@ -75,4 +77,4 @@ def find_reduction_proof(board: Board, closed: bool = True, start=None, end=None
     pieces = components(len(nbrs), nbrs.__getitem__, [])
     if pieces <= 1:
         return None
-    return make_proof(board, "separator", closed, s, e, separator=[], components=pieces, reduced=True)
+    return make_proof(question, "separator", separator=[], components=pieces, reduced=True)

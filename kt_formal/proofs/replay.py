@@ -20,7 +20,7 @@ import time
 
 from kt_formal.board import Board
 from kt_formal.certificate import board_from_dict
-from kt_formal.exceptions import CertificateRejected, InvalidInput, LimitReached
+from kt_formal.exceptions import CertificateRejected, InvalidInput, LimitReached, Worded
 
 __all__ = ["replay_exhaustive", "MAX_REPLAY_NODES", "REPLAY_SECONDS"]
 
@@ -46,8 +46,9 @@ REPLAY_SECONDS = 60.0
 
 
 def _out_of_time(time_limit: float, what: str):
-    raise LimitReached(f"unknown: the replay reached its {time_limit:g} s time limit {what} "
-                       "(neither accepted nor rejected; --time-limit gives it longer)")
+    raise LimitReached(Worded(f"unknown: the replay reached its {time_limit:g} s time limit {what} "
+                              "(neither accepted nor rejected; {time limit} gives it longer)",
+                              {"time limit": "a longer time_limit"}))
 
 
 def replay_exhaustive(d, time_limit: float = REPLAY_SECONDS) -> str:

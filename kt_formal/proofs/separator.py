@@ -5,7 +5,8 @@ reduction and, for open tours, with virtual squares that close the tour into a c
 The proof is checked by :func:`kt_formal.kernel.proofcheck.check_proof`.
 
 >>> from kt_formal.board import Board
->>> find_separator_proof(Board(3, 8), closed=True, thorough=True)["method"]
+>>> from kt_formal.question import Question
+>>> find_separator_proof(Question(Board(3, 8), closed=True), thorough=True)["method"]
 'separator'
 """
 
@@ -15,7 +16,8 @@ import itertools
 
 from kt_formal.board import Board
 from kt_formal.kernel.proofcheck import separator_bound
-from kt_formal.proofs.cheap import parse_ends, make_proof
+from kt_formal.proofs.cheap import make_proof
+from kt_formal.question import Question
 
 __all__ = ["find_separator_proof"]
 
@@ -115,8 +117,7 @@ def _reduce_forced(nbrs: list[set]) -> bool:
     return all(2 <= len(n) for n in nbrs) and all(len(f) <= 2 for f in forced)
 
 
-def find_separator_proof(board: Board, closed: bool = True, start=None, end=None,
-                         thorough: bool = False, max_size: int | None = None,
+def find_separator_proof(question: Question, thorough: bool = False, max_size: int | None = None,
                          budget: int = 50_000) -> dict | None:
     """A set of squares whose removal leaves too many components.
 
@@ -126,7 +127,7 @@ def find_separator_proof(board: Board, closed: bool = True, start=None, end=None
     within ``budget`` sets, and for closed tours the same after the forced-move
     reduction.
     """
-    s, e = parse_ends(board, start, end)
+    board, closed, s, e = question.board, question.closed, question.start, question.end
     k = board.n_squares
     if k > (100 if thorough else 400):
         return None
@@ -155,7 +156,7 @@ def find_separator_proof(board: Board, closed: bool = True, start=None, end=None
         real = [list(g.sqs[i]) for i in sorted(sel) if not isinstance(g.sqs[i], str)]
         virtual = [g.sqs[i] for i in sorted(sel) if isinstance(g.sqs[i], str)]
         extra = {"virtual": virtual} if (reduce and not closed) else {}
-        return make_proof(board, "separator", closed, s, e, separator=real, components=c,
+        return make_proof(question, "separator", separator=real, components=c,
                           reduced=reduce, **extra)
 
     for reduce, g in graphs:
