@@ -40,7 +40,7 @@ def test_the_statement():
     assert not in_band_statement(24, 30, (3, 3, 14, 12))  # F3: b 7, l 3, q 15 odd, h and w even
     assert not in_band_statement(36, 40, (3, 7, 30, 26))  # F4: above and below, l and q odd
     assert not in_band_statement(30, 30, (3, 3, 21, 24))  # three margins 3
-    assert not in_band_statement(24, 30, (4, 6, 14, 12))  # margin 4
+    assert not in_band_statement(24, 30, (4, 6, 14, 12))  # margin 4 (the lane section, test_margin_lanes.py)
     assert not in_band_statement(24, 30, (3, 6, 4, 12))  # a hole side under 5
     for m, n, hole in band_classes():
         assert balanced(m, n, *hole)
@@ -71,7 +71,7 @@ def test_a_strip_is_one_rectangle_joined_at_cut_point_zero():
         _check(Board.from_spec(m, n, [hole]))
 
 
-@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (24, 30, "4,6,14x12"), (36, 40, "3,7,30x26"),
+@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (23, 24, "4,5,13x12"), (36, 40, "3,7,30x26"),
                                       (20, 30, "3,2,14x12")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])

@@ -129,6 +129,10 @@ def _candidates(rects: list[Rect], shifted: bool) -> list[tuple]:
     cand, near = [], []
     for i, p in enumerate(rects):
         for j, q in enumerate(rects):
+            if "lane" in (_tag(p), _tag(q)):  # a lane joins once: the block below its left end
+                if _tag(p) == "lane" and _tag(q) is None and p.y0 + p.rows == q.y0 and p.x0 in q.col_cuts:
+                    cand.append((i, j, "w", q.y0, p.x0, None))
+                continue
             for kind, touch, mine, theirs, line in (
                     ("v", p.y0 + p.rows == q.y0, p.col_cuts, q.col_cuts, q.y0),
                     ("h", p.x0 + p.cols == q.x0, p.row_cuts, q.row_cuts, q.x0)):
@@ -139,6 +143,11 @@ def _candidates(rects: list[Rect], shifted: bool) -> list[tuple]:
                     near += [(i, j, kind, line, x + 1, ("a", x)) for x in sorted(mine) if x + 1 in theirs]
                     near += [(i, j, kind, line, x, ("b", x - 1)) for x in sorted(mine) if x - 1 in theirs]
     return cand + near
+
+
+def _tag(r: Rect) -> str | None:
+    """``"strip"`` or ``"lane"`` for a rectangle that is one, else None."""
+    return r.special[0] if r.special is not None and r.special[0] in ("strip", "lane") else None
 
 
 def _joins(rects: list[Rect], shifted: bool = False) -> list[tuple] | None:
@@ -155,7 +164,8 @@ def _joins(rects: list[Rect], shifted: bool = False) -> list[tuple] | None:
         for i, j, kind, line, at, shift in cand:
             start_i = at if shift is None or shift[0] == "b" else shift[1]
             start_j = at if shift is None or shift[0] == "a" else shift[1]
-            keys = {(i, kind, start_i, "a"), (j, kind, start_j, "b")}
+            key = "v" if kind == "w" else kind  # a lane's join uses the top port below it
+            keys = {(i, key, start_i, "a"), (j, key, start_j, "b")}
             owner = None if shift is None else (i if shift[0] == "a" else j)
             if (i in seen) == (j in seen) or keys & used or owner in special:
                 continue
@@ -210,11 +220,11 @@ def large_plan(m: int, n: int, hole: tuple[int, int, int, int], shift: bool = Tr
     """
     r0, c0, h, w = hole
     margins = sorted((r0, c0, m - r0 - h, n - c0 - w))
-    if margins[0] < 3 or 4 in margins:
-        raise NotApplicable(f"the frame construction needs margins of 3 or >= {MIN_MARGIN}")
+    if margins[0] < 3:
+        raise NotApplicable("the frame construction needs margins of at least 3")
     if (m * n) % 2 != ((h * w) % 2) or ((m * n) % 2 and (r0 + c0) % 2):
         raise NotApplicable("the board minus the hole has unequal colour counts")
-    strips = margins[0] < MIN_MARGIN  # margins of 3: closed 3 x W strips
+    strips = margins[0] < MIN_MARGIN  # margins of 3: closed 3 x W strips; of 4: open 4 x W lanes
     for shifted in (False, True) if shift else (False,):
         for sym in SYMMETRIES:
             found = _plan_frame(*transform_case(m, n, hole, sym), shifted=shifted, strips=strips)
@@ -270,6 +280,10 @@ def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool =
                                          (st, m - sb, n - sr, n)], (st, sb, sl, sr)) if s]
         thin = {k for k, margin in enumerate((r0, m - y1, c0, n - x1)) if strips and margin == 3}
         rects = [_strip_rect(*box) if k in thin else _rect(*box, ylines, xlines) for k, box in enumerate(boxes)]
+        if strips and r0 == 4:  # a top margin of 4: the top band is an open lane (margin_lanes)
+            from kt_formal.combine.margin_lanes import lane_rect
+
+            rects[0] = lane_rect(*boxes[0])
         if any(r is None for r in rects):
             continue
         tree = _joins(rects, shifted)
@@ -383,6 +397,8 @@ def _ends(kind: str, line: int, at: int, n: int) -> tuple[int, int, int, int]:
     """Divide's swap across ``line`` at ``at`` as indices (a1, a2, b1, b2), ``n`` columns."""
     if kind == "v":
         ends = ((line - 1, at), (line - 2, at + 2), (line + 1, at + 1), (line, at + 3))
+    elif kind == "w":  # a lane's ends (line-1, at), (line-1, at+1) instead of a port move
+        ends = ((line - 1, at), (line - 1, at + 1), (line + 1, at + 1), (line, at + 3))
     else:
         ends = ((at, line - 1), (at + 2, line - 2), (at + 1, line + 1), (at + 3, line))
     return tuple(r * n + c for r, c in ends)
@@ -459,6 +475,10 @@ def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
             s = assemble(list(p.row_parts), list(p.col_parts)).astype(np.int64, copy=False)
         elif p.special[0] == "strip":
             s = _strip_local(p)
+        elif p.special[0] == "lane":
+            from kt_formal.combine.margin_lanes import lane_local
+
+            s = lane_local(p.cols)
         else:
             s = _special_local(p)
         idx = ((np.arange(hs)[:, None] + p.y0) * n + np.arange(ws)[None, :] + p.x0).ravel()
