@@ -1,25 +1,19 @@
 """A margin of 4: the frame construction with an open 4 x W lane inserted into the frame's cycle.
-Its statement, its classes, the lane itself, atlas boards, random boards, the pipeline; every tour
-checked by the kernel."""
+Its statement, its classes, the lane itself; atlas boards, random boards and the pipeline are in
+tests/test_margin_band.py, with the margins of three. Every tour checked by the kernel."""
 
 from __future__ import annotations
-
-import csv
-import gzip
-import random
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kt_formal.board import Board
 from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
+from kt_formal.combine.margin_band import in_lane_statement
 from kt_formal.combine.margin_check import balanced, check_lanes, lane_classes
-from kt_formal.combine.margin_lanes import in_lane_statement, lane_order
+from kt_formal.combine.margin_lanes import lane_order
 from kt_formal.combine.margin_large import large_applies, large_plan, large_tour
 from kt_formal.exceptions import NotApplicable
-
-ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
 def _check(board: Board):
@@ -85,53 +79,7 @@ def test_boards_outside_are_refused(m, n, hole):
         large_tour(board)
 
 
-def test_atlas_boards_with_one_margin_four():
-    """Every atlas question (closed, one hole) of the statement is built; the atlas says yes there."""
-    built = 0
-    with gzip.open(ATLAS, "rt") as f:
-        for r in csv.DictReader(f):
-            m, n, t, le, h, w = (int(r[k]) for k in ("rows", "cols", "top", "left", "height", "width"))
-            if r["tour"] == "closed" and in_lane_statement(m, n, (t, le, h, w)):
-                assert r["answer"] == "yes"
-                _check(Board.from_spec(m, n, [(t, le, h, w)]))
-                built += 1
-    assert built > 0
-
-
-def _random_case(rng: random.Random, top: int):
-    while True:
-        b, c, d = (rng.randint(5, top // 4) for _ in range(3))
-        h, w = rng.randint(5, top // 2), rng.randint(5, top // 2)
-        m, n = 4 + h + b, c + w + d
-        if max(m, n) <= top and in_lane_statement(m, n, (4, c, h, w)):
-            return (m, n, (4, c, h, w)) if rng.random() < 0.5 else (n, m, (c, 4, w, h))
-
-
-def test_random_boards_up_to_150():
-    rng = random.Random(31)
-    for _ in range(20):
-        m, n, hole = _random_case(rng, 150)
-        _check(Board.from_spec(m, n, [hole]))
-
-
-def test_the_pipeline_builds_a_margin_four_hole():
-    from kt_formal.api import decide
-
-    v = decide(Board.from_spec(60, 70, ["4,15,40x33"]), closed=True, time_limit=30)
-    assert v.answer == "yes" and v.route == "construction:margin-three"
-    assert v.tour.check() is None
-    assert "a margin of four" in v.message
-
-
 @pytest.mark.slow
 def test_every_class_is_built():
     out = check_lanes()
     assert out["covered"] == out["tours"] > 1000
-
-
-@pytest.mark.slow
-def test_random_boards_up_to_2000():
-    rng = random.Random(37)
-    for top in (500, 1200, 2000):
-        m, n, hole = _random_case(rng, top)
-        _check(Board.from_spec(m, n, [hole]))

@@ -35,8 +35,7 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
-from kt_formal.combine.margin_band import BAND_THEOREM
-from kt_formal.combine.margin_lanes import LANE_THEOREM
+from kt_formal.combine.margin_band import BAND_THEOREM, LANE_THEOREM
 from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_tour
 from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
 from kt_formal.combine.margin_large import swap_join as _swap

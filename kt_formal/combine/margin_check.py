@@ -44,8 +44,8 @@ from kt_formal.board import Board
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_plan, margin_tour
-from kt_formal.combine.margin_band import in_band_statement
-from kt_formal.combine.margin_lanes import LANE, in_lane_statement
+from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
+from kt_formal.combine.margin_lanes import LANE
 from kt_formal.combine.margin_large import in_statement, large_plan, large_tour
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, lane_cap_spec, shift_piece_specs
 from kt_formal.exceptions import CertificateRejected, NotApplicable
@@ -274,16 +274,16 @@ def band_classes(alt: bool = False):
             yield m, n, (3, le, h, w)
 
 
-def check_band(build: bool = True) -> dict:
-    """The strip section (one margin 3): every class of its statement has a cut, the second
-    representatives agree, and with ``build`` every class with a cut is built and checked."""
+def _check_section(classes, alt_classes, statement, build: bool) -> dict:
+    """A section's classes: every class of ``statement`` has a cut, the second representatives
+    agree, and with ``build`` every class with a cut is built and checked by the kernel."""
     k = covered = built = 0
-    for (m, n, hole), (m2, n2, hole2) in zip(band_classes(), band_classes(alt=True)):
+    for (m, n, hole), (m2, n2, hole2) in zip(classes, alt_classes):
         tree = _shift_plan(m, n, hole)
-        if in_band_statement(m, n, hole) and tree is None:
-            raise AssertionError(f"{m}x{n} hole {hole}: in the strip statement but no cut")
+        if statement(m, n, hole) and tree is None:
+            raise AssertionError(f"{m}x{n} hole {hole}: in the statement but no cut")
         if (_shift_plan(m2, n2, hole2) is None) != (tree is None) \
-                or in_band_statement(m2, n2, hole2) != in_band_statement(m, n, hole):
+                or statement(m2, n2, hole2) != statement(m, n, hole):
             raise AssertionError(f"{m}x{n} hole {hole} and {m2}x{n2} hole {hole2}: the class disagrees")
         k += 1
         if tree is not None:
@@ -292,6 +292,12 @@ def check_band(build: bool = True) -> dict:
                 _build_checked(m, n, hole)
                 built += 1
     return {"classes": k, "covered": covered, "tours": built}
+
+
+def check_band(build: bool = True) -> dict:
+    """The strip section (one margin 3): every class of its statement has a cut, the second
+    representatives agree, and with ``build`` every class with a cut is built and checked."""
+    return _check_section(band_classes(), band_classes(alt=True), in_band_statement, build)
 
 
 def lane_classes(alt: bool = False):
@@ -309,21 +315,7 @@ def lane_classes(alt: bool = False):
 def check_lanes(build: bool = True) -> dict:
     """The lane section (one margin 4): every class of its statement has a cut, the second
     representatives agree, and with ``build`` every class with a cut is built and checked."""
-    k = covered = built = 0
-    for (m, n, hole), (m2, n2, hole2) in zip(lane_classes(), lane_classes(alt=True)):
-        tree = _shift_plan(m, n, hole)
-        if in_lane_statement(m, n, hole) and tree is None:
-            raise AssertionError(f"{m}x{n} hole {hole}: in the lane statement but no cut")
-        if (_shift_plan(m2, n2, hole2) is None) != (tree is None) \
-                or in_lane_statement(m2, n2, hole2) != in_lane_statement(m, n, hole):
-            raise AssertionError(f"{m}x{n} hole {hole} and {m2}x{n2} hole {hole2}: the class disagrees")
-        k += 1
-        if tree is not None:
-            covered += 1
-            if build:
-                _build_checked(m, n, hole)
-                built += 1
-    return {"classes": k, "covered": covered, "tours": built}
+    return _check_section(lane_classes(), lane_classes(alt=True), in_lane_statement, build)
 
 
 def main(argv=None) -> int:

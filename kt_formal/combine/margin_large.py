@@ -38,6 +38,7 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.library import load_piece
+from kt_formal.combine.margin_lanes import LANE, LANE_MIN, lane_local
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import InvalidInput, NotApplicable
@@ -255,6 +256,17 @@ def _strip_rect(y0: int, y1: int, x0: int, x1: int) -> Rect | None:
     return Rect(y0, x0, (H,), (W,), frozenset({y0}), frozenset({x0}), special=("strip", kind))
 
 
+def _lane_rect(y0: int, y1: int, x0: int, x1: int) -> Rect | None:
+    """The band [y0, y1) x [x0, x1) of a top margin of 4 as one lane (4 x W, W >= 8), or None.
+
+    Its only cut point is its first row and column; it joins only the rectangle below its
+    left end, through the lane's ends (3, 0), (3, 1) (:func:`~kt_formal.combine.margin_lanes.lane_local`).
+    """
+    if y1 - y0 != LANE or x1 - x0 < LANE_MIN:
+        return None
+    return Rect(y0, x0, (LANE,), (x1 - x0,), frozenset({y0}), frozenset({x0}), special=("lane", "h"))
+
+
 def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool = False, strips: bool = False):
     """Rectangles and the tree of joins in this orientation, or None.
 
@@ -280,10 +292,8 @@ def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool =
                                          (st, m - sb, n - sr, n)], (st, sb, sl, sr)) if s]
         thin = {k for k, margin in enumerate((r0, m - y1, c0, n - x1)) if strips and margin == 3}
         rects = [_strip_rect(*box) if k in thin else _rect(*box, ylines, xlines) for k, box in enumerate(boxes)]
-        if strips and r0 == 4:  # a top margin of 4: the top band is an open lane (margin_lanes)
-            from kt_formal.combine.margin_lanes import lane_rect
-
-            rects[0] = lane_rect(*boxes[0])
+        if strips and r0 == LANE:  # a top margin of 4: the top band is an open lane (margin_lanes)
+            rects[0] = _lane_rect(*boxes[0])
         if any(r is None for r in rects):
             continue
         tree = _joins(rects, shifted)
@@ -476,8 +486,6 @@ def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
         elif p.special[0] == "strip":
             s = _strip_local(p)
         elif p.special[0] == "lane":
-            from kt_formal.combine.margin_lanes import lane_local
-
             s = lane_local(p.cols)
         else:
             s = _special_local(p)
