@@ -18,8 +18,11 @@ so the result is one cycle (Lemma 3 of the margin-three theorem).
 Pieces: divide's 36 port pieces and, when the first pass finds no cut, the 108 *shift
 pieces* of :mod:`kt_formal.combine.margin_pieces` (a port moved one square along its
 side), so that two rectangles can also be joined where their blocks start one square
-apart; each is verified on load. The statement and the case analysis are in
-``docs/theorems/margin-three.md`` (sections "Holes of any size" and "Shift pieces").
+apart; each is verified on load. A margin of 3 is one closed 3 x W strip
+(:mod:`kt_formal.combine.margin_band`), a margin of 4 one open 4 x W lane inserted into
+the cycle below its left end (:mod:`kt_formal.combine.margin_lanes`). The statements and
+the case analyses are in ``docs/theorems/margin-three.md`` (sections "Holes of any
+size", "Shift pieces", "Margins of three" and "Margins of four").
 
 >>> from kt_formal.board import Board
 >>> t = large_tour(Board.from_spec(30, 33, ["6,7,13x16"]))
@@ -217,7 +220,7 @@ def large_plan(m: int, n: int, hole: tuple[int, int, int, int], shift: bool = Tr
     Raises
     ------
     NotApplicable
-        A margin under 5, unbalanced colours, or a case the cut misses.
+        A margin under 3, unbalanced colours, or a case the cut misses.
     """
     r0, c0, h, w = hole
     margins = sorted((r0, c0, m - r0 - h, n - c0 - w))
