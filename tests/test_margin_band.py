@@ -1,5 +1,6 @@
-"""Margins of 3: the frame construction with closed 3 x W strips. Its statement, its classes, atlas
-boards, random boards up to 2000 x 2000, the pipeline; every tour checked by the kernel."""
+"""Margins of 3 and 4: the frame construction with closed 3 x W strips (and open 4 x W lanes, whose
+own tests are in test_margin_lanes.py). The statement, its classes, atlas boards, random boards
+up to 2000 x 2000, the pipeline; every tour checked by the kernel."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
-from kt_formal.combine.margin_band import in_band_statement
+from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_check import balanced, band_classes, check_band
 from kt_formal.combine.margin_large import large_applies, large_plan, large_tour
 from kt_formal.exceptions import NotApplicable
@@ -40,7 +41,7 @@ def test_the_statement():
     assert not in_band_statement(24, 30, (3, 3, 14, 12))  # F3: b 7, l 3, q 15 odd, h and w even
     assert not in_band_statement(36, 40, (3, 7, 30, 26))  # F4: above and below, l and q odd
     assert not in_band_statement(30, 30, (3, 3, 21, 24))  # three margins 3
-    assert not in_band_statement(24, 30, (4, 6, 14, 12))  # margin 4
+    assert not in_band_statement(24, 30, (4, 6, 14, 12))  # margin 4 (the lane section, test_margin_lanes.py)
     assert not in_band_statement(24, 30, (3, 6, 4, 12))  # a hole side under 5
     for m, n, hole in band_classes():
         assert balanced(m, n, *hole)
@@ -71,7 +72,7 @@ def test_a_strip_is_one_rectangle_joined_at_cut_point_zero():
         _check(Board.from_spec(m, n, [hole]))
 
 
-@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (24, 30, "4,6,14x12"), (36, 40, "3,7,30x26"),
+@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (23, 24, "4,5,13x12"), (36, 40, "3,7,30x26"),
                                       (20, 30, "3,2,14x12")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
@@ -80,42 +81,48 @@ def test_boards_outside_are_refused(m, n, hole):
         large_tour(board)
 
 
-def test_atlas_boards_with_one_margin_three():
+@pytest.mark.parametrize("statement", [in_band_statement, in_lane_statement])
+def test_atlas_boards_with_one_margin_three_or_four(statement):
     """Every atlas question (closed, one hole) of the statement is built; the atlas says yes there."""
     built = 0
     with gzip.open(ATLAS, "rt") as f:
         for r in csv.DictReader(f):
             m, n, t, le, h, w = (int(r[k]) for k in ("rows", "cols", "top", "left", "height", "width"))
-            if r["tour"] == "closed" and in_band_statement(m, n, (t, le, h, w)):
+            if r["tour"] == "closed" and statement(m, n, (t, le, h, w)):
                 assert r["answer"] == "yes"
                 _check(Board.from_spec(m, n, [(t, le, h, w)]))
                 built += 1
     assert built > 0
 
 
-def _random_case(rng: random.Random, top: int):
+def _random_case(rng: random.Random, top: int, margin: int = 3):
+    """A random board of the statement with a margin of ``margin`` (3: strips, 4: a lane)."""
+    statement = in_band_statement if margin == 3 else in_lane_statement
     while True:
-        b, c, d = (rng.choice([3, rng.randint(5, top // 4)]) for _ in range(3))
+        b, c, d = (rng.choice([3, rng.randint(5, top // 4)]) if margin == 3 else rng.randint(5, top // 4)
+                   for _ in range(3))
         h, w = rng.randint(5, top // 2), rng.randint(5, top // 2)
-        m, n = 3 + h + b, c + w + d
-        if max(m, n) <= top and in_band_statement(m, n, (3, c, h, w)):
-            return (m, n, (3, c, h, w)) if rng.random() < 0.5 else (n, m, (c, 3, w, h))
+        m, n = margin + h + b, c + w + d
+        if max(m, n) <= top and statement(m, n, (margin, c, h, w)):
+            return (m, n, (margin, c, h, w)) if rng.random() < 0.5 else (n, m, (c, margin, w, h))
 
 
-def test_random_boards_up_to_150():
-    rng = random.Random(23)
+@pytest.mark.parametrize("margin", [3, 4])
+def test_random_boards_up_to_150(margin):
+    rng = random.Random(20 + margin)
     for _ in range(20):
-        m, n, hole = _random_case(rng, 150)
+        m, n, hole = _random_case(rng, 150, margin)
         _check(Board.from_spec(m, n, [hole]))
 
 
-def test_the_pipeline_builds_a_margin_three_hole():
+@pytest.mark.parametrize("hole,words", [("3,15,40x33", "margins of three"), ("4,15,40x33", "a margin of four")])
+def test_the_pipeline_builds_a_margin_three_or_four_hole(hole, words):
     from kt_formal.api import decide
 
-    v = decide(Board.from_spec(60, 70, ["3,15,40x33"]), closed=True, time_limit=30)
+    v = decide(Board.from_spec(60, 70, [hole]), closed=True, time_limit=30)
     assert v.answer == "yes" and v.route == "construction:margin-three"
     assert v.tour.check() is None
-    assert "margins of three" in v.message
+    assert words in v.message
 
 
 @pytest.mark.slow
@@ -125,8 +132,9 @@ def test_every_class_is_built():
 
 
 @pytest.mark.slow
-def test_random_boards_up_to_2000():
-    rng = random.Random(29)
+@pytest.mark.parametrize("margin", [3, 4])
+def test_random_boards_up_to_2000(margin):
+    rng = random.Random({3: 29, 4: 37}[margin])
     for top in (500, 1200, 2000):
-        m, n, hole = _random_case(rng, top)
+        m, n, hole = _random_case(rng, top, margin)
         _check(Board.from_spec(m, n, [hole]))

@@ -120,7 +120,7 @@ def test_construction_on_chosen_boards(m, n, hole):
 
 
 @pytest.mark.parametrize("m,n,hole", [(15, 15, "5,5,5x5"), (16, 16, "5,5,6x6"), (17, 16, "6,5,5x6"),
-                                      (30, 33, "4,7,13x16"), (30, 33, "6,7,13x17"), (15, 16, "5,5,4x4")])
+                                      (23, 24, "4,5,13x12"), (30, 33, "6,7,13x17"), (15, 16, "5,5,4x4")])
 def test_boards_outside_the_construction_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
     assert not large_applies(board)

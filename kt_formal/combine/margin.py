@@ -35,7 +35,7 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
-from kt_formal.combine.margin_band import BAND_THEOREM
+from kt_formal.combine.margin_band import BAND_THEOREM, LANE_THEOREM
 from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_tour
 from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
 from kt_formal.combine.margin_large import swap_join as _swap
@@ -231,7 +231,10 @@ def theorem_of(board: Board) -> str:
             if not large_applies(board):
                 return THEOREM
             r0, c0, h, w = hole
-            return BAND_THEOREM if min(r0, c0, board.rows - r0 - h, board.cols - c0 - w) < 5 else LARGE_THEOREM
+            margins = (r0, c0, board.rows - r0 - h, board.cols - c0 - w)
+            if 4 in margins:
+                return LANE_THEOREM
+            return BAND_THEOREM if min(margins) < 5 else LARGE_THEOREM
     return THEOREM
 
 

@@ -1,4 +1,5 @@
-"""Margins of three: the frame construction with closed 3 x W strips along the hole.
+"""Margins of three and four: the frame construction with closed 3 x W strips, or an open
+4 x W lane, along the hole.
 
 A margin of 3 cannot be cut into divide's blocks (sides 5..10), but a 3 x W board has a
 closed tour for every even W >= 10 (Schwenk), built from certified strip pieces by
@@ -10,8 +11,12 @@ squares (1, 1), (1, W-2) have exactly two knight moves: every closed tour of 3 x
 (1, 1)-(0, 3) (divide's top port), (2, 0)-(1, 2) (bottom port) and (0, W-1)-(2, W-2)
 (right port); a 3-column strip holds their transposes (left, right and bottom ports).
 
-The statement (:func:`in_band_statement`), its case analysis and the proof are in
-``docs/theorems/margin-three.md`` (section "Margins of three").
+A margin of 4 is one *lane* (:mod:`kt_formal.combine.margin_lanes`): an open path of the
+4 x W band with both ends at its left end, inserted into the cycle of the rectangle below.
+
+The statements (:func:`in_band_statement`, :func:`in_lane_statement`), their case
+analyses and the proofs are in ``docs/theorems/margin-three.md`` (sections "Margins of
+three" and "Margins of four").
 
 >>> from kt_formal.combine.margin_large import large_plan
 >>> sym, rects, tree = large_plan(24, 30, (3, 6, 14, 12))
@@ -21,9 +26,10 @@ The statement (:func:`in_band_statement`), its case analysis and the proof are i
 
 from __future__ import annotations
 
+from kt_formal.combine.margin_lanes import LANE
 from kt_formal.combine.margin_large import MIN_MARGIN, SYMMETRIES, transform_case
 
-__all__ = ["BAND", "BAND_THEOREM", "in_band_statement"]
+__all__ = ["BAND", "BAND_THEOREM", "LANE_THEOREM", "in_band_statement", "in_lane_statement"]
 
 #: The margin the strip fills.
 BAND = 3
@@ -31,15 +37,26 @@ BAND = 3
 #: The section of the theorem this construction proves.
 BAND_THEOREM = "margin-three theorem (margins of three: 3 x W strips)"
 
+#: The section of the theorem the lanes prove.
+LANE_THEOREM = "margin-three theorem (a margin of four: open 4 x W lanes)"
 
-def _tops(m: int, n: int, hole: tuple[int, int, int, int]):
-    """Margins (a, b, l, q) and sides (h, w) in every view with a margin of 3 on top and none
-    on the right (so a second one, if any, is on the left or at the bottom)."""
+
+def _tops(m: int, n: int, hole: tuple[int, int, int, int], top: int = BAND):
+    """Margins (a, b, l, q) and sides (h, w) in every view with a margin ``top`` on top and
+    none on the right (so a second one, if any, is on the left or at the bottom)."""
     for sym in SYMMETRIES:
         ms, ns, (r0, c0, h, w) = transform_case(m, n, hole, sym)
         q = ns - c0 - w
-        if r0 == BAND and q != BAND:
+        if r0 == top and q != top:
             yield r0, ms - r0 - h, c0, q, h, w
+
+
+def _margins(m: int, n: int, hole: tuple[int, int, int, int]) -> list[int] | None:
+    """The four margins, sorted, when the hole's sides are >= 5 and the colours balance; else None."""
+    r0, c0, h, w = hole
+    if min(h, w) < MIN_MARGIN or (m * n) % 2 != (h * w) % 2 or ((m * n) % 2 and (r0 + c0) % 2):
+        return None
+    return sorted((r0, c0, m - r0 - h, n - c0 - w))
 
 
 def _excluded(b: int, le: int, q: int, h: int, w: int) -> bool:
@@ -67,12 +84,34 @@ def in_band_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     >>> in_band_statement(24, 30, (3, 6, 14, 12)), in_band_statement(22, 24, (3, 5, 13, 12))
     (True, False)
     """
-    r0, c0, h, w = hole
-    margins = sorted((r0, c0, m - r0 - h, n - c0 - w))
-    if margins[0] != BAND or margins[2] < MIN_MARGIN or min(h, w) < MIN_MARGIN:
-        return False
-    if BAND < margins[1] < MIN_MARGIN:
-        return False
-    if (m * n) % 2 != (h * w) % 2 or ((m * n) % 2 and (r0 + c0) % 2):
+    margins = _margins(m, n, hole)
+    if margins is None or margins[0] != BAND or margins[2] < MIN_MARGIN or BAND < margins[1] < MIN_MARGIN:
         return False
     return not any(_excluded(*view[1:]) for view in _tops(m, n, hole))
+
+
+def _lane_excluded(b: int, le: int, q: int, h: int, w: int) -> bool:
+    """Whether the view (the 4 on top) falls in G1 to G3 (see :func:`in_lane_statement`)."""
+    odd_sides = le % 2 == 1 and q % 2 == 1
+    return ((odd_sides and b % 2 == 0 and h % 2 == 1 and w % 2 == 0)
+            or (odd_sides and b == 5 and h == 5 and w % 2 == 0)
+            or (le == q == 5 and b % 2 == 1 and b < 10 and h % 2 == 0 and w == 6))
+
+
+def in_lane_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
+    """Whether the board is one the section "Margins of four" names.
+
+    One margin 4, the others >= 5, hole sides h, w >= 5, colours balanced, and, in the
+    view with the 4 on top (b below, l and q left and right, h the hole's height), not
+
+    * (G1) b even, l and q odd, h odd, w even;
+    * (G2) b = 5, l and q odd, h = 5, w even;
+    * (G3) b odd and < 10, l = q = 5, h even, w = 6.
+
+    >>> in_lane_statement(24, 30, (4, 6, 14, 12)), in_lane_statement(23, 24, (4, 5, 13, 12))
+    (True, False)
+    """
+    margins = _margins(m, n, hole)
+    if margins is None or margins[0] != LANE or margins[1] < MIN_MARGIN:
+        return False
+    return not any(_lane_excluded(*view[1:]) for view in _tops(m, n, hole, LANE))

@@ -24,6 +24,11 @@ Three parts, each failing loudly:
    the statement has a cut, a second set of representatives agrees, and every board with
    a cut is built and checked by the kernel.
 
+7. **a margin of 4** (:func:`check_lanes`): the open 4 x W lane along the margin of 4,
+   inserted into the frame's cycle, on one board of every class (:func:`lane_classes`):
+   every class of the statement has a cut, the second representatives agree, and every
+   board with a cut is built and checked by the kernel.
+
 ``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
@@ -39,13 +44,15 @@ from kt_formal.board import Board
 from kt_formal.combine.divide import PART_SIZES
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_plan, margin_tour
-from kt_formal.combine.margin_band import in_band_statement
+from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
+from kt_formal.combine.margin_lanes import LANE
 from kt_formal.combine.margin_large import in_statement, large_plan, large_tour
-from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, shift_piece_specs
+from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, lane_cap_spec, shift_piece_specs
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 
 __all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "large_cases", "check_large",
-           "shift_class", "shift_classes", "check_shift", "band_classes", "check_band", "main"]
+           "shift_class", "shift_classes", "check_shift", "band_classes", "check_band",
+           "lane_classes", "check_lanes", "main"]
 
 
 def balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
@@ -67,7 +74,7 @@ def cases(limit: int):
 def check_pieces() -> list[str]:
     """Problems with the hole pieces (empty when every one loads, checks and matches its spec)."""
     bad = []
-    for spec in hole_piece_specs() + shift_piece_specs():
+    for spec in hole_piece_specs() + shift_piece_specs() + [lane_cap_spec()]:
         try:
             piece = load_piece(spec.name)
         except CertificateRejected as exc:
@@ -267,16 +274,16 @@ def band_classes(alt: bool = False):
             yield m, n, (3, le, h, w)
 
 
-def check_band(build: bool = True) -> dict:
-    """The strip section (one margin 3): every class of its statement has a cut, the second
-    representatives agree, and with ``build`` every class with a cut is built and checked."""
+def _check_section(classes, alt_classes, statement, build: bool) -> dict:
+    """A section's classes: every class of ``statement`` has a cut, the second representatives
+    agree, and with ``build`` every class with a cut is built and checked by the kernel."""
     k = covered = built = 0
-    for (m, n, hole), (m2, n2, hole2) in zip(band_classes(), band_classes(alt=True)):
+    for (m, n, hole), (m2, n2, hole2) in zip(classes, alt_classes):
         tree = _shift_plan(m, n, hole)
-        if in_band_statement(m, n, hole) and tree is None:
-            raise AssertionError(f"{m}x{n} hole {hole}: in the strip statement but no cut")
+        if statement(m, n, hole) and tree is None:
+            raise AssertionError(f"{m}x{n} hole {hole}: in the statement but no cut")
         if (_shift_plan(m2, n2, hole2) is None) != (tree is None) \
-                or in_band_statement(m2, n2, hole2) != in_band_statement(m, n, hole):
+                or statement(m2, n2, hole2) != statement(m, n, hole):
             raise AssertionError(f"{m}x{n} hole {hole} and {m2}x{n2} hole {hole2}: the class disagrees")
         k += 1
         if tree is not None:
@@ -287,8 +294,32 @@ def check_band(build: bool = True) -> dict:
     return {"classes": k, "covered": covered, "tours": built}
 
 
+def check_band(build: bool = True) -> dict:
+    """The strip section (one margin 3): every class of its statement has a cut, the second
+    representatives agree, and with ``build`` every class with a cut is built and checked."""
+    return _check_section(band_classes(), band_classes(alt=True), in_band_statement, build)
+
+
+def lane_classes(alt: bool = False):
+    """One balanced board per class of the lane section: top margin 4, the others from
+    :data:`SHIFT_MARGINS`, hole sides 5..8 (with ``alt``, the second representatives)."""
+    for b, le, q, h, w in itertools.product(SHIFT_MARGINS, SHIFT_MARGINS, SHIFT_MARGINS, *2 * [(5, 6, 7, 8)]):
+        if alt:
+            b, le, q = (_ALT["margin"].get(x, x) for x in (b, le, q))
+            h, w = (_ALT["side"].get(x, x) for x in (h, w))
+        m, n = LANE + h + b, le + w + q
+        if balanced(m, n, LANE, le, h, w):
+            yield m, n, (LANE, le, h, w)
+
+
+def check_lanes(build: bool = True) -> dict:
+    """The lane section (one margin 4): every class of its statement has a cut, the second
+    representatives agree, and with ``build`` every class with a cut is built and checked."""
+    return _check_section(lane_classes(), lane_classes(alt=True), in_lane_statement, build)
+
+
 def main(argv=None) -> int:
-    """``--check [--build-limit K]``: run the six checks; exit 0 when all pass, 1 otherwise."""
+    """``--check [--build-limit K]``: run the seven checks; exit 0 when all pass, 1 otherwise."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin_check",
@@ -304,8 +335,8 @@ def main(argv=None) -> int:
         return 2
     t = time.perf_counter()
     bad = check_pieces()
-    total = len(hole_piece_specs()) + len(shift_piece_specs())
-    print(f"pieces: {total - len(bad)} of {total} (hole and shift pieces) verified "
+    total = len(hole_piece_specs()) + len(shift_piece_specs()) + 1  # and the lane's cap
+    print(f"pieces: {total - len(bad)} of {total} (hole, shift and lane pieces) verified "
           f"({time.perf_counter() - t:.1f} s)")
     for line in bad:
         print("  " + line)
@@ -330,6 +361,11 @@ def main(argv=None) -> int:
         t = time.perf_counter()
         out = check_band()
         print(f"margins of 3 (3 x W strips): {out['covered']} of {out['classes']} classes have a cut, every "
+              f"case of the statement among them; {out['tours']} boards built and accepted by the kernel "
+              f"({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        out = check_lanes()
+        print(f"a margin of 4 (4 x W lanes): {out['covered']} of {out['classes']} classes have a cut, every "
               f"case of the statement among them; {out['tours']} boards built and accepted by the kernel "
               f"({time.perf_counter() - t:.1f} s)")
     except AssertionError as exc:

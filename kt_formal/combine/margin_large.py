@@ -18,8 +18,11 @@ so the result is one cycle (Lemma 3 of the margin-three theorem).
 Pieces: divide's 36 port pieces and, when the first pass finds no cut, the 108 *shift
 pieces* of :mod:`kt_formal.combine.margin_pieces` (a port moved one square along its
 side), so that two rectangles can also be joined where their blocks start one square
-apart; each is verified on load. The statement and the case analysis are in
-``docs/theorems/margin-three.md`` (sections "Holes of any size" and "Shift pieces").
+apart; each is verified on load. A margin of 3 is one closed 3 x W strip
+(:mod:`kt_formal.combine.margin_band`), a margin of 4 one open 4 x W lane inserted into
+the cycle below its left end (:mod:`kt_formal.combine.margin_lanes`). The statements and
+the case analyses are in ``docs/theorems/margin-three.md`` (sections "Holes of any
+size", "Shift pieces", "Margins of three" and "Margins of four").
 
 >>> from kt_formal.board import Board
 >>> t = large_tour(Board.from_spec(30, 33, ["6,7,13x16"]))
@@ -38,6 +41,7 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.library import load_piece
+from kt_formal.combine.margin_lanes import LANE, LANE_MIN, lane_local
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import InvalidInput, NotApplicable
@@ -129,6 +133,10 @@ def _candidates(rects: list[Rect], shifted: bool) -> list[tuple]:
     cand, near = [], []
     for i, p in enumerate(rects):
         for j, q in enumerate(rects):
+            if "lane" in (_tag(p), _tag(q)):  # a lane joins once: the block below its left end
+                if _tag(p) == "lane" and _tag(q) is None and p.y0 + p.rows == q.y0 and p.x0 in q.col_cuts:
+                    cand.append((i, j, "w", q.y0, p.x0, None))
+                continue
             for kind, touch, mine, theirs, line in (
                     ("v", p.y0 + p.rows == q.y0, p.col_cuts, q.col_cuts, q.y0),
                     ("h", p.x0 + p.cols == q.x0, p.row_cuts, q.row_cuts, q.x0)):
@@ -139,6 +147,11 @@ def _candidates(rects: list[Rect], shifted: bool) -> list[tuple]:
                     near += [(i, j, kind, line, x + 1, ("a", x)) for x in sorted(mine) if x + 1 in theirs]
                     near += [(i, j, kind, line, x, ("b", x - 1)) for x in sorted(mine) if x - 1 in theirs]
     return cand + near
+
+
+def _tag(r: Rect) -> str | None:
+    """``"strip"`` or ``"lane"`` for a rectangle that is one, else None."""
+    return r.special[0] if r.special is not None and r.special[0] in ("strip", "lane") else None
 
 
 def _joins(rects: list[Rect], shifted: bool = False) -> list[tuple] | None:
@@ -155,7 +168,8 @@ def _joins(rects: list[Rect], shifted: bool = False) -> list[tuple] | None:
         for i, j, kind, line, at, shift in cand:
             start_i = at if shift is None or shift[0] == "b" else shift[1]
             start_j = at if shift is None or shift[0] == "a" else shift[1]
-            keys = {(i, kind, start_i, "a"), (j, kind, start_j, "b")}
+            key = "v" if kind == "w" else kind  # a lane's join uses the top port below it
+            keys = {(i, key, start_i, "a"), (j, key, start_j, "b")}
             owner = None if shift is None else (i if shift[0] == "a" else j)
             if (i in seen) == (j in seen) or keys & used or owner in special:
                 continue
@@ -206,15 +220,15 @@ def large_plan(m: int, n: int, hole: tuple[int, int, int, int], shift: bool = Tr
     Raises
     ------
     NotApplicable
-        A margin under 5, unbalanced colours, or a case the cut misses.
+        A margin under 3, unbalanced colours, or a case the cut misses.
     """
     r0, c0, h, w = hole
     margins = sorted((r0, c0, m - r0 - h, n - c0 - w))
-    if margins[0] < 3 or 4 in margins:
-        raise NotApplicable(f"the frame construction needs margins of 3 or >= {MIN_MARGIN}")
+    if margins[0] < 3:
+        raise NotApplicable("the frame construction needs margins of at least 3")
     if (m * n) % 2 != ((h * w) % 2) or ((m * n) % 2 and (r0 + c0) % 2):
         raise NotApplicable("the board minus the hole has unequal colour counts")
-    strips = margins[0] < MIN_MARGIN  # margins of 3: closed 3 x W strips
+    strips = margins[0] < MIN_MARGIN  # margins of 3: closed 3 x W strips; of 4: open 4 x W lanes
     for shifted in (False, True) if shift else (False,):
         for sym in SYMMETRIES:
             found = _plan_frame(*transform_case(m, n, hole, sym), shifted=shifted, strips=strips)
@@ -245,6 +259,17 @@ def _strip_rect(y0: int, y1: int, x0: int, x1: int) -> Rect | None:
     return Rect(y0, x0, (H,), (W,), frozenset({y0}), frozenset({x0}), special=("strip", kind))
 
 
+def _lane_rect(y0: int, y1: int, x0: int, x1: int) -> Rect | None:
+    """The band [y0, y1) x [x0, x1) of a top margin of 4 as one lane (4 x W, W >= 8), or None.
+
+    Its only cut point is its first row and column; it joins only the rectangle below its
+    left end, through the lane's ends (3, 0), (3, 1) (:func:`~kt_formal.combine.margin_lanes.lane_local`).
+    """
+    if y1 - y0 != LANE or x1 - x0 < LANE_MIN:
+        return None
+    return Rect(y0, x0, (LANE,), (x1 - x0,), frozenset({y0}), frozenset({x0}), special=("lane", "h"))
+
+
 def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool = False, strips: bool = False):
     """Rectangles and the tree of joins in this orientation, or None.
 
@@ -270,6 +295,8 @@ def _plan_frame(m: int, n: int, hole: tuple[int, int, int, int], shifted: bool =
                                          (st, m - sb, n - sr, n)], (st, sb, sl, sr)) if s]
         thin = {k for k, margin in enumerate((r0, m - y1, c0, n - x1)) if strips and margin == 3}
         rects = [_strip_rect(*box) if k in thin else _rect(*box, ylines, xlines) for k, box in enumerate(boxes)]
+        if strips and r0 == LANE:  # a top margin of 4: the top band is an open lane (margin_lanes)
+            rects[0] = _lane_rect(*boxes[0])
         if any(r is None for r in rects):
             continue
         tree = _joins(rects, shifted)
@@ -383,6 +410,8 @@ def _ends(kind: str, line: int, at: int, n: int) -> tuple[int, int, int, int]:
     """Divide's swap across ``line`` at ``at`` as indices (a1, a2, b1, b2), ``n`` columns."""
     if kind == "v":
         ends = ((line - 1, at), (line - 2, at + 2), (line + 1, at + 1), (line, at + 3))
+    elif kind == "w":  # a lane's ends (line-1, at), (line-1, at+1) instead of a port move
+        ends = ((line - 1, at), (line - 1, at + 1), (line + 1, at + 1), (line, at + 3))
     else:
         ends = ((at, line - 1), (at + 2, line - 2), (at + 1, line + 1), (at + 3, line))
     return tuple(r * n + c for r, c in ends)
@@ -459,6 +488,8 @@ def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
             s = assemble(list(p.row_parts), list(p.col_parts)).astype(np.int64, copy=False)
         elif p.special[0] == "strip":
             s = _strip_local(p)
+        elif p.special[0] == "lane":
+            s = lane_local(p.cols)
         else:
             s = _special_local(p)
         idx = ((np.arange(hs)[:, None] + p.y0) * n + np.arange(ws)[None, :] + p.x0).ravel()

@@ -37,7 +37,7 @@ from kt_formal.combine.divide import port_edges
 from kt_formal.combine.library import PieceSpec
 
 __all__ = ["HOLE_SIZES", "EVEN_OFFSETS", "FREE_OFFSETS", "SHIFT_SIDES", "hole_offsets", "hole_piece_spec",
-           "hole_piece_specs", "shifted_port_edges", "shift_piece_spec", "shift_piece_specs", "PIECE_SPECS"]
+           "hole_piece_specs", "shifted_port_edges", "shift_piece_spec", "shift_piece_specs", "LANE_CAP", "lane_cap_spec", "PIECE_SPECS"]
 
 #: The hole sizes the library holds pieces for.
 HOLE_SIZES: tuple[tuple[int, int], ...] = tuple((h, w) for h in (1, 2, 3) for w in (1, 2, 3))
@@ -123,5 +123,26 @@ def shift_piece_specs() -> list[PieceSpec]:
             for h in range(5, 11) for w in range(5, 11) if (h * w) % 2 == 0]
 
 
+#: The name of the left cap of a margin-4 *lane* (:mod:`kt_formal.combine.margin_lanes`).
+LANE_CAP = "margin-lane-left-4x3"
+
+
+def lane_cap_spec() -> PieceSpec:
+    """The left cap of a lane: two paths on 4 x 3, (3, 0) -> (2, 2) and (1, 2) -> (3, 1).
+
+    Stored as strips.py stores a two-path piece: one open tour of the 4 x 9 board whose
+    three pad columns on each side are holes but for the link squares (0, 6), (2, 7),
+    which join (2, 2) to (1, 2) through the right pad by forced moves; the piece sits in
+    columns 3..5. The cap's ends (3, 0), (3, 1) are the lane's ends, and (2, 2), (1, 2)
+    meet the open 4-row middle piece's paths A and B (``strip4-open-middle-4x4``).
+    """
+    pad = 3
+    chain = ((2, 2 + pad), (0, 6), (2, 7), (1, 2 + pad))
+    holes = tuple((r, c) for r in range(4) for c in range(3 + 2 * pad)
+                  if (c < pad or c >= 3 + pad) and (r, c) not in chain)
+    return PieceSpec(LANE_CAP, 4, 3 + 2 * pad, closed=False, start=(3, pad), end=(3, 1 + pad),
+                     forced=tuple(zip(chain, chain[1:])), holes=holes, kind="margin-lane", seed=0)
+
+
 #: Library specs of this module (collected by :func:`kt_formal.combine.library.all_specs`).
-PIECE_SPECS: list[PieceSpec] = hole_piece_specs() + shift_piece_specs()
+PIECE_SPECS: list[PieceSpec] = hole_piece_specs() + shift_piece_specs() + [lane_cap_spec()]
