@@ -315,7 +315,7 @@ def _tables_too_small_and_counted(monkeypatch, kernel: str) -> list:
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(frontier_jit, "_LOAD", 50.0)
+    monkeypatch.setattr(frontier_jit, "LOAD_FACTOR", 50.0)
     monkeypatch.setattr(frontier_jit, kernel, counting)
     return calls
 
