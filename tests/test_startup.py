@@ -347,10 +347,13 @@ def test_a_plain_install_compiles_the_search_kernels_once(tmp_path):
 
     python = _plain_install(tmp_path)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
-    where = subprocess.run([python, "-c", "import kt_formal.engines as e; print(e.__path__[0])"], cwd=tmp_path,
-                           env=env, capture_output=True, text=True, timeout=120)
-    engines = where.stdout.strip()
-    assert where.returncode == 0 and engines.startswith(str(tmp_path / "venv")), (engines, where.stderr)
+    where = subprocess.run([python, "-c", "import kt_formal.engines as e, kt_formal.api as a, kt_formal.survey as s; "
+                                          "print(e.__path__[0]); print(a.__path__[0]); print(s.__path__[0])"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    engines, *others = where.stdout.split()
+    # every package from the install itself (the borrowed site-packages hold the editable one)
+    assert where.returncode == 0 and all(p.startswith(str(tmp_path / "venv")) for p in (engines, *others)), (
+        where.stdout, where.stderr)
     command = python.parent / "kt-formal"
     notes = 0
     for _ in range(3):
