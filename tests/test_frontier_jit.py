@@ -108,7 +108,7 @@ def test_3_x_2n_closed_counts_agree_with_the_published_generating_function():
     for the counts cited above, eight terms instead of two."""
     series = _a070030(12)
     assert series[4:6] == [16, 176] and series[:4] == [0, 0, 0, 0]
-    assert [count_request_jit(Board(3, 2 * n), True).count for n in range(5, 13)] == series[4:12]
+    assert [count_request_jit(Question(Board(3, 2 * n), True)).count for n in range(5, 13)] == series[4:12]
 
 
 @pytest.mark.slow
