@@ -35,7 +35,7 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
-@cached_njit(inline="always")
+@cached_njit
 def colours_dead(z, l, tn2, free, light, fixed, balance, f, nf, n_short,
                  light_short):  # pragma: no cover - compiled
     """An open tour's state whose ends cannot have the colours the board asks for
@@ -54,7 +54,7 @@ def colours_dead(z, l, tn2, free, light, fixed, balance, f, nf, n_short,
     return b > left or -b > left
 
 
-@cached_njit(inline="always")
+@cached_njit
 def lowest_bit(x):  # pragma: no cover - compiled
     """The index of the lowest set bit of ``x`` (> 0)."""
     n = 0
@@ -63,7 +63,7 @@ def lowest_bit(x):  # pragma: no cover - compiled
     return n
 
 
-@cached_njit(inline="always")
+@cached_njit
 def decode_key(key, W, b16, new_live, base):  # pragma: no cover - compiled
     """The frontier values of ``key`` into ``base[:W]``, the new square's into ``base[W]``; returns tn."""
     if b16:
@@ -82,7 +82,7 @@ def decode_key(key, W, b16, new_live, base):  # pragma: no cover - compiled
     return tn
 
 
-@cached_njit(inline="always")
+@cached_njit
 def move_combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead, z_req, l_req,
                z_forb):  # pragma: no cover - compiled
     """``allowed * 16 + required`` (neighbour bit sets) of a state, or -1 when it is dead."""
@@ -116,7 +116,7 @@ def move_combo(base, W, m, nbr_p, nbr_end, b0, closed, out_live, z_dead, l_dead,
     return with_leaving(base[0] == 0, base[0] >= 2, closed, out_live, b0, allowed, required)
 
 
-@cached_njit(inline="always")
+@cached_njit
 def with_leaving(zero0, end0, closed, out_live, b0, allowed, required):  # pragma: no cover - compiled
     """``allowed * 16 + required`` once the leaving square (frontier position 0; ``zero0``:
     without a move, ``end0``: a path end) is seen to, or -1: a path end of a closed tour, or
@@ -156,7 +156,7 @@ P_COLOUR, P_LIGHT, P_FIXED, P_BALANCE, P_N_WATCH = 19, 20, 21, 22, 23
 N_PRM = 24  # then 4 entries a watched square: its window neighbours, its moves ahead, its need, light
 
 
-@cached_njit(inline="always")
+@cached_njit
 def watch_can(prm, j, avail):  # pragma: no cover - compiled
     """``(can, need, light)`` of watched square ``j`` (:func:`~kt_formal.counting.frontier.watched_squares`):
     the moves it can still take, given the window squares that can take one (``avail``,
@@ -303,7 +303,7 @@ def step_tables(W, b16, closed, free_terminals, nbr_p, masks, new_live, out_live
     return prm, pw, mstart, mlist
 
 
-@cached_njit(inline="always")
+@cached_njit
 def _look_ahead(prm, closed, fixed_pos, light, balance, watch):  # pragma: no cover - compiled
     """The look-ahead's places in ``prm``: for open tours the colour check of the ends
     (``light`` < 0: none, e.g. a strip of odd height whose width is not known yet; masks as
@@ -320,7 +320,7 @@ def _look_ahead(prm, closed, fixed_pos, light, balance, watch):  # pragma: no co
             prm[N_PRM + 4 * j + f] = watch[j, f]
 
 
-@cached_njit(inline="always")
+@cached_njit
 def nibbles_equal(x, v):  # pragma: no cover - compiled
     """Bit 4q set where nibble q of ``x`` (uint64) equals ``v`` (uint64, below 16), exactly."""
     z = x ^ (v * ONES)
@@ -328,7 +328,7 @@ def nibbles_equal(x, v):  # pragma: no cover - compiled
     return (h >> np.uint64(3)) & ONES
 
 
-@cached_njit(inline="always")
+@cached_njit
 def spread_bits(bits):  # pragma: no cover - compiled
     """Bit q of ``bits`` as bit 4q of a uint64 (a bit set of places as a mask of nibbles)."""
     x = np.uint64(0)
@@ -341,7 +341,7 @@ def spread_bits(bits):  # pragma: no cover - compiled
     return x
 
 
-@cached_njit(inline="always")
+@cached_njit
 def mirror_image(nk, W, b16, dig, lab):  # pragma: no cover - compiled
     """The smaller of a state ``nk`` at a column's end and its mirror image (closed or open tours).
 

@@ -261,8 +261,8 @@ def fill_closed17(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
                     nk = _successor17(p0, w, bv0, mlist[mi], m, nbr_s, nbr_end, b0, may_finish, mirror,
                                       n_watch, wb, wt, wa, wn)
                     emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
-            thread_done(t, T, used, cnt, dacc, acc_d, L)
+            thread_done(np.int64(t), T, used, cnt, dacc, acc_d, L)
         for p in prange(T):
-            insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
+            insert_part(np.int64(p), T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
         s = e
     return S

@@ -12,7 +12,7 @@ __all__ = ["move_combo16", "neighbour_sets", "labels_from", "successor16", "succ
            "touched_masks", "open_mask_dead", "successor", "mirror_image16"]
 
 
-@cached_njit(inline="always")
+@cached_njit
 def move_combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_req, z_forb, b0,
                  low_w, closed):  # pragma: no cover - compiled
     """:func:`_combo` of a packed state ``X`` (nibble q: position q; the masks are spread,
@@ -24,7 +24,7 @@ def move_combo16(X, W, m, nbr_p4, nbr_end, out_live, z_dead, l_dead, z_req, l_re
     return with_leaving(v0 == np.uint64(0), v0 >= np.uint64(2), closed, out_live, b0, allowed, required)
 
 
-@cached_njit(inline="always")
+@cached_njit
 def neighbour_sets(X, low, m, shifts, nbr_end, z_dead, l_dead, z_req, l_req, z_forb,
                    skip):  # pragma: no cover - compiled
     """The neighbour bit sets ``(allowed, required)`` of a packed state ``X`` (its places the
@@ -292,7 +292,7 @@ def successor_open16(X, tn, mask, W, m, nbr_p4, nbr_end, out_live, out_fixed, ma
     return np.int64((_relabelled16(Y, low_w, db_index) << two) | np.uint64(tn2))
 
 
-@cached_njit(inline="always")
+@cached_njit
 def touched_masks(nbr_p4, m):  # pragma: no cover - compiled
     """For each move mask, the window squares its moves touch, spread, after the step
     (nibble q - 1 for frontier position q; the square leaving, position 0, aside)."""
@@ -304,7 +304,7 @@ def touched_masks(nbr_p4, m):  # pragma: no cover - compiled
     return t
 
 
-@cached_njit(inline="always")
+@cached_njit
 def open_mask_dead(zu, lu, nz, t, d, tn2, free, may_finish, one_room, no_room, colour, light, fixed,
                    balance, n_watch, wb, wa, wn, wl):  # pragma: no cover - compiled
     """Whether a move mask of an open tour's state leads nowhere, told from which window

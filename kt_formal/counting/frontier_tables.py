@@ -179,9 +179,9 @@ def fill_closed16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab,
                     if mirror and nk >= 0:
                         nk = mirror_image16(nk, W, low_w, DB_INDEX)
                     emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
-            thread_done(t, T, used, cnt, dacc, acc_d, L)
+            thread_done(np.int64(t), T, used, cnt, dacc, acc_d, L)
         for p in prange(T):
-            insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
+            insert_part(np.int64(p), T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
         s = e
     return S
 
@@ -234,9 +234,9 @@ def fill_open16(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, L
                     if mirror and nk >= 0:
                         nk = mirror_image16(nk, W, low_w, DB_INDEX)
                     emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
-            thread_done(t, T, used, cnt, dacc, acc_d, L)
+            thread_done(np.int64(t), T, used, cnt, dacc, acc_d, L)
         for p in prange(T):
-            insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
+            insert_part(np.int64(p), T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
         s = e
     return S
 
@@ -278,9 +278,9 @@ def fill_wide(keys, counts, s0, prm, nbr_p, nbr_end, pw, mstart, mlist, tab, Lo,
                     if mirror and nk >= 0:
                         nk = mirror_image(nk, W, b16 != 0, mdig, mlab)
                     emit(nk, x, acc_d, cflat, L, logT, capp, (t * T) * G, G, cnt, gk, gs, hlo, hhi)
-            thread_done(t, T, used, cnt, dacc, acc_d, L)
+            thread_done(np.int64(t), T, used, cnt, dacc, acc_d, L)
         for p in prange(T):
-            insert_part(p, T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
+            insert_part(np.int64(p), T, capp, G, used, gk, gs, tab, 1 + Lo, fill, cflat, L, Lo, logT, ovf)
         s = e
     return S
 
