@@ -74,6 +74,18 @@ def test_the_api_refuses_limits_that_are_no_number(options, tmp_path):
         kt.count(3, 5, closed=False, method="frontier", **options)
 
 
+@pytest.mark.parametrize("threads", [0, -1, 1.5, float("nan"), True, "two"])
+@pytest.mark.parametrize("board", [(5, 5), (3, 4), (5, 6)])
+def test_the_api_refuses_threads_that_are_no_count_whichever_method_counts(board, threads):
+    """kt.count(5, 5, threads=0) counted by the search, which takes no threads, and said
+    nothing; the frontier refused it. Now both refuse it, before counting."""
+    assert policy.method_for(Question(Board(*board))) == "search"  # the route that let it pass
+    with pytest.raises(InvalidInput, match="threads"):
+        kt.count(*board, threads=threads)
+    with pytest.raises(InvalidInput, match="threads"):
+        kt.count(*board, closed=False, method="frontier", threads=threads)
+
+
 def test_the_command_says_unknown_without_a_count(cli):
     r = cli("count", "7", "7", "--open", "--time-limit", "1")
     assert r.code == 3 and r.out == "" and "unknown" in r.err

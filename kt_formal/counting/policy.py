@@ -307,6 +307,8 @@ def method_for(request: Question, **options) -> str:
         raise TypeError(f"unknown count options: {', '.join(sorted(unknown))}")
     o = dict(_DEFAULTS, **options)
     check_time_limit(o["time_limit"])  # NaN, 0 or negative: bad input, as for a tour
+    if o["threads"] is not None:  # 0, negative, NaN or 1.5: bad input whichever method counts
+        kernel_threads(o["threads"])
     frontier_only = bool(o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"])
     return choose_method(request, o["method"], out=o["out"], node_limit=o["node_limit"],
                          frontier_only=frontier_only, words=o["words"])
