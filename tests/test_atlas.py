@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import kt_formal as kt
+
 from kt_formal.board import Board
 from kt_formal.survey import atlas, families
 from kt_formal.survey.families import atlas_questions, board_sizes, rect_holes, rect_holes_count
@@ -96,6 +98,26 @@ def test_table_round_trip_and_reproducible_gzip(small, tmp_path):
     (tmp_path / "bad.csv").write_text("a,b\n1,2\n")
     with pytest.raises(InvalidInput, match="not a verdict table"):
         atlas.read_table(tmp_path / "bad.csv")
+
+
+def test_report_messages_name_options_in_the_words_of_whoever_asked(cli, small, tmp_path):
+    """census_report in Python names keywords (findings, atlas=True); the command names its
+    options (--findings, --atlas): the messages used to say --findings to a Python caller."""
+    with Store.open(small[0], readonly=True) as s:
+        atlas.write_table(s, tmp_path / "t.csv.gz")
+    with pytest.raises(InvalidInput, match="it gives findings only") as err:
+        kt.census_report(tmp_path / "t.csv.gz", csv=tmp_path / "x.csv")
+    assert "--" not in str(err.value)
+    r = cli("census-report", tmp_path / "t.csv.gz", "--csv", tmp_path / "x.csv")
+    assert r.code == 2 and "it gives --findings only" in r.err and "Traceback" not in r.err
+    db = tmp_path / "two.sqlite"  # questions with two squares removed: no table of them
+    assert cli("census", "3", "4", "--remove-squares", "2", "--db", db, "-q").code in (0, 1)
+    with pytest.raises(InvalidInput, match=r"\(atlas=True, rect_holes=True, hole_size") as err:
+        kt.census_report(db, table=tmp_path / "t2.csv.gz")
+    assert "--" not in str(err.value) and str(err.value).endswith("use csv")
+    r = cli("census-report", db, "--table", tmp_path / "t2.csv.gz")
+    assert r.code == 2 and "(--atlas, --rect-holes, --hole-size, --remove-squares 1)" in r.err
+    assert r.err.rstrip().endswith("use --csv")
 
 
 def cpsat_tour_exists(m, n, holes, closed):

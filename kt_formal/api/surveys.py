@@ -20,7 +20,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, Worded
 from kt_formal.survey.families import COMMAND_WORDS
 
 __all__ = ["census", "CensusResult", "census_report", "ReportResult", "CENSUS_TIME_LIMIT", "board_size",
@@ -210,8 +210,8 @@ def census_report(db, *, csv=None, certificates: bool = False, map=None, board=N
     result = ReportResult(db)
     if db.endswith((".csv", ".csv.gz")):  # a verdict table: only its findings
         if not findings or any((csv, map, table, html)):
-            raise InvalidInput(f"{db} is a verdict table: it gives --findings only (the rest needs the "
-                               "census database)")
+            raise InvalidInput(Worded(f"{db} is a verdict table: it gives {{findings}} only (the rest needs "
+                                      "the census database)", {"findings": "findings"}))
         _findings(result, db, findings, board)
         return result
     with Store.open(db, readonly=True) as store:

@@ -19,9 +19,11 @@ __all__ = ["command_words", "in_command_words"]
 def command_words() -> dict:
     """How the command names each field a message may hold: its option."""
     from kt_formal.counting.policy import COMMAND_WORDS
+    from kt_formal.survey.families import COMMAND_WORDS as CENSUS_WORDS
     from kt_formal.tourfile import BINARY_SUFFIX
 
-    return {**COMMAND_WORDS, "dask": "--dask", "sequence": "a --sequence", "no mirror": "--no-mirror",
+    return {**CENSUS_WORDS, **COMMAND_WORDS, "remove squares": "--remove-squares", "csv": "--csv",
+            "findings": "--findings", "dask": "--dask", "sequence": "a --sequence", "no mirror": "--no-mirror",
             "check": "--check", "engine cpsat": "--engine cpsat", "out binary": f"--out FILE{BINARY_SUFFIX}",
             "out npy": "--out FILE.npy", "format succ": "--format succ",
             "writes succ": "'kt-formal tour --format succ'", "closed": "--closed",

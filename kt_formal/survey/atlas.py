@@ -35,7 +35,7 @@ from pathlib import Path
 
 from kt_formal.survey.report import REJECTED
 from kt_formal.survey.store import Store
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, Worded
 from kt_formal.files import output_file, read_user_bytes
 from kt_formal.theorems import ringboard_tour, three_row_minus_one_tour
 
@@ -68,9 +68,12 @@ def _one_hole_rows(store: Store, board, what: str, certificates: bool = False):
     for m, n, holes, tour, start, end, answer, method, d in checked_verdicts(store, board, certificates):
         rect = rect_of(json.loads(holes))
         if rect is None or start != "null" or end != "null":
-            raise InvalidInput(f"{what} is for families of one rectangular hole without fixed ends "
-                               f"(--atlas, --rect-holes, --hole-size, --remove-squares 1); {m}x{n} holes "
-                               f"{holes} is not one{': use --csv' if what == 'the verdict table' else ''}")
+            raise InvalidInput(Worded(
+                f"{what} is for families of one rectangular hole without fixed ends ({{atlas}}, "
+                f"{{rect holes}}, {{hole size}}, {{remove squares}} 1); {m}x{n} holes {holes} is not one"
+                f"{': use {csv}' if what == 'the verdict table' else ''}",
+                {"atlas": "atlas=True", "rect holes": "rect_holes=True", "hole size": "hole_size",
+                 "remove squares": "remove_squares=", "csv": "csv"}))
         yield m, n, tour, rect, answer, method, d
 
 
