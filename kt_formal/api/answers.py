@@ -281,8 +281,7 @@ def count(board, cols: int | None = None, closed: bool = True, start=None, end=N
           progress=None, note=None, out: str | None = None, checkpoint: str | None = None, resume: bool = False,
           discard_checkpoint: bool = False, checkpoint_every: float | None = None, dask: str | None = None,
           parts: int = 2, spill_dir: str | None = None, table_bytes: int | None = None,
-          threads: int | None = None, symmetry: bool = True, quiet: bool = True,
-          words: Mapping | None = None) -> CountResult:
+          threads: int | None = None, symmetry: bool = True, quiet: bool = True) -> CountResult:
     """Count the knight's tours of a board, each undirected tour once: ``kt-formal count`` in
     Python, by the one policy (:func:`kt_formal.counting.policy.run_count`: the same method
     as the command, the same checks of memory and disk, threads and kernels).
@@ -314,9 +313,6 @@ def count(board, cols: int | None = None, closed: bool = True, start=None, end=N
     spill_dir, table_bytes, threads, symmetry, quiet
         The compiled frontier counter's spill directory, table size, threads; False
         ``symmetry`` keeps mirror images apart; ``quiet`` says nothing of compiling.
-    words : mapping, optional
-        How error messages name these options: by default as here; the command passes its
-        own (:data:`kt_formal.counting.policy.COMMAND_WORDS`).
 
     Returns
     -------
@@ -337,6 +333,5 @@ def count(board, cols: int | None = None, closed: bool = True, start=None, end=N
     res = run_count(question, note, method=method, time_limit=time_limit, node_limit=node_limit, out=out,
                     progress=progress, checkpoint=checkpoint, resume=resume, discard_checkpoint=discard_checkpoint,
                     checkpoint_every=checkpoint_every, dask=dask, parts=parts, spill_dir=spill_dir,
-                    table_bytes=table_bytes, threads=threads, symmetry=symmetry, quiet=quiet,
-                    **({} if words is None else {"words": dict(words)}))
+                    table_bytes=table_bytes, threads=threads, symmetry=symmetry, quiet=quiet)
     return count_result(question, res)

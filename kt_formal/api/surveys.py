@@ -21,13 +21,8 @@ import re
 from dataclasses import dataclass, field
 
 from kt_formal.exceptions import InvalidInput, Worded
-from kt_formal.survey.families import COMMAND_WORDS
 
-__all__ = ["census", "CensusResult", "census_report", "ReportResult", "CENSUS_TIME_LIMIT", "board_size",
-           "CENSUS_COMMAND_WORDS"]
-
-#: How ``kt-formal census`` names a family's fields in messages.
-CENSUS_COMMAND_WORDS = COMMAND_WORDS
+__all__ = ["census", "CensusResult", "census_report", "ReportResult", "CENSUS_TIME_LIMIT", "board_size"]
 
 #: Seconds per question of a census (it asks many; ``tour``, ``decide`` and ``count`` take
 #: :data:`~kt_formal.question.DEFAULT_TIME_LIMIT`).
@@ -72,7 +67,7 @@ def _summary(store) -> tuple[dict, str]:
 
 
 def census(family, *, db, time_limit: float | None = CENSUS_TIME_LIMIT, workers: int = 2, dask: str | None = None,
-           retry_unknown: bool = False, progress=None, words=None) -> CensusResult:
+           retry_unknown: bool = False, progress=None) -> CensusResult:
     """Answer every question of ``family`` into the SQLite database ``db``: ``kt-formal
     census`` in Python.
 
@@ -92,10 +87,6 @@ def census(family, *, db, time_limit: float | None = CENSUS_TIME_LIMIT, workers:
         Ask the stored unknowns again with 4 times the time limit.
     progress : callable, optional
         ``progress(done, total, text)``.
-    words : mapping, optional
-        How error messages name the family's fields: by default as
-        :class:`~kt_formal.survey.families.Family` does; the command passes its options'
-        (:data:`kt_formal.survey.families.COMMAND_WORDS`).
 
     Returns
     -------
@@ -119,7 +110,7 @@ def census(family, *, db, time_limit: float | None = CENSUS_TIME_LIMIT, workers:
         raise InvalidInput(f"workers must be between 1 and 1024, got {workers!r}")
     db = os.fspath(db)
     check_store_file(db)  # refuse a foreign or newer file before anything else
-    questions = family.questions() if words is None else family.questions(dict(words))
+    questions = family.questions()
     conn = DaskConnection(dask, workers) if dask else None  # first: an unreachable scheduler leaves no database
     try:
         with Store.open(db) as store:

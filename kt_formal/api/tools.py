@@ -15,13 +15,11 @@ import time
 
 from kt_formal.api.answers import count_result
 from kt_formal.counting.frontier import MAX_SHORT_SIDE
-from kt_formal.counting.policy import COMMAND_WORDS as COUNT_COMMAND_WORDS
 from kt_formal.exceptions import InvalidInput, Worded
 
 __all__ = ["engine_names", "warm_up", "model_pieces", "check_models", "build_models", "frame_model",
            "graph_summary", "write_knight_graph", "open_tour_exists", "count_method", "second_count",
-           "count_sequence", "parse_threads", "square_name", "MAX_SHORT_SIDE", "GRAPH_BYTES_PER_SQUARE",
-           "COUNT_COMMAND_WORDS"]
+           "count_sequence", "parse_threads", "square_name", "MAX_SHORT_SIDE", "GRAPH_BYTES_PER_SQUARE"]
 
 #: Memory of the knight graph a square as a networkx graph (300x300 as GraphML took 600 MB).
 GRAPH_BYTES_PER_SQUARE = 7000

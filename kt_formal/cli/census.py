@@ -85,7 +85,7 @@ def _run_census(args) -> int:
     time_limit = time_limit_of(args, "CENSUS_TIME_LIMIT")
     with api.progress_for(enabled=not getattr(args, "quiet", False), label="census") as progress:
         run = api.census(_family(args), db=args.db, time_limit=time_limit, workers=args.workers, dask=args.dask,
-                         retry_unknown=args.retry_unknown, progress=progress, words=api.CENSUS_COMMAND_WORDS)
+                         retry_unknown=args.retry_unknown, progress=progress)
     notify(args, f"{run.questions} questions: {run.stored_before} already stored, {run.asked} asked "
                 f"({run.orbits} up to symmetry) in {run.seconds:.1f} s; database {args.db}")
     if run.unknown:

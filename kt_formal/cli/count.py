@@ -100,8 +100,7 @@ def _options(args) -> dict:
                 resume=args.resume, discard_checkpoint=args.discard_checkpoint,
                 checkpoint_every=args.checkpoint_every, dask=args.dask, parts=args.workers, spill_dir=args.spill_dir,
                 table_bytes=None if args.table_memory is None else int(args.table_memory * 2**30),
-                threads=args.threads, symmetry=not args.no_mirror, quiet=bool(getattr(args, "quiet", False)),
-                words=api.COUNT_COMMAND_WORDS)
+                threads=args.threads, symmetry=not args.no_mirror, quiet=bool(getattr(args, "quiet", False)))
 
 
 def _frontier_notes(args, board, res) -> str:
@@ -144,7 +143,7 @@ def _count_one(args, board, request) -> int:
     with api.progress_for(enabled=not getattr(args, "quiet", False), label="count",
                           lines=args.verbose and method == "frontier") as progress:
         res = api.count(request, method=method,
-                        progress=progress if progress.active else None, note=lambda t: notify(args, t), **opts)
+                        progress=progress if progress.active else None, note=lambda t: notify(args, api.in_command_words(t)), **opts)
         columns_shown = progress.active and progress.lines  # a line a column went to a file already
         second = None
         if check and res.complete:

@@ -48,7 +48,8 @@ PYTHON_WORDS = {"method search": "method='search'", "time limit": "time_limit", 
                 "checkpoint": "checkpoint", "checkpoint DIR": "checkpoint",
                 "checkpoint every": "checkpoint_every", "discard checkpoint": "discard_checkpoint",
                 "frontier only": "checkpoint, resume, dask and symmetry=False"}
-#: ... or the command's options (``kt-formal count`` passes ``words=COMMAND_WORDS``).
+#: ... or the command's options (:func:`kt_formal.api.words.in_command_words` rewrites the
+#: :class:`~kt_formal.exceptions.Worded` messages with these).
 COMMAND_WORDS = {"method search": "--method search", "time limit": "--time-limit", "out": "--out",
                  "node limit": "--node-limit", "spill dir": "--spill-dir", "resume": "--resume",
                  "checkpoint": "--checkpoint", "checkpoint DIR": "--checkpoint DIR",
@@ -101,37 +102,42 @@ def parse_threads(text, what: str = "--threads") -> int:
     return parse(text, what)
 
 
+def _bad(text: str) -> InvalidInput:
+    """Bad input whose message names options: in Python's words, the command's when it shows it."""
+    return InvalidInput(Worded(text, PYTHON_WORDS))
+
+
 def choose_method(question: Question, method: str = "auto", *, out=None, node_limit=None,
-                  frontier_only: bool = False, words=PYTHON_WORDS) -> str:
+                  frontier_only: bool = False) -> str:
     """``frontier`` or ``search`` for a count of ``question`` (``method`` as asked).
 
     ``auto``: the exhaustive search for closed tours of boards of at most
     :data:`SEARCH_SQUARES` squares, for a list of the tours (``out``) and for a node limit;
     else the frontier method where a side is at most :data:`MAX_SHORT_SIDE`. A board past
     both is refused (one line). ``frontier_only``: a checkpoint, Dask or unmerged mirror
-    images were asked for. ``words`` name the options in messages (:data:`PYTHON_WORDS`).
+    images were asked for.
     """
-    w, board, closed = words, question.board, question.closed
+    board, closed = question.board, question.closed
     if method not in ("auto", "frontier", "search"):
         raise InvalidInput(f"the method must be auto, frontier or search, not {method!r}")
     short = min(board.rows, board.cols)
     if method == "auto":
         if short > MAX_SHORT_SIDE and board.n_squares > 64:
-            raise InvalidInput(
-                f"counting the tours of the {board.rows}x{board.cols} board is out of reach: the "
-                f"frontier method would hold about {estimate_figure(short, 0)} states per step "
-                f"(it takes a side of at most {MAX_SHORT_SIDE}), and an exhaustive search grows "
-                f"with the number of tours (try {w['method search']} with a {w['time limit']})")
+            raise _bad(
+                       f"counting the tours of the {board.rows}x{board.cols} board is out of reach: the "
+                       f"frontier method would hold about {estimate_figure(short, 0)} states per step "
+                       f"(it takes a side of at most {MAX_SHORT_SIDE}), and an exhaustive search grows "
+                       "with the number of tours (try {method search} with a {time limit})")
         # the exhaustive search is quick for the closed tours of the smallest boards (6x6:
         # 0.2 s), never for open ones (6x6: 3,318,960 tours, about a minute; 5x6 1.4 s where
         # the frontier takes 0.2 s)
         small = closed and board.n_squares <= SEARCH_SQUARES and not frontier_only
         method = "frontier" if short <= MAX_SHORT_SIDE and not out and not small and node_limit is None else "search"
     if method == "search" and frontier_only:
-        raise InvalidInput(f"{w['frontier only']} go with the frontier method (a side of at most {MAX_SHORT_SIDE}, "
-                           f"no {w['out']} or {w['node limit']})")
+        raise _bad(f"{{frontier only}} go with the frontier method (a side of at most {MAX_SHORT_SIDE}, "
+                   "no {out} or {node limit})")
     if method == "frontier" and out:
-        raise InvalidInput(f"{w['out']} lists every tour: use {w['method search']}")
+        raise _bad("{out} lists every tour: use {method search}")
     if method == "frontier" and short > MAX_SHORT_SIDE:
         raise InvalidInput(f"the frontier method needs a side of at most {MAX_SHORT_SIDE}; the "
                            f"{board.rows}x{board.cols} board would need about {estimate_figure(short)} states per step")
@@ -150,14 +156,14 @@ def _counters():
     return count_request_jit, count_row
 
 
-def _spill_options(spill_dir, table_bytes, words) -> dict:
+def _spill_options(spill_dir, table_bytes) -> dict:
     """``spill_dir``, ``max_states`` and ``table_bytes`` of the compiled counter: a step may
     hold what memory or the spill directory's free space holds."""
     from kt_formal.counting.frontier_memory import DEFAULT_MAX_STATES, SPILL_BYTES_PER_STATE
 
     spill_dir = spill_dir or tempfile.gettempdir()
     if not os.path.isdir(spill_dir):
-        raise InvalidInput(f"{words['spill dir']} {spill_dir!r} is not a directory")
+        raise _bad(f"{{spill dir}} {spill_dir!r} is not a directory")
     free = shutil.disk_usage(spill_dir).free
     out = {"max_states": max(DEFAULT_MAX_STATES, free // SPILL_BYTES_PER_STATE), "spill_dir": spill_dir}
     if table_bytes is not None:
@@ -165,22 +171,21 @@ def _spill_options(spill_dir, table_bytes, words) -> dict:
     return out
 
 
-def _checkpoint_options(checkpoint, resume, every, discard_old, w) -> dict:
-    """The counters' ``checkpoint``, ``resume``, ``checkpoint_every``, checked together
-    (``w``: the words of the options)."""
+def _checkpoint_options(checkpoint, resume, every, discard_old) -> dict:
+    """The counters' ``checkpoint``, ``resume``, ``checkpoint_every``, checked together."""
     if resume and not checkpoint:
-        raise InvalidInput(f"{w['resume']} goes with {w['checkpoint DIR']} (the directory of the stopped count)")
+        raise _bad("{resume} goes with {checkpoint DIR} (the directory of the stopped count)")
     if every is not None and not checkpoint:
-        raise InvalidInput(f"{w['checkpoint every']} goes with {w['checkpoint DIR']}")
+        raise _bad("{checkpoint every} goes with {checkpoint DIR}")
     if discard_old and not checkpoint:
-        raise InvalidInput(f"{w['discard checkpoint']} goes with {w['checkpoint DIR']}")
+        raise _bad("{discard checkpoint} goes with {checkpoint DIR}")
     if discard_old and resume:
-        raise InvalidInput(f"{w['discard checkpoint']} starts afresh: it does not go with {w['resume']}")
+        raise _bad("{discard checkpoint} starts afresh: it does not go with {resume}")
     if not checkpoint:
         return {}
     checkpoint = os.fspath(checkpoint)
     if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
-        raise InvalidInput(f"{w['checkpoint']} {checkpoint!r} is a file, not a directory")
+        raise _bad(f"{{checkpoint}} {checkpoint!r} is a file, not a directory")
     return {"checkpoint": checkpoint, "resume": bool(resume), "checkpoint_every": every}
 
 
@@ -197,8 +202,7 @@ def _fullest_step(short: int, both_free: bool) -> tuple[int, str, str]:
                                           "ratio of open to closed measured; docs/counts.md")
 
 
-def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, time_limit, note,
-          words=PYTHON_WORDS) -> None:
+def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, time_limit, note) -> None:
     """Before a count of ``boards`` without holes: refuse it (one line) when its fullest step
     fits neither memory nor the spill directory; a note when its steps will spill to files."""
     from kt_formal.counting.frontier import EIGHT_BY_EIGHT_MINUTES
@@ -217,10 +221,10 @@ def _room(short: int, both_free: bool, closed: bool, boards: str, spill: dict, t
     if est > DEFAULT_MAX_STATES and note is not None:
         took = (f"8x8's closed tours took {EIGHT_BY_EIGHT_MINUTES} minutes on 2 cores" if closed else
                 "no count of 8x8's open tours has finished here (docs/counts.md)")
-        limit = "no time limit" if time_limit is None else f"{words['time limit']} (now {time_limit:g} s) bounds the run"
-        note(f"a count of the {kind} of {boards} holds {amount} a step, "
+        limit = "no time limit" if time_limit is None else f"{{time limit}} (now {time_limit:g} s) bounds the run"
+        note(Worded(f"a count of the {kind} of {boards} holds {amount} a step, "
              f"near or past what memory holds: a large step that does not fit keeps its states in files "
-             f"in {spill_dir} (up to about {est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); {took}; {limit}")
+             f"in {spill_dir} (up to about {est * SPILL_BYTES_PER_STATE / 1e9:.0f} GB); {took}; {limit}", PYTHON_WORDS))
 
 
 def _prepare(k: int, closed: bool, quiet: bool) -> None:
@@ -246,20 +250,19 @@ def _frontier(request: Question, o: dict, note) -> Count:
     ruled_out = colours_rule_out(request)
     kwargs = {}
     if count_row is not None:  # the compiled counter: memory, then files in the spill directory
-        kwargs = _spill_options(o["spill_dir"], o["table_bytes"], o["words"])
+        kwargs = _spill_options(o["spill_dir"], o["table_bytes"])
         kwargs["threads"] = kernel_threads(o["threads"])
-        kwargs.update(_checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"],
-                                          o["words"]))
+        kwargs.update(_checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"]))
         if not o["symmetry"]:
             kwargs["symmetry"] = False
         both_free = not request.closed and request.start is None and request.end is None
         if not board.has_holes and not ruled_out:
             _room(min(board.rows, board.cols), both_free, request.closed, f"the {board.rows}x{board.cols} board",
-                  kwargs, o["time_limit"], note, o["words"])
+                  kwargs, o["time_limit"], note)
         if not ruled_out:
             _prepare(min(board.rows, board.cols), request.closed, o["quiet"])
     elif o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"]:
-        raise InvalidInput(f"{o['words']['frontier only']} need the compiled counter (numba)")
+        raise _bad("{frontier only} need the compiled counter (numba)")
     if o["discard_checkpoint"]:
         from kt_formal.counting.frontier_checkpoint import discard
 
@@ -296,7 +299,7 @@ def pathsearch(request: Question, o: dict) -> Count:
 
 _DEFAULTS = dict(method="auto", time_limit=DEFAULT_TIME_LIMIT, node_limit=None, out=None, progress=None, checkpoint=None,
                  resume=False, discard_checkpoint=False, checkpoint_every=None, dask=None, parts=2, spill_dir=None,
-                 table_bytes=None, threads=None, symmetry=True, quiet=True, words=PYTHON_WORDS)
+                 table_bytes=None, threads=None, symmetry=True, quiet=True)
 
 
 def method_for(request: Question, **options) -> str:
@@ -311,7 +314,7 @@ def method_for(request: Question, **options) -> str:
         kernel_threads(o["threads"])
     frontier_only = bool(o["checkpoint"] or o["resume"] or o["dask"] or not o["symmetry"] or o["discard_checkpoint"])
     return choose_method(request, o["method"], out=o["out"], node_limit=o["node_limit"],
-                         frontier_only=frontier_only, words=o["words"])
+                         frontier_only=frontier_only)
 
 
 def run_count(request: Question, note=None, **options) -> Count:
@@ -329,8 +332,8 @@ def run_count(request: Question, note=None, **options) -> Count:
         for every tour: search), ``progress``, ``checkpoint``, ``resume``,
         ``discard_checkpoint`` (remove the checkpoint there first), ``checkpoint_every``,
         ``dask``, ``parts``, ``spill_dir``, ``table_bytes``, ``threads``, ``symmetry``
-        (False: mirror images kept apart), ``quiet`` (no note of compiling), ``words`` (how
-        messages name the options: :data:`PYTHON_WORDS` or :data:`COMMAND_WORDS`).
+        (False: mirror images kept apart), ``quiet`` (no note of compiling). Messages that
+        name options are :class:`~kt_formal.exceptions.Worded` (Python's words).
 
     Returns
     -------
@@ -371,10 +374,10 @@ def run_row(k: int, a: int, b: int, closed: bool, on_count, note=None, **options
                 board = Board(k, n, holes=[(r, n - 1) for r in range(j, k)] or None)
                 on_count((n, j) if partial else n, count_request(Question(board, closed), time_limit=o["time_limit"]).count)
         return
-    spill = _spill_options(o["spill_dir"], o["table_bytes"], o["words"])
-    ckpt = _checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"], o["words"])
+    spill = _spill_options(o["spill_dir"], o["table_bytes"])
+    ckpt = _checkpoint_options(o["checkpoint"], o["resume"], o["checkpoint_every"], o["discard_checkpoint"])
     if b >= k:  # the sweep over k x b holds at least the states of the k x k board
-        _room(k, not closed, closed, f"the {k}x{a}..{k}x{b} boards", spill, o["time_limit"], note, o["words"])
+        _room(k, not closed, closed, f"the {k}x{a}..{k}x{b} boards", spill, o["time_limit"], note)
     threads = kernel_threads(o["threads"])
     _prepare(k, closed, o["quiet"])
     if o["discard_checkpoint"]:
@@ -442,7 +445,7 @@ def no_second_way(request: Question, first: str) -> str:
 def check_count(request: Question, way: str, note=None, **options) -> Count:
     """The count of ``request`` by ``way`` (:func:`second_way`); ``options`` as
     :func:`run_count` (the time limit, progress, threads, spill directory; no checkpoint)."""
-    keep = {k: options[k] for k in ("time_limit", "progress", "threads", "spill_dir", "table_bytes", "quiet", "words")
+    keep = {k: options[k] for k in ("time_limit", "progress", "threads", "spill_dir", "table_bytes", "quiet")
             if k in options}
     if way == "search":
         return run_count(request, note, method="search", **keep)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kt_formal.board import SYMMETRIES, Board, transform_coords
-from kt_formal.exceptions import InvalidInput
+from kt_formal.exceptions import InvalidInput, Worded
 
 __all__ = [
     "CensusKey",
@@ -78,6 +78,11 @@ MAX_QUESTIONS = 5_000_000
 MAX_CENSUS_SIDE = 10_000
 
 _RANGE_RE = re.compile(r"^\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?$")
+
+
+def _bad(text: str) -> InvalidInput:
+    """Bad input whose message names options: in Python's words, the command's when it shows it."""
+    return InvalidInput(Worded(text, PYTHON_WORDS))
 
 
 def parse_range(text, what: str = "size") -> list[int]:
@@ -215,7 +220,7 @@ def atlas_questions(sizes):
 
 
 def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
-                 closed: bool = True, start=None, end=None, *, words=PYTHON_WORDS):
+                 closed: bool = True, start=None, end=None):
     """``samples`` distinct random sets of ``k`` holes (fewer when there are not that many).
 
     The draw depends only on ``seed`` and the board size, so a resumed census asks the
@@ -226,7 +231,7 @@ def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
         raise InvalidInput(f"cannot remove {k} squares of the {rows}x{cols} board "
                            f"({total} squares; at least one must stay)")
     if samples < 1:
-        raise InvalidInput(f"{words['samples']} must be at least 1, got {samples}")
+        raise _bad(f"{{samples}} must be at least 1, got {samples}")
     _count_check(samples)
     _check_end_on_board(rows, cols, start, "start")
     _check_end_on_board(rows, cols, end, "end")
@@ -243,7 +248,7 @@ def random_holes(rows: int, cols: int, k: int, samples: int, seed: int,
             yield (rows, cols, holes, closed, start, end)
 
 
-def mask_dir(directory, sizes=None, closed: bool = True, start=None, end=None, *, words=PYTHON_WORDS):
+def mask_dir(directory, sizes=None, closed: bool = True, start=None, end=None):
     """The boards of the ASCII mask files in a folder (as ``kt-formal tour --mask`` reads them).
 
     Files are read in name order; hidden files are skipped. With ``sizes`` only boards
@@ -251,10 +256,10 @@ def mask_dir(directory, sizes=None, closed: bool = True, start=None, end=None, *
     """
     d = Path(directory)
     if not d.is_dir():
-        raise InvalidInput(f"{words['mask dir']} {d.name or directory}: not a folder")
+        raise _bad(f"{{mask dir}} {d.name or directory}: not a folder")
     files = sorted(p for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
     if not files:
-        raise InvalidInput(f"{words['mask dir']} {d.name}: no mask files")
+        raise _bad(f"{{mask dir}} {d.name}: no mask files")
     wanted = None if sizes is None else set(sizes)
     for path in files:
         board = Board.from_mask_file(path)
@@ -493,15 +498,17 @@ class Family:
             raise InvalidInput("a census family takes exactly one of remove_squares, hole_size, random_holes, "
                                "mask_dir, rect_holes and atlas")
 
-    def questions(self, words=PYTHON_WORDS) -> list:
+    def questions(self) -> list:
         """The family's questions, each once (:func:`family_questions`)."""
-        return family_questions(self, words)
+        return family_questions(self)
 
 
-def family_questions(family: Family, words=PYTHON_WORDS) -> list:
+def family_questions(family: Family) -> list:
     """The questions of ``family``, each once; bad input raises InvalidInput, its message
-    naming the fields by ``words`` (:data:`PYTHON_WORDS` or :data:`COMMAND_WORDS`)."""
-    args, w = family, words
+    naming the fields in Python's words (:data:`PYTHON_WORDS`; a
+    :class:`~kt_formal.exceptions.Worded` message, which the command names by
+    :data:`COMMAND_WORDS`)."""
+    args = family
     sizes = board_sizes(str(args.rows), str(args.cols))
     closed = bool(args.closed)
 
@@ -512,21 +519,21 @@ def family_questions(family: Family, words=PYTHON_WORDS) -> list:
         return s, e
 
     if args.random_holes is None and (args.samples != 100 or args.seed != 0):
-        raise InvalidInput(f"{w['samples']} and {w['seed']} go with {w['random holes']}")
+        raise _bad("{samples} and {seed} go with {random holes}")
     questions: list = []
     if getattr(args, "atlas", False) or getattr(args, "rect_holes", False):
         atlas = getattr(args, "atlas", False)
         if atlas and (not args.closed or args.start is not None or args.end is not None):
-            raise InvalidInput(f"{w['atlas']} asks closed tours (every rectangular hole) and open tours (every "
-                               f"single square removed) by itself: {w['open']}, {w['start']} and {w['end']} do not "
-                               "go with it")
+            raise _bad("{atlas} asks closed tours (every rectangular hole) and open tours (every "
+                       "single square removed) by itself: {open}, {start} and {end} do not "
+                       "go with it")
         if args.start is not None or args.end is not None:
-            raise InvalidInput(f"{w['rect holes']} asks tours without fixed ends: {w['start']} and {w['end']} do not "
-                               "go with it")
+            raise _bad("{rect holes} asks tours without fixed ends: {start} and {end} do not "
+                       "go with it")
         sizes = [(m, n) for m, n in sizes if m >= 3 and n >= 3]
         if not sizes:
-            raise InvalidInput(f"{w['rect holes']} and {w['atlas']} need boards of at least 3x3 (a hole with a margin "
-                               "of two rows and two columns)")
+            raise _bad("{rect holes} and {atlas} need boards of at least 3x3 (a hole with a margin "
+                       "of two rows and two columns)")
         total = sum(rect_holes_count(m, n) + (m * n if atlas else 0) for m, n in sizes)
         if total > MAX_QUESTIONS:
             raise InvalidInput(f"the family has {total:,} questions; a census takes at most {MAX_QUESTIONS:,}")
@@ -536,18 +543,18 @@ def family_questions(family: Family, words=PYTHON_WORDS) -> list:
             questions += rect_holes(m, n, closed)
         return questions
     if args.mask_dir is not None:
-        for m, n, holes, _, _, _ in mask_dir(args.mask_dir, sizes, closed, words=w):
+        for m, n, holes, _, _, _ in mask_dir(args.mask_dir, sizes, closed):
             s, e = ends(m, n)  # chess names depend on the board's size
             if (s is None or s not in holes) and (e is None or e not in holes):
                 questions.append((m, n, holes, closed, s, e))
         if not questions:
-            raise InvalidInput(f"{w['mask dir']} {args.mask_dir}: no mask of the sizes asked")
+            raise _bad(f"{{mask dir}} {args.mask_dir}: no mask of the sizes asked")
         return questions
     if args.hole_size is not None:
         mt = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(args.hole_size))
         if not mt:
-            raise InvalidInput(f"{w['hole size']} must look like 6x6 (every position of the hole is asked), "
-                               f"got {args.hole_size!r}")
+            raise _bad("{hole size} must look like 6x6 (every position of the hole is asked), "
+                       f"got {args.hole_size!r}")
         h, w = int(mt.group(1)), int(mt.group(2))
         fits = [(m, n) for m, n in sizes if h <= m and w <= n and h * w < m * n]
         if not fits:
@@ -577,7 +584,7 @@ def family_questions(family: Family, words=PYTHON_WORDS) -> list:
         elif args.remove_squares is not None:
             questions += remove_squares(m, n, args.remove_squares, closed, s, e)
         else:
-            questions += random_holes(m, n, args.random_holes, args.samples, args.seed, closed, s, e, words=w)
+            questions += random_holes(m, n, args.random_holes, args.samples, args.seed, closed, s, e)
     if not questions:
         raise InvalidInput("the family has no questions (every position removes a fixed end)")
     return questions
