@@ -140,3 +140,34 @@ def test_an_open_grid_is_read_in_each_ones_words(tmp_path, cli):
     assert python_words(v.claim).endswith("(closed=True also checks the closing move))")
     r = cli("verify", path)
     assert r.code == 0 and r.out.endswith("(--closed also checks the closing move))\n")
+
+
+@pytest.mark.parametrize("options, words, option", [
+    ({"spill_dir": "/nonexistent/spill"}, "spill_dir '/nonexistent/spill' is not a directory", "--spill-dir"),
+    ({"resume": True}, "resume goes with checkpoint (the directory of the stopped count)", "--resume"),
+    ({"method": "frontier", "out": "tours.txt"}, "out lists every tour: use method='search'", "--out")])
+def test_the_counts_refusals_are_in_each_ones_words(cli, options, words, option):
+    """The count's own refusals (the policy's), once worded by a words= table passed down, now
+    Worded like every other message: Python reads keywords, the command its options."""
+    exc = raised(lambda: api.count(5, 6, closed=False, **options))
+    assert python_words(str(exc)) == words
+    argv = {"spill_dir": ["--spill-dir", "/nonexistent/spill"], "resume": ["--resume"],
+            "method": ["--method", "frontier"], "out": ["--out", "tours.txt"]}
+    r = cli("count", "5", "6", "--open", *[a for k in options for a in argv[k]])
+    assert r.code == 2 and r.err.startswith("kt-formal: " + in_command_words(exc)) and option in r.err
+
+
+def test_a_census_family_is_refused_in_each_ones_words(tmp_path, cli):
+    exc = raised(lambda: api.census(api.Family(rows=4, cols=5, rect_holes=True, start=(0, 0)), db=tmp_path / "c.db"))
+    assert python_words(str(exc)) == "rect_holes asks tours without fixed ends: start and end do not go with it"
+    r = cli("census", "4", "5", "--rect-holes", "--start", "a1", "--db", tmp_path / "d.db")
+    assert r.code == 2 and r.err == ("kt-formal: --rect-holes asks tours without fixed ends: --start and --end "
+                                     "do not go with it\n")
+
+
+def test_the_note_before_a_large_count_is_in_each_ones_words(cli):
+    notes: list = []
+    api.count(8, 8, time_limit=0.2, note=notes.append)
+    assert len(notes) == 1 and python_words(notes[0]).endswith("; time_limit (now 0.2 s) bounds the run")
+    r = cli("count", "8", "8", "--time-limit", "0.2")
+    assert r.code == 3 and "; --time-limit (now 0.2 s) bounds the run\n" in r.err
