@@ -39,6 +39,7 @@ from kt_formal.combine.margin_band import BAND_THEOREM, LANE_THEOREM
 from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_tour
 from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
 from kt_formal.combine.margin_large import swap_join as _swap
+from kt_formal.combine.margin_odd import ODD_THEOREM, sheared_only
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
@@ -232,6 +233,8 @@ def theorem_of(board: Board) -> str:
                 return THEOREM
             r0, c0, h, w = hole
             margins = (r0, c0, board.rows - r0 - h, board.cols - c0 - w)
+            if sheared_only(board.rows, board.cols, hole):
+                return ODD_THEOREM
             if 4 in margins:
                 return LANE_THEOREM
             return BAND_THEOREM if min(margins) < 5 else LARGE_THEOREM

@@ -20,7 +20,9 @@ pieces* of :mod:`kt_formal.combine.margin_pieces` (a port moved one square along
 side), so that two rectangles can also be joined where their blocks start one square
 apart; each is verified on load. A margin of 3 is one closed 3 x W strip
 (:mod:`kt_formal.combine.margin_band`), a margin of 4 one open 4 x W lane inserted into
-the cycle below its left end (:mod:`kt_formal.combine.margin_lanes`). The statements and
+the cycle below its left end (:mod:`kt_formal.combine.margin_lanes`). When no cut exists
+and the side bands have odd area (class E1), :func:`large_tour` hands the board to the
+sheared frame (:mod:`kt_formal.combine.margin_odd`). The statements and
 the case analyses are in ``docs/theorems/margin-three.md`` (sections "Holes of any
 size", "Shift pieces", "Margins of three" and "Margins of four").
 
@@ -48,7 +50,7 @@ from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.tours import Tour
 
 __all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "in_statement", "large_plan", "large_applies",
-           "large_tour", "reverse_cycle", "swap_join", "transform_case"]
+           "large_tour", "reverse_cycle", "swap_join", "tour_from_view", "transform_case"]
 
 #: The section of the theorem this construction proves.
 LARGE_THEOREM = "margin-three theorem (holes of any size at margin five)"
@@ -331,10 +333,10 @@ def in_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     Margins >= 5 (a above, b below, l left, r right), colours balanced, the hole not
     within 3 x 3, and one of
 
-    * (i) h, w >= 5, not (E1) a, b even and < 10, l, r odd, h odd, w even, nor its
-      transpose, and not one of the two boards with every margin 5 and a hole of
+    * (i) h, w >= 5, and not one of the two boards with every margin 5 and a hole of
       5 x 5 or 6 x 6 (15 x 15 and 16 x 16: centred ringboards, which the ringboard
-      theorem settles);
+      theorem settles); the class E1 (a, b even and < 10, l, r odd, h odd, w even, or
+      the transpose) is built by the sheared frame (:mod:`kt_formal.combine.margin_odd`);
     * (ii) h <= 4 < w: exactly one of a, b odd, or a, b even and l, r not both odd;
       or the transpose (w <= 4 < h);
     * (iii) h, w <= 4: at most one margin odd.
@@ -355,11 +357,7 @@ def in_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
         if w <= 4:  # the transpose: the thin side across the rows
             odd = [odd[2], odd[3], odd[0], odd[1]]
         return odd[0] != odd[1] or not (odd[0] or (odd[2] and odd[3]))
-    small = [x < 2 * MIN_MARGIN for x in (a, b, le, ri)]
-    e1 = odd == [False, False, True, True, True, False] and small[0] and small[1]
-    e1t = odd == [True, True, False, False, False, True] and small[2] and small[3]
-    two = (a, b, le, ri) == (5, 5, 5, 5) and h == w and h in (5, 6)
-    return not (e1 or e1t or two)
+    return not ((a, b, le, ri) == (5, 5, 5, 5) and h == w and h in (5, 6))
 
 
 def large_applies(board: Board) -> bool:
@@ -372,7 +370,9 @@ def large_applies(board: Board) -> bool:
     try:
         large_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        return False
+        from kt_formal.combine.margin_odd import odd_view  # the sheared frame (class E1)
+
+        return odd_view(board.rows, board.cols, hole) is not None
     return True
 
 
@@ -517,10 +517,21 @@ def large_tour(board: Board) -> Tour:
     if hole is None:
         raise NotApplicable("the frame construction is for a board with one rectangular hole")
     m, n = board.rows, board.cols
-    sym, rects, tree = large_plan(m, n, hole)
+    try:
+        sym, rects, tree = large_plan(m, n, hole)
+    except NotApplicable:
+        from kt_formal.combine.margin_odd import odd_tour  # the sheared frame (class E1)
+
+        return odd_tour(board, hole)
     ensure_memory(estimate_bytes(m, n, 8.0), f"the frame construction on {m}x{n}")
     ms, ns, _ = transform_case(m, n, hole, sym)
-    succ = _succ(ns, rects, tree, m * n)
+    return tour_from_view(board, sym, ms, ns, _succ(ns, rects, tree, m * n))
+
+
+def tour_from_view(board: Board, sym: tuple, ms: int, ns: int, succ: np.ndarray) -> Tour:
+    """The closed tour of ``board`` whose successor array ``succ`` is given in the view ``sym``
+    (an ``ms x ns`` board, :func:`transform_case`): walked from square 0, mapped back."""
+    n = board.cols
     order = follow(succ, 0, board.n_squares) if board.n_squares <= _PYTHON_WALK else walk(succ, 0, board.n_squares)
     del succ
     r, c = np.divmod(order, ns)  # back to the board: undo the flips, then the transposition
