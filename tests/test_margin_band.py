@@ -33,7 +33,8 @@ def test_the_statement():
     assert in_band_statement(30, 24, (6, 3, 12, 14))  # the transpose: margin 3 on the left
     assert in_band_statement(24, 30, (7, 6, 14, 12))  # margin 3 at the bottom
     assert not in_band_statement(24, 29, (3, 6, 14, 13))  # F2 (the construction happens to cover it)
-    assert not in_band_statement(22, 24, (3, 5, 13, 12))  # F1: b 6, l 5, q 7, h 13, w 12
+    assert in_band_statement(22, 24, (3, 5, 13, 12))  # F1 parities, l 5, q 7: the sheared frame
+    assert not in_band_statement(22, 22, (3, 3, 13, 12))  # F1: b 6, l 3, q 7, h 13, w 12
     assert not in_band_statement(16, 18, (3, 5, 6, 6))  # F3: b 7, l 5, q 7 odd, h and w even
     assert not in_band_statement(23, 31, (3, 5, 13, 12))  # colours unequal
     assert in_band_statement(20, 30, (3, 6, 14, 12))  # margins 3 above and below
@@ -72,7 +73,7 @@ def test_a_strip_is_one_rectangle_joined_at_cut_point_zero():
         _check(Board.from_spec(m, n, [hole]))
 
 
-@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (23, 24, "4,5,13x12"), (36, 40, "3,7,30x26"),
+@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (14, 16, "4,5,5x6"), (36, 40, "3,7,30x26"),
                                       (20, 30, "3,2,14x12")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])

@@ -37,8 +37,8 @@ def test_the_statement():
     assert in_lane_statement(24, 30, (4, 6, 14, 12))
     assert in_lane_statement(30, 24, (6, 4, 12, 14))  # the transpose: the 4 on the left
     assert in_lane_statement(24, 30, (6, 6, 14, 12))  # the 4 at the bottom
-    assert not in_lane_statement(23, 24, (4, 5, 13, 12))  # G1: b 6, l 5, q 7, h 13, w 12
-    assert not in_lane_statement(19, 22, (4, 5, 5, 12))  # G1 with b 10
+    assert in_lane_statement(23, 24, (4, 5, 13, 12))  # G1 (b 6, l 5, q 7, h 13, w 12): the sheared frame
+    assert in_lane_statement(19, 22, (4, 5, 5, 12))  # G1 with b 10
     assert not in_lane_statement(14, 16, (4, 5, 5, 6))  # G2: b 5, l 5, q 5, h 5, w 6
     assert not in_lane_statement(15, 16, (4, 5, 6, 6))  # G3: b 5, l = q = 5, h 6, w 6
     assert not in_lane_statement(19, 16, (4, 5, 8, 6))  # G3: b 7, h 8
@@ -71,7 +71,7 @@ def test_a_lane_is_a_leaf_joined_below_its_left_end():
         assert len(tree) == len(rects) - 1
 
 
-@pytest.mark.parametrize("m,n,hole", [(23, 24, "4,5,13x12"), (24, 30, "4,4,14x12"), (20, 20, "4,4,4x2")])
+@pytest.mark.parametrize("m,n,hole", [(14, 16, "4,5,5x6"), (24, 30, "4,4,14x12"), (20, 20, "4,4,4x2")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
     assert not large_applies(board)
