@@ -56,7 +56,7 @@ from kt_formal.tours import Tour
 __all__ = ["ODD_THEOREM", "is_sheared_case", "odd_view", "odd_succ", "odd_tour", "sheared_only"]
 
 #: The section of the theorem this construction proves.
-ODD_THEOREM = "margin-three theorem (the sheared frame: class E1)"
+ODD_THEOREM = "margin-three theorem (the sheared frame: classes E1, F1 and G1)"
 
 
 def is_sheared_case(a: int, b: int, le: int, q: int, h: int, w: int) -> bool:
