@@ -15,14 +15,15 @@ from kt_formal.board import Board
 from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
 from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_check import balanced, band_classes, check_band
-from kt_formal.combine.margin_large import large_applies, large_plan, large_tour
+from kt_formal.combine.margin_large import large_plan
+from kt_formal.combine.margin_odd import frame_applies, frame_tour
 from kt_formal.exceptions import NotApplicable
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
 def _check(board: Board):
-    tour = large_tour(board)
+    tour = frame_tour(board)
     assert tour.closed and len(tour) == board.n_squares
     assert tour.check() is None
     return tour
@@ -53,7 +54,7 @@ def test_the_statement():
                                       (20, 30, "3,6,14x12"), (40, 41, "3,3,30x25"), (41, 40, "3,3,31x26")])
 def test_construction_on_chosen_boards(m, n, hole):
     board = Board.from_spec(m, n, [hole])
-    assert large_applies(board) and margin_applies(board)
+    assert frame_applies(board) and margin_applies(board)
     _check(board)
     assert margin_tour(board).check() is None
     assert "margins of three" in theorem_of(board)
@@ -77,9 +78,9 @@ def test_a_strip_is_one_rectangle_joined_at_cut_point_zero():
                                       (20, 30, "3,2,14x12")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
-    assert not large_applies(board)
+    assert not frame_applies(board)
     with pytest.raises(NotApplicable):
-        large_tour(board)
+        frame_tour(board)
 
 
 @pytest.mark.parametrize("statement", [in_band_statement, in_lane_statement])

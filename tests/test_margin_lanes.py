@@ -12,12 +12,13 @@ from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
 from kt_formal.combine.margin_band import in_lane_statement
 from kt_formal.combine.margin_check import balanced, check_lanes, lane_classes
 from kt_formal.combine.margin_lanes import lane_order
-from kt_formal.combine.margin_large import large_applies, large_plan, large_tour
+from kt_formal.combine.margin_large import large_plan
+from kt_formal.combine.margin_odd import frame_applies, frame_tour
 from kt_formal.exceptions import NotApplicable
 
 
 def _check(board: Board):
-    tour = large_tour(board)
+    tour = frame_tour(board)
     assert tour.closed and len(tour) == board.n_squares
     assert tour.check() is None
     return tour
@@ -55,7 +56,7 @@ def test_the_statement():
                                       (16, 16, "4,5,6x6"), (41, 41, "4,8,31x27"), (40, 44, "4,6,20x30")])
 def test_construction_on_chosen_boards(m, n, hole):
     board = Board.from_spec(m, n, [hole])
-    assert large_applies(board) and margin_applies(board)
+    assert frame_applies(board) and margin_applies(board)
     _check(board)
     assert margin_tour(board).check() is None
     assert "a margin of four" in theorem_of(board)
@@ -74,9 +75,9 @@ def test_a_lane_is_a_leaf_joined_below_its_left_end():
 @pytest.mark.parametrize("m,n,hole", [(14, 16, "4,5,5x6"), (24, 30, "4,4,14x12"), (20, 20, "4,4,4x2")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
-    assert not large_applies(board)
+    assert not frame_applies(board)
     with pytest.raises(NotApplicable):
-        large_tour(board)
+        frame_tour(board)
 
 
 @pytest.mark.slow

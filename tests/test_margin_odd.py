@@ -15,8 +15,9 @@ from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
 from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_check import band_classes, check_sheared, lane_classes, sheared_cases, shift_classes
-from kt_formal.combine.margin_large import in_statement, large_applies, large_plan, large_tour
-from kt_formal.combine.margin_odd import ODD_THEOREM, is_sheared_case, odd_succ, odd_tour, odd_view, sheared_only
+from kt_formal.combine.margin_large import in_statement, large_plan
+from kt_formal.combine.margin_odd import (ODD_THEOREM, frame_applies, frame_tour, is_sheared_case, odd_succ, odd_tour,
+                                         odd_view, sheared_only)
 from kt_formal.combine.margin_odd_pieces import odd_piece_specs
 from kt_formal.exceptions import NotApplicable
 
@@ -45,9 +46,9 @@ def test_e1_boards_are_built_by_the_sheared_frame(m, n, hole):
     with pytest.raises(NotApplicable):  # no cut into rectangles
         large_plan(m, n, hole)
     assert in_statement(m, n, hole) and sheared_only(m, n, hole)
-    assert large_applies(board) and margin_applies(board)
+    assert frame_applies(board) and margin_applies(board)
     assert theorem_of(board) == ODD_THEOREM
-    _check(board, large_tour(board))
+    _check(board, frame_tour(board))
     _check(board, margin_tour(board))
 
 
@@ -110,7 +111,7 @@ def test_random_e1_boards_up_to_300():
             m, n, hole = n, m, (le, a, w, h)
         board = Board.from_spec(m, n, [hole])
         assert in_statement(m, n, hole) and sheared_only(m, n, hole)
-        _check(board, large_tour(board))
+        _check(board, frame_tour(board))
 
 
 @pytest.mark.slow
@@ -118,7 +119,7 @@ def test_e1_boards_up_to_2000():
     for m, n, hole in [(1000, 999, (301, 6, 400, 987)), (999, 1000, (6, 301, 987, 400)),
                        (2000, 1999, (999, 8, 996, 1985))]:
         board = Board.from_spec(m, n, [hole])
-        _check(board, large_tour(board))
+        _check(board, frame_tour(board))
 
 
 @pytest.mark.parametrize("m,n,hole,statement", [(16, 18, (3, 5, 7, 8), in_band_statement),
@@ -133,7 +134,7 @@ def test_f1_and_g1_boards_are_built_by_the_sheared_frame(m, n, hole, statement):
     with pytest.raises(NotApplicable):
         large_plan(m, n, hole)
     assert statement(m, n, hole) and sheared_only(m, n, hole) and theorem_of(board) == ODD_THEOREM
-    _check(board, large_tour(board))
+    _check(board, frame_tour(board))
     _check(board, margin_tour(board))
 
 
@@ -145,7 +146,7 @@ def test_every_f1_and_g1_class_is_built(classes, statement, count):
         if sheared_only(m, n, hole):
             assert statement(m, n, hole)
             board = Board.from_spec(m, n, [hole])
-            _check(board, large_tour(board))
+            _check(board, frame_tour(board))
             built += 1
     assert built == count  # the F1 classes with l >= 5 and all of G1 (docs/theorems/margin-three.md)
 
@@ -161,6 +162,6 @@ def test_atlas_boards_only_the_sheared_frame_builds():
                     and odd_view(m, n, (t, le, h, w)) is not None and sheared_only(m, n, (t, le, h, w)):
                 assert r["answer"] == "yes"
                 board = Board.from_spec(m, n, [(t, le, h, w)])
-                _check(board, large_tour(board))
+                _check(board, frame_tour(board))
                 found.append(min(t, le, m - t - h, n - le - w))
     assert sorted(found) == [3] * 10 + [4] * 2

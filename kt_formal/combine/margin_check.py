@@ -51,8 +51,8 @@ from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_plan, margin_tour
 from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_lanes import LANE
-from kt_formal.combine.margin_large import in_statement, large_plan, large_tour
-from kt_formal.combine.margin_odd import is_sheared_case, odd_tour, odd_view
+from kt_formal.combine.margin_large import in_statement, large_plan
+from kt_formal.combine.margin_odd import frame_tour, is_sheared_case, odd_tour, odd_view
 from kt_formal.combine.margin_odd_pieces import odd_piece_specs
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, lane_cap_spec, shift_piece_specs
 from kt_formal.exceptions import CertificateRejected, NotApplicable
@@ -144,7 +144,7 @@ def _large_class(m: int, n: int, hole) -> tuple:
 
 def _build_checked(m: int, n: int, hole) -> None:
     """The frame construction on the board, its tour passed to the kernel; AssertionError if rejected."""
-    tour = large_tour(Board.from_spec(m, n, [hole]))
+    tour = frame_tour(Board.from_spec(m, n, [hole]))
     if tour.check() is not None or not tour.closed:
         raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
 

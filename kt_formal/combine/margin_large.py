@@ -21,8 +21,8 @@ side), so that two rectangles can also be joined where their blocks start one sq
 apart; each is verified on load. A margin of 3 is one closed 3 x W strip
 (:mod:`kt_formal.combine.margin_band`), a margin of 4 one open 4 x W lane inserted into
 the cycle below its left end (:mod:`kt_formal.combine.margin_lanes`). When no cut exists
-and the side bands have odd area (class E1), :func:`large_tour` hands the board to the
-sheared frame (:mod:`kt_formal.combine.margin_odd`). The statements and
+and the side bands have odd area (class E1), the sheared frame builds the board
+(:func:`kt_formal.combine.margin_odd.frame_tour` tries this construction, then that one). The statements and
 the case analyses are in ``docs/theorems/margin-three.md`` (sections "Holes of any
 size", "Shift pieces", "Margins of three" and "Margins of four").
 
@@ -50,7 +50,8 @@ from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.tours import Tour
 
 __all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "in_statement", "large_plan", "large_applies",
-           "large_tour", "reverse_cycle", "swap_join", "tour_from_view", "transform_case"]
+           "large_tour", "reverse_cycle", "swap_ends", "swap_in", "swap_join", "tour_from_view",
+           "transform_case"]
 
 #: The section of the theorem this construction proves.
 LARGE_THEOREM = "margin-three theorem (holes of any size at margin five)"
@@ -370,9 +371,7 @@ def large_applies(board: Board) -> bool:
     try:
         large_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        from kt_formal.combine.margin_odd import odd_view  # the sheared frame (class E1)
-
-        return odd_view(board.rows, board.cols, hole) is not None
+        return False
     return True
 
 
@@ -398,7 +397,7 @@ def swap_join(succ: np.ndarray, a1: int, a2: int, b1: int, b2: int) -> bool:
     return False
 
 
-def _swap_in(succ: np.ndarray, ends: tuple[int, int, int, int], new: np.ndarray) -> None:
+def swap_in(succ: np.ndarray, ends: tuple[int, int, int, int], new: np.ndarray) -> None:
     """The 2-move swap (a1, a2, b1, b2); ``new`` (a cycle of its own) is reversed if needed."""
     if not swap_join(succ, *ends):
         reverse_cycle(succ, new)
@@ -406,7 +405,7 @@ def _swap_in(succ: np.ndarray, ends: tuple[int, int, int, int], new: np.ndarray)
             raise RuntimeError(f"frame construction: the join {ends} has no port moves")
 
 
-def _ends(kind: str, line: int, at: int, n: int) -> tuple[int, int, int, int]:
+def swap_ends(kind: str, line: int, at: int, n: int) -> tuple[int, int, int, int]:
     """Divide's swap across ``line`` at ``at`` as indices (a1, a2, b1, b2), ``n`` columns."""
     if kind == "v":
         ends = ((line - 1, at), (line - 2, at + 2), (line + 1, at + 1), (line, at + 3))
@@ -447,15 +446,15 @@ def _special_local(p: Rect) -> np.ndarray:
         idx = ((np.arange(rs[b1] - rs[b0])[:, None] + rs[b0]) * W + np.arange(sw)[None, :] + cs[k0]).ravel()
         keep = sub >= 0
         succ[idx[keep]] = (sub[keep] // sw + rs[b0]) * W + sub[keep] % sw + cs[k0]
-        for (a, c), ends in (((i - 1, j), _ends("v", rs[i], cs[j], W)),
-                             ((i + 1, j), _ends("v", rs[i + 1] if i + 1 < len(rs) else 0, cs[j], W)),
-                             ((i, j - 1), _ends("h", cs[j], rs[i], W)),
-                             ((i, j + 1), _ends("h", cs[j + 1] if j + 1 < len(cs) else 0, rs[i], W))):
+        for (a, c), ends in (((i - 1, j), swap_ends("v", rs[i], cs[j], W)),
+                             ((i + 1, j), swap_ends("v", rs[i + 1] if i + 1 < len(rs) else 0, cs[j], W)),
+                             ((i, j - 1), swap_ends("h", cs[j], rs[i], W)),
+                             ((i, j + 1), swap_ends("h", cs[j + 1] if j + 1 < len(cs) else 0, rs[i], W))):
             if b0 <= a < b1 and k0 <= c < k1 and (a, c) not in missing:
                 break
         else:  # pragma: no cover - every part touches the shift block
             raise RuntimeError("frame construction: a part of a rectangle misses its shift block")
-        _swap_in(succ, ends, idx[keep])
+        swap_in(succ, ends, idx[keep])
     return succ
 
 
@@ -498,7 +497,7 @@ def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
     joined = {0}
     for i, j, kind, line, at, _shift in tree:
         new = j if i in joined else i
-        _swap_in(succ, _ends(kind, line, at, n), cells[new])
+        swap_in(succ, swap_ends(kind, line, at, n), cells[new])
         joined.add(new)
     return succ
 
@@ -517,12 +516,7 @@ def large_tour(board: Board) -> Tour:
     if hole is None:
         raise NotApplicable("the frame construction is for a board with one rectangular hole")
     m, n = board.rows, board.cols
-    try:
-        sym, rects, tree = large_plan(m, n, hole)
-    except NotApplicable:
-        from kt_formal.combine.margin_odd import odd_tour  # the sheared frame (class E1)
-
-        return odd_tour(board, hole)
+    sym, rects, tree = large_plan(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 8.0), f"the frame construction on {m}x{n}")
     ms, ns, _ = transform_case(m, n, hole, sym)
     return tour_from_view(board, sym, ms, ns, _succ(ns, rects, tree, m * n))

@@ -48,12 +48,14 @@ from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin_band import BAND
 from kt_formal.combine.margin_lanes import LANE, lane_local
-from kt_formal.combine.margin_large import SYMMETRIES, _ends, _swap_in, large_plan, tour_from_view, transform_case
+from kt_formal.combine.margin_large import (SYMMETRIES, large_applies, large_plan, large_tour, swap_ends, swap_in,
+                                           tour_from_view, transform_case)
 from kt_formal.combine.walk import estimate_bytes
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tours import Tour
 
-__all__ = ["ODD_THEOREM", "is_sheared_case", "odd_view", "odd_succ", "odd_tour", "sheared_only"]
+__all__ = ["ODD_THEOREM", "is_sheared_case", "odd_view", "odd_succ", "odd_tour", "sheared_only", "frame_applies",
+           "frame_tour"]
 
 #: The section of the theorem this construction proves.
 ODD_THEOREM = "margin-three theorem (the sheared frame: classes E1, F1 and G1)"
@@ -129,7 +131,7 @@ def _rect(succ: np.ndarray, n: int, y0: int, x0: int, rp: list, cp: list, specia
         for nb, ends in (((i + 1, j), ("v", rs[i + 1], cs[j])), ((i - 1, j), ("v", rs[i], cs[j])),
                          ((i, j + 1), ("h", cs[j + 1], rs[i])), ((i, j - 1), ("h", cs[j], rs[i]))):
             if nb in done:
-                _swap_in(succ, _ends(*ends, n), cells)
+                swap_in(succ, swap_ends(*ends, n), cells)
                 break
         else:
             if done:  # pragma: no cover - every special block has a neighbour in the cycle
@@ -148,10 +150,10 @@ def _top_band(succ: np.ndarray, n: int, a: int, le: int, w: int, q: int) -> None
         kind = "first-" if k == 0 else "end-" if k == len(parts) - 1 else ""
         cells = _place(succ, n, f"margin-shear-{kind}{p}x{width}", a - p, xs[k])
         if k:
-            _swap_in(succ, _ends("h", xs[k], a - p, n), cells)
+            swap_in(succ, swap_ends("h", xs[k], a - p, n), cells)
     if a > p:
         plain = _rect(succ, n, 0, 0, split_side(a - p, False), split_side(n, False))
-        _swap_in(succ, _ends("v", a - p, 0, n), plain)  # its bottom port, the first block's top port
+        swap_in(succ, swap_ends("v", a - p, 0, n), plain)  # its bottom port, the first block's top port
 
 
 def _strip(succ: np.ndarray, n: int, y0: int) -> np.ndarray:
@@ -194,18 +196,18 @@ def odd_succ(m: int, n: int, hole: tuple[int, int, int, int]) -> np.ndarray:
                 bump + [(len(rows) - 1, 0, f"margin-lane-port-{rows[-1]}x{lcols[0]}", 0)])
     left = _rect(succ, n, a, 0, rows, lcols, bump)
     right = _rect(succ, n, a, le + w, rows, rcols, [(0, len(rcols) - 1, f"margin-notch-{rows[0]}x{rcols[-1]}", 0)])
-    _swap_in(succ, _ends("v", a, le + w, n), right)  # T's shifted bottom port, R's top port
+    swap_in(succ, swap_ends("v", a, le + w, n), right)  # T's shifted bottom port, R's top port
     if b in (BAND, LANE):  # T joins L; a strip or a lane along the bottom joins L's bottom-left block
-        _swap_in(succ, _at(n, (a - 1, 4), (a - 2, 2), (a + 1, 3), (a, 1)), left)
+        swap_in(succ, _at(n, (a - 1, 4), (a - 2, 2), (a + 1, 3), (a, 1)), left)
         if b == BAND:
-            _swap_in(succ, _ends("v", m - BAND, 0, n), _strip(succ, n, m - BAND))
+            swap_in(succ, swap_ends("v", m - BAND, 0, n), _strip(succ, n, m - BAND))
         else:
             y = m - LANE
-            _swap_in(succ, _at(n, (y - 1, 2), (y - 2, 0), (y, 0), (y, 1)), _lane(succ, n, y))
+            swap_in(succ, _at(n, (y - 1, 2), (y - 2, 0), (y, 0), (y, 1)), _lane(succ, n, y))
         return succ
     bottom = _rect(succ, n, a + h, le, split_side(b, False), split_side(w, False))
-    _swap_in(succ, _ends("h", le + w, a + h, n), bottom)  # B's right port, R's left port
-    _swap_in(succ, _ends("h", le, a + h, n), left)  # L's right port, B's left port
+    swap_in(succ, swap_ends("h", le + w, a + h, n), bottom)  # B's right port, R's left port
+    swap_in(succ, swap_ends("h", le, a + h, n), left)  # L's right port, B's left port
     return succ
 
 
@@ -224,3 +226,33 @@ def odd_tour(board: Board, hole: tuple[int, int, int, int]) -> Tour:
     ensure_memory(estimate_bytes(m, n, 8.0), f"the sheared frame on {m}x{n}")
     ms, ns, view = transform_case(m, n, hole, sym)
     return tour_from_view(board, sym, ms, ns, odd_succ(ms, ns, view))
+
+
+def frame_applies(board: Board) -> bool:
+    """Whether :func:`frame_tour` builds this board: the frame cut (:func:`large_applies`), or
+    the sheared frame."""
+    from kt_formal.combine.frame_large import single_hole
+
+    hole = single_hole(board) if board.has_holes else None
+    return large_applies(board) or (hole is not None and odd_view(board.rows, board.cols, hole) is not None)
+
+
+def frame_tour(board: Board) -> Tour:
+    """A closed tour of ``board`` (one rectangular hole) by the frame construction
+    (:func:`~kt_formal.combine.margin_large.large_tour`), or, where it has no cut, by the
+    sheared frame (:func:`odd_tour`).
+
+    Raises
+    ------
+    NotApplicable
+        When neither covers the board.
+    """
+    from kt_formal.combine.frame_large import single_hole
+
+    try:
+        return large_tour(board)
+    except NotApplicable:
+        hole = single_hole(board) if board.has_holes else None
+        if hole is None:
+            raise
+        return odd_tour(board, hole)

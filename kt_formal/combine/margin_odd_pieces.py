@@ -35,8 +35,9 @@ from __future__ import annotations
 from kt_formal.combine.divide import port_edges
 from kt_formal.combine.library import PieceSpec
 
-__all__ = ["SHEAR_HEIGHTS", "SHEAR_WIDTHS", "ODD_SIDES", "shear_spec", "shear_end_spec", "bump_spec",
-           "notch_spec", "shear_first_spec", "lane_port_spec", "bump_lane_spec", "BUMP_COL", "BUMP_JOIN", "odd_piece_specs", "PIECE_SPECS"]
+__all__ = ["SHEAR_HEIGHTS", "SHEAR_WIDTHS", "ODD_SIDES", "BUMP_COL", "BUMP_JOIN", "shear_spec", "shear_first_spec",
+           "shear_end_spec", "bump_spec", "notch_spec", "lane_port_spec", "bump_lane_spec", "odd_piece_specs",
+           "PIECE_SPECS"]
 
 #: Heights of a sheared band (an even margin; above 10 a plain band of blocks lies over it) and
 #: widths of its blocks.
