@@ -275,6 +275,6 @@ def test_several_holes_in_slabs():
 def test_the_check_command(capsys):
     assert main(["--check", "--build-limit", "3"]) == 0
     out = capsys.readouterr().out
-    assert "3007 of 3007 (hole, shift and lane pieces) verified" in out and "accepted by the kernel" in out
+    assert "3070 of 3070 (hole, shift, lane and odd-area pieces) verified" in out and "accepted by the kernel" in out
     assert main(["--check", "--build-limit", "99"]) == 2
     assert main([]) == 2

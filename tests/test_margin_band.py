@@ -15,14 +15,15 @@ from kt_formal.board import Board
 from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
 from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_check import balanced, band_classes, check_band
-from kt_formal.combine.margin_large import large_applies, large_plan, large_tour
+from kt_formal.combine.margin_large import large_plan
+from kt_formal.combine.margin_odd import frame_applies, frame_tour
 from kt_formal.exceptions import NotApplicable
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
 def _check(board: Board):
-    tour = large_tour(board)
+    tour = frame_tour(board)
     assert tour.closed and len(tour) == board.n_squares
     assert tour.check() is None
     return tour
@@ -33,7 +34,8 @@ def test_the_statement():
     assert in_band_statement(30, 24, (6, 3, 12, 14))  # the transpose: margin 3 on the left
     assert in_band_statement(24, 30, (7, 6, 14, 12))  # margin 3 at the bottom
     assert not in_band_statement(24, 29, (3, 6, 14, 13))  # F2 (the construction happens to cover it)
-    assert not in_band_statement(22, 24, (3, 5, 13, 12))  # F1: b 6, l 5, q 7, h 13, w 12
+    assert in_band_statement(22, 24, (3, 5, 13, 12))  # F1 parities, l 5, q 7: the sheared frame
+    assert not in_band_statement(22, 22, (3, 3, 13, 12))  # F1: b 6, l 3, q 7, h 13, w 12
     assert not in_band_statement(16, 18, (3, 5, 6, 6))  # F3: b 7, l 5, q 7 odd, h and w even
     assert not in_band_statement(23, 31, (3, 5, 13, 12))  # colours unequal
     assert in_band_statement(20, 30, (3, 6, 14, 12))  # margins 3 above and below
@@ -52,7 +54,7 @@ def test_the_statement():
                                       (20, 30, "3,6,14x12"), (40, 41, "3,3,30x25"), (41, 40, "3,3,31x26")])
 def test_construction_on_chosen_boards(m, n, hole):
     board = Board.from_spec(m, n, [hole])
-    assert large_applies(board) and margin_applies(board)
+    assert frame_applies(board) and margin_applies(board)
     _check(board)
     assert margin_tour(board).check() is None
     assert "margins of three" in theorem_of(board)
@@ -72,13 +74,13 @@ def test_a_strip_is_one_rectangle_joined_at_cut_point_zero():
         _check(Board.from_spec(m, n, [hole]))
 
 
-@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (23, 24, "4,5,13x12"), (36, 40, "3,7,30x26"),
+@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (14, 16, "4,5,5x6"), (36, 40, "3,7,30x26"),
                                       (20, 30, "3,2,14x12")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
-    assert not large_applies(board)
+    assert not frame_applies(board)
     with pytest.raises(NotApplicable):
-        large_tour(board)
+        frame_tour(board)
 
 
 @pytest.mark.parametrize("statement", [in_band_statement, in_lane_statement])

@@ -12,12 +12,13 @@ from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
 from kt_formal.combine.margin_band import in_lane_statement
 from kt_formal.combine.margin_check import balanced, check_lanes, lane_classes
 from kt_formal.combine.margin_lanes import lane_order
-from kt_formal.combine.margin_large import large_applies, large_plan, large_tour
+from kt_formal.combine.margin_large import large_plan
+from kt_formal.combine.margin_odd import frame_applies, frame_tour
 from kt_formal.exceptions import NotApplicable
 
 
 def _check(board: Board):
-    tour = large_tour(board)
+    tour = frame_tour(board)
     assert tour.closed and len(tour) == board.n_squares
     assert tour.check() is None
     return tour
@@ -37,8 +38,8 @@ def test_the_statement():
     assert in_lane_statement(24, 30, (4, 6, 14, 12))
     assert in_lane_statement(30, 24, (6, 4, 12, 14))  # the transpose: the 4 on the left
     assert in_lane_statement(24, 30, (6, 6, 14, 12))  # the 4 at the bottom
-    assert not in_lane_statement(23, 24, (4, 5, 13, 12))  # G1: b 6, l 5, q 7, h 13, w 12
-    assert not in_lane_statement(19, 22, (4, 5, 5, 12))  # G1 with b 10
+    assert in_lane_statement(23, 24, (4, 5, 13, 12))  # G1 (b 6, l 5, q 7, h 13, w 12): the sheared frame
+    assert in_lane_statement(19, 22, (4, 5, 5, 12))  # G1 with b 10
     assert not in_lane_statement(14, 16, (4, 5, 5, 6))  # G2: b 5, l 5, q 5, h 5, w 6
     assert not in_lane_statement(15, 16, (4, 5, 6, 6))  # G3: b 5, l = q = 5, h 6, w 6
     assert not in_lane_statement(19, 16, (4, 5, 8, 6))  # G3: b 7, h 8
@@ -55,7 +56,7 @@ def test_the_statement():
                                       (16, 16, "4,5,6x6"), (41, 41, "4,8,31x27"), (40, 44, "4,6,20x30")])
 def test_construction_on_chosen_boards(m, n, hole):
     board = Board.from_spec(m, n, [hole])
-    assert large_applies(board) and margin_applies(board)
+    assert frame_applies(board) and margin_applies(board)
     _check(board)
     assert margin_tour(board).check() is None
     assert "a margin of four" in theorem_of(board)
@@ -71,12 +72,12 @@ def test_a_lane_is_a_leaf_joined_below_its_left_end():
         assert len(tree) == len(rects) - 1
 
 
-@pytest.mark.parametrize("m,n,hole", [(23, 24, "4,5,13x12"), (24, 30, "4,4,14x12"), (20, 20, "4,4,4x2")])
+@pytest.mark.parametrize("m,n,hole", [(14, 16, "4,5,5x6"), (24, 30, "4,4,14x12"), (20, 20, "4,4,4x2")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
-    assert not large_applies(board)
+    assert not frame_applies(board)
     with pytest.raises(NotApplicable):
-        large_tour(board)
+        frame_tour(board)
 
 
 @pytest.mark.slow

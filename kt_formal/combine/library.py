@@ -57,6 +57,7 @@ SPEC_SOURCES: tuple[str, ...] = (
     "kt_formal.combine.strips",
     "kt_formal.combine.frame",
     "kt_formal.combine.margin_pieces",
+    "kt_formal.combine.margin_odd_pieces",
 )
 
 MANIFEST = "manifest.json"

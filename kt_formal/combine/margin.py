@@ -36,9 +36,10 @@ from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin_band import BAND_THEOREM, LANE_THEOREM
-from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_tour
+from kt_formal.combine.margin_large import LARGE_THEOREM
 from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
 from kt_formal.combine.margin_large import swap_join as _swap
+from kt_formal.combine.margin_odd import ODD_THEOREM, frame_applies, frame_tour, sheared_only
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
@@ -216,7 +217,7 @@ def margin_applies(board: Board) -> bool:
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        return large_applies(board)
+        return frame_applies(board)
     return True
 
 
@@ -228,10 +229,12 @@ def theorem_of(board: Board) -> str:
         try:
             margin_plan(board.rows, board.cols, hole)
         except NotApplicable:
-            if not large_applies(board):
+            if not frame_applies(board):
                 return THEOREM
             r0, c0, h, w = hole
             margins = (r0, c0, board.rows - r0 - h, board.cols - c0 - w)
+            if sheared_only(board.rows, board.cols, hole):
+                return ODD_THEOREM
             if 4 in margins:
                 return LANE_THEOREM
             return BAND_THEOREM if min(margins) < 5 else LARGE_THEOREM
@@ -266,8 +269,8 @@ def margin_tour(board: Board) -> Tour:
     try:
         plan = margin_plan(m, n, hole)
     except NotApplicable as exc:  # not a small hole: the frame construction, if it covers the board
-        if large_applies(board):
-            return large_tour(board)
+        if frame_applies(board):
+            return frame_tour(board)
         raise exc
     ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
     succ = _succ(plan)

@@ -61,9 +61,9 @@ def _margins(m: int, n: int, hole: tuple[int, int, int, int]) -> list[int] | Non
 
 def _excluded(b: int, le: int, q: int, h: int, w: int) -> bool:
     """Whether one view falls in F1 to F4 (see :func:`in_band_statement`)."""
-    opposite = b == BAND
+    opposite, thin_left = b == BAND, le == BAND
     b, le, q, h, w = (x % 2 for x in (b, le, q, h, w))
-    return ((b, le, q, h, w) in ((0, 1, 1, 1, 0), (1, 0, 0, 0, 1))
+    return ((thin_left and (b, le, q, h, w) == (0, 1, 1, 1, 0)) or (b, le, q, h, w) == (1, 0, 0, 0, 1)
             or ((b, le, q) == (1, 1, 1) and h == w)
             or (opposite and (le, q) == (1, 1) and (h, w) != (0, 1)))
 
@@ -76,12 +76,13 @@ def in_band_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     a second one, if any, on the left, l = 3, or at the bottom, b = 3; h the hole's height
     in that view) one of
 
-    * (F1) b even, l and q odd, h odd, w even;
+    * (F1) b even, l = 3, q odd, h odd, w even (with l >= 5 the sheared frame builds it,
+      :mod:`kt_formal.combine.margin_odd`);
     * (F2) b odd, l and q even, h even, w odd;
     * (F3) b, l and q odd, h and w of the same parity;
     * (F4) b = 3, l and q odd (with F3: unless h is even and w odd).
 
-    >>> in_band_statement(24, 30, (3, 6, 14, 12)), in_band_statement(22, 24, (3, 5, 13, 12))
+    >>> in_band_statement(24, 30, (3, 6, 14, 12)), in_band_statement(22, 22, (3, 3, 13, 12))
     (True, False)
     """
     margins = _margins(m, n, hole)
@@ -91,10 +92,9 @@ def in_band_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
 
 
 def _lane_excluded(b: int, le: int, q: int, h: int, w: int) -> bool:
-    """Whether the view (the 4 on top) falls in G1 to G3 (see :func:`in_lane_statement`)."""
+    """Whether the view (the 4 on top) falls in G2 or G3 (see :func:`in_lane_statement`)."""
     odd_sides = le % 2 == 1 and q % 2 == 1
-    return ((odd_sides and b % 2 == 0 and h % 2 == 1 and w % 2 == 0)
-            or (odd_sides and b == 5 and h == 5 and w % 2 == 0)
+    return ((odd_sides and b == 5 and h == 5 and w % 2 == 0)
             or (le == q == 5 and b % 2 == 1 and b < 10 and h % 2 == 0 and w == 6))
 
 
@@ -103,12 +103,13 @@ def in_lane_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
 
     One margin 4, the others >= 5, hole sides h, w >= 5, colours balanced, and, in the
     view with the 4 on top (b below, l and q left and right, h the hole's height), not
+    (the former class G1, b even, l and q odd, h odd, w even, is built by the sheared
+    frame, :mod:`kt_formal.combine.margin_odd`)
 
-    * (G1) b even, l and q odd, h odd, w even;
     * (G2) b = 5, l and q odd, h = 5, w even;
     * (G3) b odd and < 10, l = q = 5, h even, w = 6.
 
-    >>> in_lane_statement(24, 30, (4, 6, 14, 12)), in_lane_statement(23, 24, (4, 5, 13, 12))
+    >>> in_lane_statement(24, 30, (4, 6, 14, 12)), in_lane_statement(14, 16, (4, 5, 5, 6))
     (True, False)
     """
     margins = _margins(m, n, hole)

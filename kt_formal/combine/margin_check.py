@@ -29,6 +29,11 @@ Three parts, each failing loudly:
    every class of the statement has a cut, the second representatives agree, and every
    board with a cut is built and checked by the kernel.
 
+8. **the sheared frame** (:func:`check_sheared`): the 63 odd-area pieces are among part 1;
+   every view the sheared frame takes, for margins and sides up to the sizes where its
+   layout repeats (:func:`sheared_cases`), is built and checked by the kernel, and every
+   refined class of E1 has such a view.
+
 ``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
@@ -46,13 +51,15 @@ from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_plan, margin_tour
 from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_lanes import LANE
-from kt_formal.combine.margin_large import in_statement, large_plan, large_tour
+from kt_formal.combine.margin_large import in_statement, large_plan
+from kt_formal.combine.margin_odd import frame_tour, is_sheared_case, odd_tour, odd_view
+from kt_formal.combine.margin_odd_pieces import odd_piece_specs
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, lane_cap_spec, shift_piece_specs
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 
 __all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "large_cases", "check_large",
            "shift_class", "shift_classes", "check_shift", "band_classes", "check_band",
-           "lane_classes", "check_lanes", "main"]
+           "lane_classes", "check_lanes", "sheared_cases", "check_sheared", "main"]
 
 
 def balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
@@ -74,7 +81,7 @@ def cases(limit: int):
 def check_pieces() -> list[str]:
     """Problems with the hole pieces (empty when every one loads, checks and matches its spec)."""
     bad = []
-    for spec in hole_piece_specs() + shift_piece_specs() + [lane_cap_spec()]:
+    for spec in hole_piece_specs() + shift_piece_specs() + [lane_cap_spec()] + odd_piece_specs():
         try:
             piece = load_piece(spec.name)
         except CertificateRejected as exc:
@@ -137,7 +144,7 @@ def _large_class(m: int, n: int, hole) -> tuple:
 
 def _build_checked(m: int, n: int, hole) -> None:
     """The frame construction on the board, its tour passed to the kernel; AssertionError if rejected."""
-    tour = large_tour(Board.from_spec(m, n, [hole]))
+    tour = frame_tour(Board.from_spec(m, n, [hole]))
     if tour.check() is not None or not tour.closed:
         raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour")
 
@@ -239,7 +246,7 @@ def check_shift(build: bool = True, every: int = 1) -> dict:
     k = covered = shifted = built = 0
     for (m, n, hole), (m2, n2, hole2) in zip(shift_classes(), shift_classes(alt=True)):
         tree = _shift_plan(m, n, hole)
-        if in_statement(m, n, hole) and tree is None:
+        if in_statement(m, n, hole) and tree is None and odd_view(m, n, hole) is None:
             raise AssertionError(f"{m}x{n} hole {hole}: in the statement but no cut")
         if k % every == 0 and ((_shift_plan(m2, n2, hole2) is None) != (tree is None)
                                or in_statement(m2, n2, hole2) != in_statement(m, n, hole)):
@@ -277,21 +284,23 @@ def band_classes(alt: bool = False):
 def _check_section(classes, alt_classes, statement, build: bool) -> dict:
     """A section's classes: every class of ``statement`` has a cut, the second representatives
     agree, and with ``build`` every class with a cut is built and checked by the kernel."""
-    k = covered = built = 0
+    k = covered = built = sheared = 0
     for (m, n, hole), (m2, n2, hole2) in zip(classes, alt_classes):
-        tree = _shift_plan(m, n, hole)
-        if statement(m, n, hole) and tree is None:
+        tree, tree2 = _shift_plan(m, n, hole), _shift_plan(m2, n2, hole2)
+        odd = tree is None and odd_view(m, n, hole) is not None  # the sheared frame builds it
+        if statement(m, n, hole) and tree is None and not odd:
             raise AssertionError(f"{m}x{n} hole {hole}: in the statement but no cut")
-        if (_shift_plan(m2, n2, hole2) is None) != (tree is None) \
+        if (tree2 is None) != (tree is None) or (tree2 is None and (odd_view(m2, n2, hole2) is None) == odd) \
                 or statement(m2, n2, hole2) != statement(m, n, hole):
             raise AssertionError(f"{m}x{n} hole {hole} and {m2}x{n2} hole {hole2}: the class disagrees")
         k += 1
-        if tree is not None:
+        if tree is not None or odd:
             covered += 1
+            sheared += odd
             if build:
                 _build_checked(m, n, hole)
                 built += 1
-    return {"classes": k, "covered": covered, "tours": built}
+    return {"classes": k, "covered": covered, "sheared": sheared, "tours": built}
 
 
 def check_band(build: bool = True) -> dict:
@@ -318,8 +327,43 @@ def check_lanes(build: bool = True) -> dict:
     return _check_section(lane_classes(), lane_classes(alt=True), in_lane_statement, build)
 
 
+def sheared_cases(limit: int = 11):
+    """Every view the sheared frame takes (:func:`~kt_formal.combine.margin_odd.is_sheared_case`) with
+    a in {6, 8, 10, 12}, b in {3, 4, 6, 8, 12}, l, q and h odd in 5..``limit``, w in {6, 8, 12}:
+    (m, n, hole).
+
+    Beyond these sizes the layout repeats: a longer side only adds divide parts after the
+    ones these boards use (a of 12 puts a plain band over a sheared band of 6; the first odd
+    part of h, l and q is 5, 7 or 9, and 11 gives two parts; b and w of 12 give two parts;
+    l + w - 1 and q + 1 take every split shape).
+    """
+    odd = range(5, limit + 1, 2)
+    for a, b, le, q, h, w in itertools.product((6, 8, 10, 12), (3, 4, 6, 8, 12), odd, odd, odd, (6, 8, 12)):
+        if is_sheared_case(a, b, le, q, h, w):
+            yield a + h + b, le + w + q, (a, le, h, w)
+
+
+def check_sheared(build: bool = True) -> dict:
+    """The sheared frame: every refined class of the statement (:func:`shift_classes`) without a
+    frame cut (E1) has a view it builds, and with ``build`` every board of
+    :func:`sheared_cases` (E1, F1 and G1 layouts) is built and checked by the kernel."""
+    e1 = 0
+    for m, n, hole in shift_classes():
+        if in_statement(m, n, hole) and _shift_plan(m, n, hole) is None:
+            if odd_view(m, n, hole) is None:
+                raise AssertionError(f"{m}x{n} hole {hole}: in the statement but no cut and no sheared frame")
+            e1 += 1
+    k = 0
+    for m, n, hole in sheared_cases() if build else ():
+        tour = odd_tour(Board.from_spec(m, n, [hole]), hole)
+        if tour.check() is not None or not tour.closed:
+            raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the sheared frame's tour")
+        k += 1
+    return {"classes": e1, "tours": k}
+
+
 def main(argv=None) -> int:
-    """``--check [--build-limit K]``: run the seven checks; exit 0 when all pass, 1 otherwise."""
+    """``--check [--build-limit K]``: run the eight checks; exit 0 when all pass, 1 otherwise."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin_check",
@@ -335,8 +379,8 @@ def main(argv=None) -> int:
         return 2
     t = time.perf_counter()
     bad = check_pieces()
-    total = len(hole_piece_specs()) + len(shift_piece_specs()) + 1  # and the lane's cap
-    print(f"pieces: {total - len(bad)} of {total} (hole, shift and lane pieces) verified "
+    total = len(hole_piece_specs()) + len(shift_piece_specs()) + 1 + len(odd_piece_specs())  # and the lane's cap
+    print(f"pieces: {total - len(bad)} of {total} (hole, shift, lane and odd-area pieces) verified "
           f"({time.perf_counter() - t:.1f} s)")
     for line in bad:
         print("  " + line)
@@ -360,13 +404,20 @@ def main(argv=None) -> int:
               f"piece built and accepted by the kernel ({time.perf_counter() - t:.1f} s)")
         t = time.perf_counter()
         out = check_band()
-        print(f"margins of 3 (3 x W strips): {out['covered']} of {out['classes']} classes have a cut, every "
-              f"case of the statement among them; {out['tours']} boards built and accepted by the kernel "
+        print(f"margins of 3 (3 x W strips): {out['covered']} of {out['classes']} classes have a cut "
+              f"({out['sheared']} by the sheared frame), every case of the statement among them; "
+              f"{out['tours']} boards built and accepted by the kernel "
               f"({time.perf_counter() - t:.1f} s)")
         t = time.perf_counter()
         out = check_lanes()
-        print(f"a margin of 4 (4 x W lanes): {out['covered']} of {out['classes']} classes have a cut, every "
-              f"case of the statement among them; {out['tours']} boards built and accepted by the kernel "
+        print(f"a margin of 4 (4 x W lanes): {out['covered']} of {out['classes']} classes have a cut "
+              f"({out['sheared']} by the sheared frame), every case of the statement among them; "
+              f"{out['tours']} boards built and accepted by the kernel "
+              f"({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        out = check_sheared()
+        print(f"the sheared frame: {out['classes']} refined classes of E1 without a frame cut, each with a "
+              f"sheared view; {out['tours']} layouts (E1, F1, G1) built and accepted by the kernel "
               f"({time.perf_counter() - t:.1f} s)")
     except AssertionError as exc:
         print(f"FAILED: {exc}")

@@ -20,7 +20,9 @@ pieces* of :mod:`kt_formal.combine.margin_pieces` (a port moved one square along
 side), so that two rectangles can also be joined where their blocks start one square
 apart; each is verified on load. A margin of 3 is one closed 3 x W strip
 (:mod:`kt_formal.combine.margin_band`), a margin of 4 one open 4 x W lane inserted into
-the cycle below its left end (:mod:`kt_formal.combine.margin_lanes`). The statements and
+the cycle below its left end (:mod:`kt_formal.combine.margin_lanes`). When no cut exists
+and the side bands have odd area (class E1), the sheared frame builds the board
+(:func:`kt_formal.combine.margin_odd.frame_tour` tries this construction, then that one). The statements and
 the case analyses are in ``docs/theorems/margin-three.md`` (sections "Holes of any
 size", "Shift pieces", "Margins of three" and "Margins of four").
 
@@ -48,7 +50,8 @@ from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.tours import Tour
 
 __all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "in_statement", "large_plan", "large_applies",
-           "large_tour", "reverse_cycle", "swap_join", "transform_case"]
+           "large_tour", "reverse_cycle", "swap_ends", "swap_in", "swap_join", "tour_from_view",
+           "transform_case"]
 
 #: The section of the theorem this construction proves.
 LARGE_THEOREM = "margin-three theorem (holes of any size at margin five)"
@@ -331,10 +334,10 @@ def in_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     Margins >= 5 (a above, b below, l left, r right), colours balanced, the hole not
     within 3 x 3, and one of
 
-    * (i) h, w >= 5, not (E1) a, b even and < 10, l, r odd, h odd, w even, nor its
-      transpose, and not one of the two boards with every margin 5 and a hole of
+    * (i) h, w >= 5, and not one of the two boards with every margin 5 and a hole of
       5 x 5 or 6 x 6 (15 x 15 and 16 x 16: centred ringboards, which the ringboard
-      theorem settles);
+      theorem settles); the class E1 (a, b even and < 10, l, r odd, h odd, w even, or
+      the transpose) is built by the sheared frame (:mod:`kt_formal.combine.margin_odd`);
     * (ii) h <= 4 < w: exactly one of a, b odd, or a, b even and l, r not both odd;
       or the transpose (w <= 4 < h);
     * (iii) h, w <= 4: at most one margin odd.
@@ -355,11 +358,7 @@ def in_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
         if w <= 4:  # the transpose: the thin side across the rows
             odd = [odd[2], odd[3], odd[0], odd[1]]
         return odd[0] != odd[1] or not (odd[0] or (odd[2] and odd[3]))
-    small = [x < 2 * MIN_MARGIN for x in (a, b, le, ri)]
-    e1 = odd == [False, False, True, True, True, False] and small[0] and small[1]
-    e1t = odd == [True, True, False, False, False, True] and small[2] and small[3]
-    two = (a, b, le, ri) == (5, 5, 5, 5) and h == w and h in (5, 6)
-    return not (e1 or e1t or two)
+    return not ((a, b, le, ri) == (5, 5, 5, 5) and h == w and h in (5, 6))
 
 
 def large_applies(board: Board) -> bool:
@@ -398,7 +397,7 @@ def swap_join(succ: np.ndarray, a1: int, a2: int, b1: int, b2: int) -> bool:
     return False
 
 
-def _swap_in(succ: np.ndarray, ends: tuple[int, int, int, int], new: np.ndarray) -> None:
+def swap_in(succ: np.ndarray, ends: tuple[int, int, int, int], new: np.ndarray) -> None:
     """The 2-move swap (a1, a2, b1, b2); ``new`` (a cycle of its own) is reversed if needed."""
     if not swap_join(succ, *ends):
         reverse_cycle(succ, new)
@@ -406,7 +405,7 @@ def _swap_in(succ: np.ndarray, ends: tuple[int, int, int, int], new: np.ndarray)
             raise RuntimeError(f"frame construction: the join {ends} has no port moves")
 
 
-def _ends(kind: str, line: int, at: int, n: int) -> tuple[int, int, int, int]:
+def swap_ends(kind: str, line: int, at: int, n: int) -> tuple[int, int, int, int]:
     """Divide's swap across ``line`` at ``at`` as indices (a1, a2, b1, b2), ``n`` columns."""
     if kind == "v":
         ends = ((line - 1, at), (line - 2, at + 2), (line + 1, at + 1), (line, at + 3))
@@ -447,15 +446,15 @@ def _special_local(p: Rect) -> np.ndarray:
         idx = ((np.arange(rs[b1] - rs[b0])[:, None] + rs[b0]) * W + np.arange(sw)[None, :] + cs[k0]).ravel()
         keep = sub >= 0
         succ[idx[keep]] = (sub[keep] // sw + rs[b0]) * W + sub[keep] % sw + cs[k0]
-        for (a, c), ends in (((i - 1, j), _ends("v", rs[i], cs[j], W)),
-                             ((i + 1, j), _ends("v", rs[i + 1] if i + 1 < len(rs) else 0, cs[j], W)),
-                             ((i, j - 1), _ends("h", cs[j], rs[i], W)),
-                             ((i, j + 1), _ends("h", cs[j + 1] if j + 1 < len(cs) else 0, rs[i], W))):
+        for (a, c), ends in (((i - 1, j), swap_ends("v", rs[i], cs[j], W)),
+                             ((i + 1, j), swap_ends("v", rs[i + 1] if i + 1 < len(rs) else 0, cs[j], W)),
+                             ((i, j - 1), swap_ends("h", cs[j], rs[i], W)),
+                             ((i, j + 1), swap_ends("h", cs[j + 1] if j + 1 < len(cs) else 0, rs[i], W))):
             if b0 <= a < b1 and k0 <= c < k1 and (a, c) not in missing:
                 break
         else:  # pragma: no cover - every part touches the shift block
             raise RuntimeError("frame construction: a part of a rectangle misses its shift block")
-        _swap_in(succ, ends, idx[keep])
+        swap_in(succ, ends, idx[keep])
     return succ
 
 
@@ -498,7 +497,7 @@ def _succ(n: int, rects: list[Rect], tree: list, size: int) -> np.ndarray:
     joined = {0}
     for i, j, kind, line, at, _shift in tree:
         new = j if i in joined else i
-        _swap_in(succ, _ends(kind, line, at, n), cells[new])
+        swap_in(succ, swap_ends(kind, line, at, n), cells[new])
         joined.add(new)
     return succ
 
@@ -520,7 +519,13 @@ def large_tour(board: Board) -> Tour:
     sym, rects, tree = large_plan(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 8.0), f"the frame construction on {m}x{n}")
     ms, ns, _ = transform_case(m, n, hole, sym)
-    succ = _succ(ns, rects, tree, m * n)
+    return tour_from_view(board, sym, ms, ns, _succ(ns, rects, tree, m * n))
+
+
+def tour_from_view(board: Board, sym: tuple, ms: int, ns: int, succ: np.ndarray) -> Tour:
+    """The closed tour of ``board`` whose successor array ``succ`` is given in the view ``sym``
+    (an ``ms x ns`` board, :func:`transform_case`): walked from square 0, mapped back."""
+    n = board.cols
     order = follow(succ, 0, board.n_squares) if board.n_squares <= _PYTHON_WALK else walk(succ, 0, board.n_squares)
     del succ
     r, c = np.divmod(order, ns)  # back to the board: undo the flips, then the transposition
