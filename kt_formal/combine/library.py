@@ -57,6 +57,7 @@ SPEC_SOURCES: tuple[str, ...] = (
     "kt_formal.combine.strips",
     "kt_formal.combine.frame",
     "kt_formal.combine.margin_pieces",
+    "kt_formal.combine.margin_stretch",
 )
 
 MANIFEST = "manifest.json"
@@ -250,6 +251,10 @@ def build_piece(spec: PieceSpec, time_limit: float = 120.0, workers: int = 2) ->
     InvalidInput
         If CP-SAT proves the spec impossible or runs out of time (the message says which).
     """
+    if spec.kind == "margin-stretch":  # periodic windows: a model of its own
+        from kt_formal.combine.margin_stretch_build import build_base
+
+        return build_base(spec, time_limit=time_limit, workers=workers)
     from kt_formal.engines import cpsat
     from kt_formal.question import Limits, Question
 
