@@ -40,6 +40,7 @@ from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_t
 from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
 from kt_formal.combine.margin_large import swap_join as _swap
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
+from kt_formal.combine.margin_stretch import STRETCH_THEOREM, stretch_applies, stretch_tour
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
@@ -206,7 +207,8 @@ def _succ(plan: MarginPlan) -> np.ndarray:
 
 def margin_applies(board: Board) -> bool:
     """Whether :func:`margin_tour` builds this board: one hole of a size with pieces, margins >= 3,
-    balanced, or one the frame construction covers (:mod:`kt_formal.combine.margin_large`);
+    balanced, or one the stretch construction (:mod:`kt_formal.combine.margin_stretch`: every
+    margin 3 or 4) or the frame construction covers (:mod:`kt_formal.combine.margin_large`);
     or several small holes in slabs (:func:`margin_slabs`)."""
     if not board.has_holes:
         return False
@@ -216,7 +218,7 @@ def margin_applies(board: Board) -> bool:
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        return large_applies(board)
+        return stretch_applies(board) or large_applies(board)
     return True
 
 
@@ -228,6 +230,8 @@ def theorem_of(board: Board) -> str:
         try:
             margin_plan(board.rows, board.cols, hole)
         except NotApplicable:
+            if stretch_applies(board):
+                return STRETCH_THEOREM
             if not large_applies(board):
                 return THEOREM
             r0, c0, h, w = hole
@@ -265,7 +269,9 @@ def margin_tour(board: Board) -> Tour:
     m, n = board.rows, board.cols
     try:
         plan = margin_plan(m, n, hole)
-    except NotApplicable as exc:  # not a small hole: the frame construction, if it covers the board
+    except NotApplicable as exc:  # not a small hole: stretching (margins 3 and 4) or the frame construction
+        if stretch_applies(board):
+            return stretch_tour(board)
         if large_applies(board):
             return large_tour(board)
         raise exc

@@ -29,6 +29,12 @@ Three parts, each failing loudly:
    every class of the statement has a cut, the second representatives agree, and every
    board with a cut is built and checked by the kernel.
 
+8. **margins of 3 and 4 on every side**
+   (:func:`~kt_formal.combine.margin_stretch.check_stretch`): every base piece of the
+   stretch construction loads (checksum, tour, spec) and is stretchable at each window
+   (periodic, straight strands), and every balanced board with margins in {3, 4} and hole
+   sides 1..16 (not within 3 x 3) is built and checked by the kernel.
+
 ``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
@@ -48,6 +54,7 @@ from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_lanes import LANE
 from kt_formal.combine.margin_large import in_statement, large_plan, large_tour
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, lane_cap_spec, shift_piece_specs
+from kt_formal.combine.margin_stretch import check_stretch
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 
 __all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "large_cases", "check_large",
@@ -319,7 +326,7 @@ def check_lanes(build: bool = True) -> dict:
 
 
 def main(argv=None) -> int:
-    """``--check [--build-limit K]``: run the seven checks; exit 0 when all pass, 1 otherwise."""
+    """``--check [--build-limit K]``: run the eight checks; exit 0 when all pass, 1 otherwise."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin_check",
@@ -368,6 +375,11 @@ def main(argv=None) -> int:
         print(f"a margin of 4 (4 x W lanes): {out['covered']} of {out['classes']} classes have a cut, every "
               f"case of the statement among them; {out['tours']} boards built and accepted by the kernel "
               f"({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        out = check_stretch()
+        print(f"margins of 3 and 4 on every side (stretched base tours): {out['pieces']} base pieces verified, "
+              f"{out['windows']} windows periodic with straight strands; {out['tours']} boards (hole sides "
+              f"1..16) built and accepted by the kernel ({time.perf_counter() - t:.1f} s)")
     except AssertionError as exc:
         print(f"FAILED: {exc}")
         return 1

@@ -46,7 +46,7 @@ from kt_formal.tours import Tour
 
 __all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "MARGIN_TUPLES", "base_size", "base_spec", "base_specs",
            "windows", "window_violation", "load_base", "canonical_view", "stretch_plan", "stretch_applies",
-           "in_stretch_statement", "stretch_tour", "PIECE_SPECS"]
+           "in_stretch_statement", "stretch_tour", "stretch_cases", "check_stretch", "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
 STRETCH_THEOREM = "margin-three theorem (margins of three and four: stretched base tours)"
@@ -80,7 +80,7 @@ def canonical_view(margins: tuple) -> tuple:
     """The first symmetry (of :data:`_SYMS`) giving the least margin tuple, and that tuple.
 
     >>> canonical_view((4, 3, 3, 3))
-    ((False, True, False), (3, 4, 3, 3))
+    ((True, False, True), (3, 3, 3, 4))
     """
     best = min(_view(margins, s) for s in _SYMS)
     return next(s for s in _SYMS if _view(margins, s) == best), best
@@ -212,25 +212,28 @@ def window_violation(spec: PieceSpec, tour: Tour) -> str | None:
     n = tour.board.cols
     moves = {tuple(sorted((divmod(int(a), n), divmod(int(b), n)))) for a, b in tour.edges().tolist()}
     for axis, x in windows(spec):
+        line = "column" if axis else "row"
         left, right = _crossing(moves, x, axis), _crossing(moves, x + PERIOD, axis)
         if {_moved(e, PERIOD, axis) for e in left} != right:
-            return f"the moves crossing {'column' if axis else 'row'} {x + PERIOD} are not those crossing {x}, moved"
+            return f"{line} window at {x}: the moves crossing {line} {x + PERIOD} are not those crossing {x}, moved"
         reason = _strand_violation(moves, axis, x)
         if reason is not None:
-            return f"{'column' if axis else 'row'} window at {x}: {reason}"
+            return f"{line} window at {x}: {reason}"
     return None
 
 
 @functools.lru_cache(maxsize=None)
-def load_base(name: str) -> tuple[np.ndarray, np.ndarray, PieceSpec]:
+def load_base(name: str, directory=None) -> tuple[np.ndarray, np.ndarray, PieceSpec]:
     """A verified base piece: the next-square steps (rows, columns arrays) of each square, and its spec.
+
+    ``directory``: the library folder (default :func:`~kt_formal.combine.library.models_dir`).
 
     Raises
     ------
     CertificateRejected
         When the piece fails its checksum, tour or spec check, or is not stretchable.
     """
-    piece = load_piece(name)
+    piece = load_piece(name, directory)
     reason = window_violation(piece.spec, piece.tour)
     if reason is not None:
         raise CertificateRejected(f"piece {name}: {reason}")
@@ -281,7 +284,7 @@ def in_stretch_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> boo
     """Whether the board is one the section "Margins of three and four" names: every margin
     3 or 4, colours balanced, the hole not within 3 x 3.
 
-    >>> in_stretch_statement(1000, 1000, (3, 3, 994, 994)), in_stretch_statement(12, 12, (4, 4, 4, 5))
+    >>> in_stretch_statement(1000, 1000, (3, 3, 994, 994)), in_stretch_statement(11, 12, (4, 4, 3, 5))
     (True, False)
     """
     try:
@@ -353,6 +356,42 @@ def stretch_tour(board: Board) -> Tour:
         c = ns - 1 - c
     order = c * n + r if sym[0] else r * n + c
     return Tour(board, order, closed=True)
+
+
+def stretch_cases(side_limit: int = 16):
+    """Every balanced (m, n, hole) with margins in {3, 4} and hole sides 1..``side_limit``, not within 3 x 3."""
+    for t, b, le, r in itertools.product(THIN, repeat=4):
+        for h, w in itertools.product(range(1, side_limit + 1), repeat=2):
+            m, n = t + h + b, le + w + r
+            if max(h, w) >= PERIOD and _balanced(m, n, t, le, h, w):
+                yield m, n, (t, le, h, w)
+
+
+def check_stretch(side_limit: int = 16) -> dict:
+    """The stretch section's check: every base piece loads and is stretchable at each window
+    (:func:`load_base`: checksum, tour, spec, periodicity, straight strands), and every case
+    of :func:`stretch_cases` is built and passed to the kernel; AssertionError on a failure.
+
+    ``side_limit`` 16 reaches every class of :func:`stretch_plan` (hole sides 1..3, and
+    4..7 and 8..11 mod 4) with at least one copy of each window inserted.
+    """
+    windows_checked = 0
+    for spec in base_specs():
+        try:
+            *_, loaded = load_base(spec.name)
+        except CertificateRejected as exc:
+            raise AssertionError(str(exc)) from None
+        if loaded != spec:
+            raise AssertionError(f"piece {spec.name}: its spec differs from the theorem's")
+        windows_checked += len(windows(spec))
+    k = 0
+    for m, n, hole in stretch_cases(side_limit):
+        tour = stretch_tour(Board.from_spec(m, n, [hole]))
+        problem = tour.check()
+        if problem is not None or not tour.closed:
+            raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour: {problem}")
+        k += 1
+    return {"pieces": len(base_specs()), "windows": windows_checked, "tours": k}
 
 
 #: Library specs of this module (collected by :func:`kt_formal.combine.library.all_specs`).
