@@ -40,6 +40,7 @@ from kt_formal.combine.margin_large import LARGE_THEOREM, large_applies, large_t
 from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
 from kt_formal.combine.margin_large import swap_join as _swap
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
+from kt_formal.combine.margin_ring import RING_THEOREM, ring_applies, ring_tour
 from kt_formal.combine.margin_stretch import STRETCH_THEOREM, stretch_applies, stretch_tour
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
@@ -208,7 +209,8 @@ def _succ(plan: MarginPlan) -> np.ndarray:
 def margin_applies(board: Board) -> bool:
     """Whether :func:`margin_tour` builds this board: one hole of a size with pieces, margins >= 3,
     balanced, or one the stretch construction (:mod:`kt_formal.combine.margin_stretch`: every
-    margin 3 or 4) or the frame construction covers (:mod:`kt_formal.combine.margin_large`);
+    margin 3 or 4), the frame construction (:mod:`kt_formal.combine.margin_large`) or the ring
+    construction covers (:mod:`kt_formal.combine.margin_ring`: margins 3, 4 or >= 9);
     or several small holes in slabs (:func:`margin_slabs`)."""
     if not board.has_holes:
         return False
@@ -218,7 +220,7 @@ def margin_applies(board: Board) -> bool:
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        return stretch_applies(board) or large_applies(board)
+        return stretch_applies(board) or large_applies(board) or ring_applies(board)
     return True
 
 
@@ -233,7 +235,7 @@ def theorem_of(board: Board) -> str:
             if stretch_applies(board):
                 return STRETCH_THEOREM
             if not large_applies(board):
-                return THEOREM
+                return RING_THEOREM if ring_applies(board) else THEOREM
             r0, c0, h, w = hole
             margins = (r0, c0, board.rows - r0 - h, board.cols - c0 - w)
             if 4 in margins:
@@ -274,6 +276,8 @@ def margin_tour(board: Board) -> Tour:
             return stretch_tour(board)
         if large_applies(board):
             return large_tour(board)
+        if ring_applies(board):
+            return ring_tour(board)
         raise exc
     ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
     succ = _succ(plan)

@@ -35,6 +35,10 @@ Three parts, each failing loudly:
    (periodic, straight strands), and every balanced board with margins in {3, 4} and hole
    sides 1..16 (not within 3 x 3) is built and checked by the kernel.
 
+9. **margins of 3, 4 or at least 9** (:func:`~kt_formal.combine.margin_ring.check_ring`):
+   the stretched ring joined to divide rectangles, on every balanced board with margins
+   3, 4, 9, 10 (at least one >= 9) and hole sides 1..7, each checked by the kernel.
+
 ``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
@@ -54,6 +58,7 @@ from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_lanes import LANE
 from kt_formal.combine.margin_large import in_statement, large_plan, large_tour
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, lane_cap_spec, shift_piece_specs
+from kt_formal.combine.margin_ring import check_ring
 from kt_formal.combine.margin_stretch import check_stretch
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 
@@ -326,7 +331,7 @@ def check_lanes(build: bool = True) -> dict:
 
 
 def main(argv=None) -> int:
-    """``--check [--build-limit K]``: run the eight checks; exit 0 when all pass, 1 otherwise."""
+    """``--check [--build-limit K]``: run the nine checks; exit 0 when all pass, 1 otherwise."""
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin_check",
@@ -380,6 +385,11 @@ def main(argv=None) -> int:
         print(f"margins of 3 and 4 on every side (stretched base tours): {out['pieces']} base pieces verified, "
               f"{out['windows']} windows periodic with straight strands; {out['tours']} boards (hole sides "
               f"1..16) built and accepted by the kernel ({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        out = check_ring()
+        print(f"margins of 3, 4 or at least 9 (a stretched ring and divide rectangles): {out['tours']} boards "
+              f"(margins 3, 4, 9, 10, hole sides 1..7) built and accepted by the kernel "
+              f"({time.perf_counter() - t:.1f} s)")
     except AssertionError as exc:
         print(f"FAILED: {exc}")
         return 1

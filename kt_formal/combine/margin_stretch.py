@@ -358,9 +358,9 @@ def stretch_tour(board: Board) -> Tour:
     return Tour(board, order, closed=True)
 
 
-def stretch_cases(side_limit: int = 16):
-    """Every balanced (m, n, hole) with margins in {3, 4} and hole sides 1..``side_limit``, not within 3 x 3."""
-    for t, b, le, r in itertools.product(THIN, repeat=4):
+def stretch_cases(side_limit: int = 16, margins: tuple = THIN):
+    """Every balanced (m, n, hole) with margins from ``margins`` and hole sides 1..``side_limit``, not within 3 x 3."""
+    for t, b, le, r in itertools.product(margins, repeat=4):
         for h, w in itertools.product(range(1, side_limit + 1), repeat=2):
             m, n = t + h + b, le + w + r
             if max(h, w) >= PERIOD and _balanced(m, n, t, le, h, w):
