@@ -21,7 +21,7 @@ column (above and below: its first column), whose port faces the ring unused.
 >>> from kt_formal.board import Board
 >>> t = ring_tour(Board.from_spec(32, 27, ["3,12,20x6"]))
 >>> t.check() is None, t.closed, len(t)
-(True, True, 690)
+(True, True, 744)
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.margin_large import reverse_cycle, swap_join
-from kt_formal.combine.margin_stretch import THIN, in_stretch_statement, stretch_cases, stretch_tour
+from kt_formal.combine.margin_stretch import THIN, in_stretch_statement, plan_holds, stretch_cases, stretch_tour
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
@@ -75,14 +75,7 @@ def ring_split(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[int, in
 
 def ring_applies(board: Board) -> bool:
     """Whether :func:`ring_tour` builds this board."""
-    hole = single_hole(board) if board.has_holes else None
-    if hole is None:
-        return False
-    try:
-        ring_split(board.rows, board.cols, hole)
-    except NotApplicable:
-        return False
-    return True
+    return plan_holds(ring_split, board)
 
 
 def in_ring_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
@@ -92,11 +85,7 @@ def in_ring_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     >>> in_ring_statement(32, 27, (3, 12, 20, 6)), in_ring_statement(32, 27, (3, 8, 20, 6))
     (True, False)
     """
-    try:
-        ring_split(m, n, hole)
-    except NotApplicable:
-        return False
-    return True
+    return plan_holds(ring_split, Board.from_spec(m, n, [hole]))
 
 
 def _parts(length: int) -> list[int]:

@@ -45,7 +45,7 @@ from kt_formal.exceptions import CertificateRejected, NotApplicable
 from kt_formal.tours import Tour
 
 __all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "MARGIN_TUPLES", "base_size", "base_spec", "base_specs",
-           "windows", "window_violation", "load_base", "canonical_view", "stretch_plan", "stretch_applies",
+           "windows", "window_violation", "load_base", "canonical_view", "stretch_plan", "plan_holds", "stretch_applies",
            "in_stretch_statement", "stretch_tour", "stretch_cases", "check_stretch", "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
@@ -268,16 +268,21 @@ def stretch_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple
     return sym, base_spec(*piece)
 
 
-def stretch_applies(board: Board) -> bool:
-    """Whether :func:`stretch_tour` builds this board (one hole, margins 3 or 4, balanced, not within 3 x 3)."""
+def plan_holds(plan, board: Board) -> bool:
+    """Whether ``plan(rows, cols, hole)`` accepts the board's one rectangular hole (no NotApplicable)."""
     hole = single_hole(board) if board.has_holes else None
     if hole is None:
         return False
     try:
-        stretch_plan(board.rows, board.cols, hole)
+        plan(board.rows, board.cols, hole)
     except NotApplicable:
         return False
     return True
+
+
+def stretch_applies(board: Board) -> bool:
+    """Whether :func:`stretch_tour` builds this board (one hole, margins 3 or 4, balanced, not within 3 x 3)."""
+    return plan_holds(stretch_plan, board)
 
 
 def in_stretch_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
@@ -287,11 +292,7 @@ def in_stretch_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> boo
     >>> in_stretch_statement(1000, 1000, (3, 3, 994, 994)), in_stretch_statement(11, 12, (4, 4, 3, 5))
     (True, False)
     """
-    try:
-        stretch_plan(m, n, hole)
-    except NotApplicable:
-        return False
-    return True
+    return plan_holds(stretch_plan, Board.from_spec(m, n, [hole]))
 
 
 def _index_map(size: int, base: int, start: int) -> np.ndarray:
