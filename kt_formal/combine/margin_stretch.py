@@ -315,10 +315,13 @@ def stretch_succ(ms: int, ns: int, spec: PieceSpec) -> np.ndarray:
     rows = _index_map(ms, spec.rows, wins.get(0, 0))
     cols = _index_map(ns, spec.cols, wins.get(1, 0))
     dtype = np.int32 if ms * ns < 2**31 else np.int64
-    step = dr[rows][:, cols].astype(dtype) * ns + dc[rows][:, cols]
-    live = (dr[rows][:, cols] != 0)
-    succ = np.arange(ms * ns, dtype=dtype).reshape(ms, ns) + step
-    return np.where(live, succ, -1).ravel()
+    grid = np.ix_(rows, cols)
+    step_r = dr[grid].astype(dtype)
+    succ = np.arange(ms * ns, dtype=dtype).reshape(ms, ns)
+    succ += step_r * ns
+    succ += dc[grid].astype(dtype)
+    succ[step_r == 0] = -1  # the hole: every knight step changes the row
+    return succ.ravel()
 
 
 def stretch_tour(board: Board) -> Tour:
