@@ -42,13 +42,19 @@ def test_the_statement():
     assert in_stretch_statement(9, 30, (4, 4, 1, 22))  # a hole one row high
     assert not in_stretch_statement(11, 12, (4, 4, 3, 5))  # colours unequal (m n even, h w odd)
     assert not in_stretch_statement(13, 13, (3, 4, 7, 6))  # colours unequal (m n odd, h w even)
-    assert not in_stretch_statement(20, 20, (3, 5, 14, 12))  # a margin of 5
+    assert in_stretch_statement(1000, 1000, (3, 3, 994, 992))  # margins 3, 3, 3, 5
+    assert in_stretch_statement(30, 31, (8, 3, 18, 24))  # 8, 4, 3, 4
+    assert not in_stretch_statement(20, 20, (3, 5, 11, 12))  # two margins of 5 and 6
+    assert not in_stretch_statement(20, 20, (3, 3, 14, 8))  # a margin of 9
     assert not in_stretch_statement(9, 9, (3, 3, 3, 3))  # within 3 x 3: the small-hole theorem's
     assert not in_stretch_statement(20, 20, (2, 3, 14, 14))  # a margin of 2
 
 
-def test_six_margin_tuples_and_a_piece_for_every_class():
-    assert len(MARGIN_TUPLES) == 6  # all 3; one 4; two adjacent; two opposite; three; all 4
+def test_thirty_margin_tuples_and_a_piece_for_every_class():
+    thin = [k for k in MARGIN_TUPLES if max(k) <= 4]
+    assert len(thin) == 6  # all 3; one 4; two adjacent; two opposite; three; all 4
+    assert len(MARGIN_TUPLES) == 6 + 24  # one margin of 5..8, the others 3 or 4
+    assert all(sum(x > 4 for x in k) <= 1 and min(k) >= 3 and max(k) <= 8 for k in MARGIN_TUPLES)
     names = {s.name for s in base_specs()}
     assert len(names) == len(base_specs())
     for m, n, hole in [(10, 10, (3, 3, 4, 4)), (14, 10, (3, 3, 8, 4)), (10, 18, (3, 3, 4, 12)),
@@ -100,10 +106,16 @@ def test_a_forged_or_altered_base_piece_is_refused(tmp_path):
         load_base.__wrapped__(name, tmp_path)
 
 
+def test_every_class_with_one_copy_is_built():
+    out = check_stretch(side_limit=12, thick_limit=8)
+    assert out["pieces"] == len(base_specs()) and out["windows"] > out["pieces"]
+    assert out["tours"] > 1000 and out["thick tours"] > 1000
+
+
+@pytest.mark.slow
 def test_every_class_up_to_hole_sides_16_is_built():
     out = check_stretch()
-    assert out["pieces"] == len(base_specs()) and out["windows"] > out["pieces"]
-    assert out["tours"] > 2000
+    assert out["tours"] > 2000 and out["thick tours"] > 10000
 
 
 def test_atlas_boards_with_every_margin_three_or_four():
@@ -130,6 +142,10 @@ def test_atlas_boards_with_every_margin_three_or_four():
 def _random_case(rng: random.Random, top: int):
     while True:
         t, b, le, q = (rng.choice((3, 4)) for _ in range(4))
+        if rng.random() < 0.5:  # one margin of 5..8
+            t = rng.randint(5, 8)
+        if rng.random() < 0.5:
+            t, b, le, q = le, q, t, b
         h, w = rng.randint(1, top - 8), rng.randint(1, top - 8)
         m, n = t + h + b, le + w + q
         if max(h, w) >= 4 and balanced(m, n, t, le, h, w):
@@ -152,7 +168,8 @@ def test_random_boards_up_to_2000():
 
 
 @pytest.mark.parametrize("m,n,hole", [(1000, 1000, "3,3,994x994"), (1000, 1000, "4,4,992x992"),
-                                      (1000, 1000, "3,4,994x993"), (42, 13, "4,3,34x6")])
+                                      (1000, 1000, "3,4,994x993"), (42, 13, "4,3,34x6"),
+                                      (1000, 1000, "3,3,994x992"), (1000, 999, "7,4,990x991")])
 def test_margin_tour_and_the_theorem_name(m, n, hole):
     board = Board.from_spec(m, n, [hole])
     assert margin_applies(board)
@@ -169,7 +186,7 @@ def test_the_pipeline_builds_by_the_construction():
     assert "stretched base tours" in v.message
 
 
-@pytest.mark.parametrize("m,n,hole", [(20, 20, "3,5,14x12"), (11, 12, "4,4,3x5"), (9, 9, "3,3,3x3")])
+@pytest.mark.parametrize("m,n,hole", [(20, 20, "3,5,11x12"), (11, 12, "4,4,3x5"), (9, 9, "3,3,3x3")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
     assert not stretch_applies(board)

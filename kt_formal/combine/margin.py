@@ -208,9 +208,9 @@ def _succ(plan: MarginPlan) -> np.ndarray:
 
 def margin_applies(board: Board) -> bool:
     """Whether :func:`margin_tour` builds this board: one hole of a size with pieces, margins >= 3,
-    balanced, or one the stretch construction (:mod:`kt_formal.combine.margin_stretch`: every
-    margin 3 or 4), the frame construction (:mod:`kt_formal.combine.margin_large`) or the ring
-    construction covers (:mod:`kt_formal.combine.margin_ring`: margins 3, 4 or >= 9);
+    balanced, or one the stretch construction (:mod:`kt_formal.combine.margin_stretch`: margins
+    3 or 4 but one), the frame construction (:mod:`kt_formal.combine.margin_large`) or the ring
+    construction covers (:mod:`kt_formal.combine.margin_ring`: margins 3, 4 or >= 9 but one);
     or several small holes in slabs (:func:`margin_slabs`)."""
     if not board.has_holes:
         return False

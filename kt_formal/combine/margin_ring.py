@@ -1,10 +1,11 @@
-"""Margins of 3, 4 or at least 9: a stretched ring joined to divide rectangles at its corners.
+"""Margins of 3, 4 or at least 9 (and one of 5..8): a stretched ring joined to divide
+rectangles at its corners.
 
 A margin M >= 9 is split as M = K + r with K even and >= 6 and r = 3 or 4 (the one of M's
 parity). The K rows (or columns) along that edge become a *rectangle* tiled by divide's
 blocks (:func:`kt_formal.combine.divide.assemble`: sides 5..10, a closed port piece each):
 full height on the left and right, the ring's width above and below. What is left, the
-*ring*, has every margin 3 or 4 and is built by stretching
+*ring*, has every margin 3 or 4 (but the one of 5..8, if any) and is built by stretching
 (:mod:`kt_formal.combine.margin_stretch`).
 
 Each rectangle is joined to the ring by one 2-move swap at a corner of the ring. A corner
@@ -49,8 +50,8 @@ THICK = 9
 
 
 def _cut(margin: int) -> int:
-    """The rectangle's thickness K a margin leaves (0 for a margin of 3 or 4): even, >= 6."""
-    return 0 if margin in THIN else margin - (3 if margin % 2 else 4)
+    """The rectangle's thickness K a margin leaves (0 for a margin under 9): even, >= 6."""
+    return 0 if margin < THICK else margin - (3 if margin % 2 else 4)
 
 
 def ring_split(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -59,14 +60,15 @@ def ring_split(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[int, in
     Raises
     ------
     NotApplicable
-        A margin that is not 3, 4 or >= 9; none >= 9; or a ring the stretch construction does not build.
+        Two margins of 5..8 (or one under 3); none >= 9; or a ring the stretch construction does not build.
     """
     r0, c0, h, w = hole
     margins = (r0, m - r0 - h, c0, n - c0 - w)
-    if any(x not in THIN and x < THICK for x in margins):
-        raise NotApplicable("the ring construction needs every margin to be 3, 4 or at least 9")
-    if all(x in THIN for x in margins):
-        raise NotApplicable("every margin is 3 or 4: the stretch construction's board")
+    if min(margins) < 3 or sum(x not in THIN and x < THICK for x in margins) > 1:
+        raise NotApplicable("the ring construction needs every margin to be 3, 4 or at least 9 but one, "
+                            "which may be 5 to 8")
+    if max(margins) < THICK:
+        raise NotApplicable("no margin is 9 or more: the stretch construction's board")
     T, B, L, R = (_cut(x) for x in margins)
     if not in_stretch_statement(m - T - B, n - L - R, (r0 - T, c0 - L, h, w)):
         raise NotApplicable("the ring is not one the stretch construction builds (colours, or a hole within 3 x 3)")
@@ -80,9 +82,10 @@ def ring_applies(board: Board) -> bool:
 
 def in_ring_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     """Whether the board is one the section "Margins of 3, 4 or at least 9" names: every margin
-    3, 4 or >= 9 and at least one >= 9, colours balanced, the hole not within 3 x 3.
+    3, 4 or >= 9 but at most one, which may be 5..8; at least one >= 9; colours balanced;
+    the hole not within 3 x 3.
 
-    >>> in_ring_statement(32, 27, (3, 12, 20, 6)), in_ring_statement(32, 27, (3, 8, 20, 6))
+    >>> in_ring_statement(32, 27, (3, 12, 20, 6)), in_ring_statement(30, 27, (3, 8, 20, 6))
     (True, False)
     """
     return plan_holds(ring_split, Board.from_spec(m, n, [hole]))
@@ -144,8 +147,8 @@ def _ring_succ(m: int, n: int, hole: tuple[int, int, int, int], split: tuple) ->
 
 
 def ring_tour(board: Board) -> Tour:
-    """A closed tour of ``board`` (one hole, every margin 3, 4 or >= 9, at least one >= 9,
-    colours balanced, not within 3 x 3).
+    """A closed tour of ``board`` (one hole, every margin 3, 4 or >= 9 but at most one of 5..8,
+    at least one >= 9, colours balanced, not within 3 x 3).
 
     Raises
     ------
@@ -167,24 +170,28 @@ def ring_tour(board: Board) -> Tour:
     return Tour(board, order, closed=True)
 
 
-#: The margins of the check: 3 and 4 as they are, 9 and 10 for a rectangle (K = 6) and a ring margin of 3 or 4.
-RING_MARGINS = (3, 4, 9, 10)
+#: The margins of the check: 3 and 4 as they are, 9 and 10 for a rectangle (K = 6) and a
+#: ring margin of 3 or 4; 6 for the ring's one margin of 5..8.
+RING_MARGINS = (3, 4, 6, 9, 10)
 
 
-def ring_cases(side_limit: int = 7):
-    """Every balanced (m, n, hole) with margins in :data:`RING_MARGINS`, at least one >= 9, and
-    hole sides 1..``side_limit``, not within 3 x 3."""
-    for m, n, hole in stretch_cases(side_limit, RING_MARGINS):
+def ring_cases(side_limit: int = 7, thick_side_limit: int = 5):
+    """Every balanced (m, n, hole) with margins in :data:`RING_MARGINS`, at most one 6 and
+    at least one >= 9, and hole sides 1..``side_limit`` (1..``thick_side_limit`` with a 6),
+    not within 3 x 3."""
+    for m, n, hole in stretch_cases(side_limit, RING_MARGINS, 4):
         r0, c0, h, w = hole
-        if max(r0, c0, m - r0 - h, n - c0 - w) >= THICK:
+        margins = (r0, m - r0 - h, c0, n - c0 - w)
+        sixes = margins.count(6)
+        if max(margins) >= THICK and sixes <= 1 and (not sixes or max(h, w) <= thick_side_limit):
             yield m, n, hole
 
 
-def check_ring(side_limit: int = 7) -> dict:
+def check_ring(side_limit: int = 7, thick_side_limit: int = 5) -> dict:
     """The ring section's check: every case of :func:`ring_cases` is in the statement, built,
     and passed to the kernel; AssertionError on a failure."""
     k = 0
-    for m, n, hole in ring_cases(side_limit):
+    for m, n, hole in ring_cases(side_limit, thick_side_limit):
         if not in_ring_statement(m, n, hole):
             raise AssertionError(f"{m}x{n} hole {hole}: not in the ring statement")
         tour = ring_tour(Board.from_spec(m, n, [hole]))

@@ -1,6 +1,6 @@
-"""Thin margins on every side: a closed tour by *stretching* a certified base tour.
+"""Thin margins: a closed tour by *stretching* a certified base tour.
 
-When all four margins of a rectangular hole are 3 or 4, no divide block, strip or lane
+When three or four margins of a rectangular hole are 3 or 4, no divide block, strip or lane
 fits beside the hole on enough sides (``docs/theorems/margin-three.md``). This
 construction needs none: a *base piece* is a closed tour T of a small board B (margins
 t, b, l, r in {3, 4}, hole h0 x w0, sides 1..7) that is *periodic in a window*. A
@@ -16,8 +16,9 @@ Then the board with hole width w0 + 4k has a closed tour that moves from each sq
 by the same step as T from its *image*: column c maps to c left of the window, to
 x + (c - x) mod 4 in the k + 1 copies of the window, and to c - 4k beyond
 (:func:`stretch_tour`). Row windows are the transpose. So every board with margins
-in {3, 4} is built from one base piece per class of (margins up to the board's 8
-symmetries, hole sides 1..3 exactly or 4..7 modulo 4): linear time, no search.
+in {3, 4}, but at most one in 5..8, is built from one base piece per class of (margins
+up to the board's 8 symmetries, hole sides 1..3 exactly or 4..7 modulo 4): linear time,
+no search.
 
 The pieces (``models/margin-stretch-*.json``) are made by CP-SAT
 (:mod:`kt_formal.combine.margin_stretch_build`) and verified on load: checksum, tour
@@ -49,13 +50,16 @@ __all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "MARGIN_TUPLES", "base_size", "b
            "in_stretch_statement", "stretch_tour", "stretch_cases", "check_stretch", "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
-STRETCH_THEOREM = "margin-three theorem (margins of three and four: stretched base tours)"
+STRETCH_THEOREM = "margin-three theorem (thin margins: stretched base tours)"
 
 #: The window's width: the copies inserted are this many columns (or rows) each.
 PERIOD = 4
 
-#: The margins the base pieces have.
+#: The thin margins: every base piece has at least three of them.
 THIN = (3, 4)
+
+#: The margins a base piece may have on one side (the others thin).
+BASE_MARGINS = (3, 4, 5, 6, 7, 8)
 
 #: Hole sides of the base pieces: 1..3 are taken as they are, 4..7 stand for their class mod 4.
 BASE_SIDES = tuple(range(1, 2 * PERIOD))
@@ -86,8 +90,15 @@ def canonical_view(margins: tuple) -> tuple:
     return next(s for s in _SYMS if _view(margins, s) == best), best
 
 
-#: The margin tuples (top, bottom, left, right) that are least under the symmetries: six.
-MARGIN_TUPLES = tuple(sorted({canonical_view(k)[1] for k in itertools.product(THIN, repeat=4)}))
+def _margins_ok(margins: tuple) -> bool:
+    """Whether the margins are those of a base piece: each in :data:`BASE_MARGINS`, at most one not thin."""
+    return all(x in BASE_MARGINS for x in margins) and sum(x not in THIN for x in margins) <= 1
+
+
+#: The margin tuples (top, bottom, left, right) that are least under the symmetries: six
+#: with every margin 3 or 4, and 24 with one of 5..8 (on the right).
+MARGIN_TUPLES = tuple(sorted({canonical_view(k)[1] for k in itertools.product(BASE_MARGINS, repeat=4)
+                              if _margins_ok(k)}))
 
 
 def base_size(side: int) -> int:
@@ -251,13 +262,13 @@ def stretch_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple
     Raises
     ------
     NotApplicable
-        A margin outside {3, 4}, unbalanced colours, or a hole of at most 3 x 3 (the
-        small-hole theorem's).
+        A margin outside 3..8 or two outside {3, 4}, unbalanced colours, or a hole of at
+        most 3 x 3 (the small-hole theorem's).
     """
     r0, c0, h, w = hole
     margins = (r0, m - r0 - h, c0, n - c0 - w)
-    if any(x not in THIN for x in margins):
-        raise NotApplicable("the stretch construction needs every margin to be 3 or 4")
+    if not _margins_ok(margins):
+        raise NotApplicable("the stretch construction needs every margin to be 3 or 4 but one, which may be 5 to 8")
     if not _balanced(m, n, r0, c0, h, w):
         raise NotApplicable("the board minus the hole has unequal colour counts")
     if max(h, w) < PERIOD:
@@ -281,13 +292,14 @@ def plan_holds(plan, board: Board) -> bool:
 
 
 def stretch_applies(board: Board) -> bool:
-    """Whether :func:`stretch_tour` builds this board (one hole, margins 3 or 4, balanced, not within 3 x 3)."""
+    """Whether :func:`stretch_tour` builds this board (one hole, margins 3 or 4 but at most one
+    of 5..8, balanced, not within 3 x 3)."""
     return plan_holds(stretch_plan, board)
 
 
 def in_stretch_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
-    """Whether the board is one the section "Margins of three and four" names: every margin
-    3 or 4, colours balanced, the hole not within 3 x 3.
+    """Whether the board is one the section "Thin margins" names: every margin 3 or 4 but at
+    most one, which may be 5..8; colours balanced; the hole not within 3 x 3.
 
     >>> in_stretch_statement(1000, 1000, (3, 3, 994, 994)), in_stretch_statement(11, 12, (4, 4, 3, 5))
     (True, False)
@@ -325,7 +337,8 @@ def stretch_succ(ms: int, ns: int, spec: PieceSpec) -> np.ndarray:
 
 
 def stretch_tour(board: Board) -> Tour:
-    """A closed tour of ``board`` (one hole, every margin 3 or 4, colours balanced, not within 3 x 3).
+    """A closed tour of ``board`` (one hole, every margin 3 or 4 but at most one of 5..8, colours
+    balanced, not within 3 x 3).
 
     Returns
     -------
@@ -362,22 +375,39 @@ def stretch_tour(board: Board) -> Tour:
     return Tour(board, order, closed=True)
 
 
-def stretch_cases(side_limit: int = 16, margins: tuple = THIN):
-    """Every balanced (m, n, hole) with margins from ``margins`` and hole sides 1..``side_limit``, not within 3 x 3."""
+def stretch_cases(side_limit: int = 16, margins: tuple = THIN, thick: int = 0):
+    """Every balanced (m, n, hole) with margins from ``margins``, at most ``thick`` of them
+    not thin, hole sides 1..``side_limit``, not within 3 x 3."""
     for t, b, le, r in itertools.product(margins, repeat=4):
+        if sum(x not in THIN for x in (t, b, le, r)) > thick:
+            continue
         for h, w in itertools.product(range(1, side_limit + 1), repeat=2):
             m, n = t + h + b, le + w + r
             if max(h, w) >= PERIOD and _balanced(m, n, t, le, h, w):
                 yield m, n, (t, le, h, w)
 
 
-def check_stretch(side_limit: int = 16) -> dict:
+def _build_all(cases) -> int:
+    """Build each case, pass it to the kernel; the count, or AssertionError."""
+    k = 0
+    for m, n, hole in cases:
+        tour = stretch_tour(Board.from_spec(m, n, [hole]))
+        problem = tour.check()
+        if problem is not None or not tour.closed:
+            raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour: {problem}")
+        k += 1
+    return k
+
+
+def check_stretch(side_limit: int = 16, thick_limit: int = 12) -> dict:
     """The stretch section's check: every base piece loads and is stretchable at each window
     (:func:`load_base`: checksum, tour, spec, periodicity, straight strands), and every case
     of :func:`stretch_cases` is built and passed to the kernel; AssertionError on a failure.
 
-    ``side_limit`` 16 reaches every class of :func:`stretch_plan` (hole sides 1..3, and
-    4..7 and 8..11 mod 4) with at least one copy of each window inserted.
+    Every margin 3 or 4 with hole sides up to ``side_limit`` (16: every class of
+    :func:`stretch_plan`, hole sides 1..3, 4..7 and 8..11 mod 4, each window copied at
+    least once), and one margin of 5..8 with sides up to ``thick_limit`` (12: each window
+    copied at least once).
     """
     windows_checked = 0
     for spec in base_specs():
@@ -388,14 +418,16 @@ def check_stretch(side_limit: int = 16) -> dict:
         if loaded != spec:
             raise AssertionError(f"piece {spec.name}: its spec differs from the theorem's")
         windows_checked += len(windows(spec))
-    k = 0
-    for m, n, hole in stretch_cases(side_limit):
-        tour = stretch_tour(Board.from_spec(m, n, [hole]))
-        problem = tour.check()
-        if problem is not None or not tour.closed:
-            raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour: {problem}")
-        k += 1
-    return {"pieces": len(base_specs()), "windows": windows_checked, "tours": k}
+    thin = _build_all(stretch_cases(side_limit))
+    thick = _build_all(m for m in stretch_cases(thick_limit, BASE_MARGINS, 1)
+                       if any(x not in THIN for x in _margins_of(*m)))
+    return {"pieces": len(base_specs()), "windows": windows_checked, "tours": thin, "thick tours": thick}
+
+
+def _margins_of(m: int, n: int, hole: tuple) -> tuple:
+    """(top, bottom, left, right)."""
+    r0, c0, h, w = hole
+    return r0, m - r0 - h, c0, n - c0 - w
 
 
 #: Library specs of this module (collected by :func:`kt_formal.combine.library.all_specs`).

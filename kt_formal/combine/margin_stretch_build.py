@@ -101,30 +101,37 @@ def _bands(spec: PieceSpec, axis: int) -> list[tuple[int, int]]:
     return [(0, c0), (c1 + 1, spec.cols - c1 - 1)]
 
 
-def _window_constraints(model, spec: PieceSpec, moves: list, edge_var) -> None:
-    """Each band of each window takes a pattern; the window's other moves are left out."""
+#: How a band of each thickness is cut into strips that take their own patterns, in the
+#: order tried: no window move crosses between two strips (a 2-row strip's one pattern is
+#: its four zigzag strands).
+SUB_BANDS = {2: ((2,),), 3: ((3,),), 4: ((4,),), 5: ((3, 2), (2, 3)), 6: ((3, 3), (4, 2), (2, 4), (2, 2, 2)),
+             7: ((3, 4), (4, 3), (3, 2, 2), (2, 2, 3), (2, 3, 2)), 8: ((4, 4), (3, 3, 2), (2, 3, 3), (4, 2, 2),
+                                                                      (2, 2, 4), (3, 2, 3), (2, 4, 2))}
+
+
+def _window_constraints(model, spec: PieceSpec, moves: list, edge_var, option: int) -> None:
+    """Each strip of each band of each window takes a pattern (the bands cut by
+    :data:`SUB_BANDS`, choice ``option``); the window's other moves are left out."""
     for axis, x in windows(spec):
         inside = lambda q: x <= q[axis] < x + PERIOD  # noqa: E731
         banded = set()
-        for a0, t in _bands(spec, axis):
-            edges, allowed = band_patterns(t)
-            place = (lambda q: (a0 + q[0], x + q[1])) if axis == 1 else (lambda q: (x + q[1], a0 + q[0]))
-            mapped = [tuple(sorted((place(a), place(b)))) for a, b in edges]
-            banded.update(mapped)
-            model.add_allowed_assignments([edge_var(e) for e in mapped], allowed)
+        for a0, thickness in _bands(spec, axis):
+            cuts = SUB_BANDS[thickness]
+            for t in cuts[option % len(cuts)]:
+                edges, allowed = band_patterns(t)
+                place = (lambda q: (a0 + q[0], x + q[1])) if axis == 1 else (lambda q: (x + q[1], a0 + q[0]))
+                mapped = [tuple(sorted((place(a), place(b)))) for a, b in edges]
+                banded.update(mapped)
+                model.add_allowed_assignments([edge_var(e) for e in mapped], allowed)
+                a0 += t
         for e in moves:
             if (inside(e[0]) or inside(e[1])) and e not in banded:
                 model.add(edge_var(e) == 0)
 
 
-def build_base(spec: PieceSpec, time_limit: float = 120.0, workers: int = 1) -> Piece:
-    """A base piece for ``spec`` (kind ``margin-stretch``) by CP-SAT, checked as on load.
-
-    Raises
-    ------
-    InvalidInput
-        When CP-SAT proves the spec impossible or runs out of time (the message says which).
-    """
+def _solve(spec: PieceSpec, option: int, time_limit: float, workers: int):
+    """``(successors, live squares)`` of a tour of the spec's model with the band cut
+    ``option``; the successors are CP-SAT's status instead when it finds none."""
     from ortools.sat.python import cp_model
 
     moves = _board_moves(spec)
@@ -136,7 +143,6 @@ def build_base(spec: PieceSpec, time_limit: float = 120.0, workers: int = 1) -> 
     for a, b in moves:
         arcs[a, b], arcs[b, a] = model.new_bool_var(""), model.new_bool_var("")
     model.add_circuit([(node[a], node[b], lit) for (a, b), lit in arcs.items()])
-
     cache: dict = {}
 
     def edge_var(e):
@@ -145,15 +151,37 @@ def build_base(spec: PieceSpec, time_limit: float = 120.0, workers: int = 1) -> 
             model.add(cache[e] == arcs[e] + arcs[e[::-1]])
         return cache[e]
 
-    _window_constraints(model, spec, moves, edge_var)
+    _window_constraints(model, spec, moves, edge_var, option)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(spec.seed)
     solver.parameters.max_time_in_seconds = float(time_limit)
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise InvalidInput(f"piece {spec.name}: {solver.status_name(status).lower()}")
-    succ = {a: b for (a, b), lit in arcs.items() if solver.value(lit)}
+        return solver.status_name(status).lower(), live
+    return {a: b for (a, b), lit in arcs.items() if solver.value(lit)}, live
+
+
+def build_base(spec: PieceSpec, time_limit: float = 120.0, workers: int = 1) -> Piece:
+    """A base piece for ``spec`` (kind ``margin-stretch``) by CP-SAT, checked as on load.
+
+    The band cuts of :data:`SUB_BANDS` for the thickest band a window crosses are tried
+    in order; the first with a tour is kept.
+
+    Raises
+    ------
+    InvalidInput
+        When CP-SAT proves every model impossible or runs out of time (the message says which).
+    """
+    thick = max(t for axis, _ in windows(spec) for _, t in _bands(spec, axis)) if windows(spec) else 3
+    status = "infeasible"
+    for option in range(len(SUB_BANDS[thick])):
+        succ, live = _solve(spec, option, time_limit, workers)
+        if isinstance(succ, dict):
+            break
+        status = succ
+    else:
+        raise InvalidInput(f"piece {spec.name}: {status}")
     order, q = [], live[0]
     for _ in live:
         order.append(q[0] * spec.cols + q[1])
@@ -162,14 +190,16 @@ def build_base(spec: PieceSpec, time_limit: float = 120.0, workers: int = 1) -> 
     reason = tour.check() or window_violation(spec, tour)
     if reason is not None:  # pragma: no cover - the model holds both conditions
         raise RuntimeError(f"piece {spec.name}: {reason}")
-    made_by = {"engine": "cpsat", "model": "add_circuit with a table of window patterns per band",
+    model = "add_circuit with a table of window patterns per band" + (f" (band cut {option})" if option else "")
+    made_by = {"engine": "cpsat", "model": model,
                "seed": spec.seed, "workers": workers}
     return Piece(spec, tour, made_by)
 
 
 def build_all(only_missing: bool = True, progress=print) -> list[str]:
     """Build the base pieces (one worker, the seed in each spec, so a rebuild repeats), write
-    them to the library and rewrite the manifest; returns the names built."""
+    them to the library and rewrite the manifest; returns the names built (a spec without
+    a tour is reported through ``progress`` and skipped)."""
     from kt_formal.combine.library import models_dir, write_manifest, write_piece
     from kt_formal.combine.margin_stretch import base_specs
 
@@ -177,7 +207,12 @@ def build_all(only_missing: bool = True, progress=print) -> list[str]:
     for spec in base_specs():
         if only_missing and (models_dir() / f"{spec.name}.json").exists():
             continue
-        write_piece(build_base(spec, workers=1))
+        try:
+            write_piece(build_base(spec, workers=1))
+        except InvalidInput as exc:
+            if progress is not None:
+                progress(f"no piece: {exc}")
+            continue
         built.append(spec.name)
         if progress is not None:
             progress(f"built {spec.name}")
