@@ -32,10 +32,9 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import single_hole
-from kt_formal.combine.margin_large import reverse_cycle, swap_join
+from kt_formal.combine.margin_large import oriented_tour, reverse_cycle, swap_join
 from kt_formal.combine.margin_stretch import THIN, in_stretch_statement, plan_holds, stretch_cases, stretch_tour
-from kt_formal.combine.walk import estimate_bytes, walk
-from kt_formal.engines.successors import follow
+from kt_formal.combine.walk import estimate_bytes
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tours import Tour
 
@@ -165,9 +164,7 @@ def ring_tour(board: Board) -> Tour:
     m, n = board.rows, board.cols
     split = ring_split(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 24.0), f"the ring construction on {m}x{n}")
-    succ = _ring_succ(m, n, hole, split)
-    order = follow(succ, 0, board.n_squares) if board.n_squares <= 40_000 else walk(succ, 0, board.n_squares)
-    return Tour(board, order, closed=True)
+    return oriented_tour(board, _ring_succ(m, n, hole, split), m, n, (False, False, False))
 
 
 #: The margins of the check: 3 and 4 as they are, 9 and 10 for a rectangle (K = 6) and a

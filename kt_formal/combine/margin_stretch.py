@@ -3,7 +3,7 @@
 When three or four margins of a rectangular hole are 3 or 4, no divide block, strip or lane
 fits beside the hole on enough sides (``docs/theorems/margin-three.md``). This
 construction needs none: a *base piece* is a closed tour T of a small board B (margins
-t, b, l, r in {3, 4}, hole h0 x w0, sides 1..7) that is *periodic in a window*. A
+3 or 4 but at most one of 5..8, hole h0 x w0, sides 1..8) that is *periodic in a window*. A
 *column window* is the set M of squares in columns [x, x + 4), inside the hole's
 columns; let C(s) be the moves of T crossing the column line s (one end left of s, one
 at or right of it). T is stretchable at M when
@@ -40,14 +40,16 @@ import numpy as np
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.frame_large import single_hole
 from kt_formal.combine.library import PieceSpec, load_piece
-from kt_formal.combine.walk import estimate_bytes, walk
-from kt_formal.engines.successors import follow
+from kt_formal.combine.margin_large import SYMMETRIES as _SYMS  # (transpose, flip rows, flip columns)
+from kt_formal.combine.margin_large import oriented_tour
+from kt_formal.combine.walk import estimate_bytes
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 from kt_formal.tours import Tour
 
-__all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "MARGIN_TUPLES", "base_size", "base_spec", "base_specs",
-           "windows", "window_violation", "load_base", "canonical_view", "stretch_plan", "plan_holds", "stretch_applies",
-           "in_stretch_statement", "stretch_tour", "stretch_cases", "check_stretch", "PIECE_SPECS"]
+__all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "BASE_MARGINS", "MARGIN_TUPLES", "SPLIT", "base_size", "base_spec",
+           "base_specs", "windows", "window_violation", "load_base", "canonical_view", "stretch_plan", "plan_holds",
+           "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "check_stretch",
+           "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
 STRETCH_THEOREM = "margin-three theorem (thin margins: stretched base tours)"
@@ -64,8 +66,6 @@ BASE_MARGINS = (3, 4, 5, 6, 7, 8)
 #: Hole sides of the base pieces: 1..3 are taken as they are, 4..7 stand for their class mod 4.
 BASE_SIDES = tuple(range(1, 2 * PERIOD))
 
-#: Board symmetries (transpose, flip rows, flip columns), tried in this order.
-_SYMS = tuple(itertools.product((False, True), repeat=3))
 
 
 def _view(margins: tuple, sym: tuple) -> tuple:
@@ -362,17 +362,7 @@ def stretch_tour(board: Board) -> Tour:
     if rs % PERIOD or cs % PERIOD or min(rs, cs) < 0 or (rs and 0 not in axes) or (cs and 1 not in axes):
         # pragma: no cover - stretch_plan picks a piece that serves the board
         raise RuntimeError(f"stretch construction: {spec.name} does not stretch to {ms}x{ns}")
-    succ = stretch_succ(ms, ns, spec)
-    start = 0  # (0, 0) is never on the hole (margins >= 3)
-    order = follow(succ, start, board.n_squares) if board.n_squares <= 40_000 else walk(succ, start, board.n_squares)
-    del succ
-    r, c = np.divmod(order, ns)  # back to the board: undo the flips, then the transposition
-    if sym[1]:
-        r = ms - 1 - r
-    if sym[2]:
-        c = ns - 1 - c
-    order = c * n + r if sym[0] else r * n + c
-    return Tour(board, order, closed=True)
+    return oriented_tour(board, stretch_succ(ms, ns, spec), ms, ns, sym)
 
 
 def stretch_cases(side_limit: int = 16, margins: tuple = THIN, thick: int = 0):
