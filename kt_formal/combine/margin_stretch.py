@@ -47,8 +47,8 @@ from kt_formal.exceptions import CertificateRejected, NotApplicable
 from kt_formal.tours import Tour
 
 __all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "BASE_MARGINS", "MARGIN_TUPLES", "SPLIT", "base_size", "base_spec",
-           "base_specs", "windows", "window_violation", "load_base", "canonical_view", "stretch_plan", "plan_holds",
-           "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "check_stretch",
+           "base_specs", "windows", "moved", "strand_violation", "window_violation", "load_base", "canonical_view",
+           "stretch_plan", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "check_stretch",
            "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
@@ -172,7 +172,7 @@ def windows(spec: PieceSpec) -> list[tuple[int, int]]:
     return out
 
 
-def _moved(e: tuple, d: int, axis: int) -> tuple:
+def moved(e: tuple, d: int, axis: int) -> tuple:
     """The move ``e`` (a sorted pair of squares) moved ``d`` along ``axis``."""
     a, b = (tuple(q[i] + (d if i == axis else 0) for i in range(2)) for q in e)
     return (a, b) if a < b else (b, a)
@@ -183,7 +183,7 @@ def _crossing(moves, s: int, axis: int) -> set:
     return {e for e in moves if min(e[0][axis], e[1][axis]) < s <= max(e[0][axis], e[1][axis])}
 
 
-def _strand_violation(moves, axis: int, x: int) -> str | None:
+def strand_violation(moves, axis: int, x: int) -> str | None:
     """Why the components of the moves inside the window [x, x + 4) are not straight strands, or None."""
     inside = lambda q: x <= q[axis] < x + PERIOD  # noqa: E731
     adj: dict = {}
@@ -209,7 +209,7 @@ def _strand_violation(moves, axis: int, x: int) -> str | None:
         (s1, e1), (s2, e2) = sorted(ends)
         if (s1, s2) != ("L", "R"):
             return f"the strand at {q0} turns back"
-        if _moved(e1, PERIOD, axis) != e2:
+        if moved(e1, PERIOD, axis) != e2:
             return f"the strand entering by {e1} leaves by {e2}, not by its copy"
     return None
 
@@ -225,9 +225,9 @@ def window_violation(spec: PieceSpec, tour: Tour) -> str | None:
     for axis, x in windows(spec):
         line = "column" if axis else "row"
         left, right = _crossing(moves, x, axis), _crossing(moves, x + PERIOD, axis)
-        if {_moved(e, PERIOD, axis) for e in left} != right:
+        if {moved(e, PERIOD, axis) for e in left} != right:
             return f"{line} window at {x}: the moves crossing {line} {x + PERIOD} are not those crossing {x}, moved"
-        reason = _strand_violation(moves, axis, x)
+        reason = strand_violation(moves, axis, x)
         if reason is not None:
             return f"{line} window at {x}: {reason}"
     return None

@@ -22,7 +22,7 @@ import functools
 
 from kt_formal.board import KNIGHT_MOVES
 from kt_formal.combine.library import Piece, PieceSpec
-from kt_formal.combine.margin_stretch import PERIOD, window_violation, windows
+from kt_formal.combine.margin_stretch import PERIOD, moved, strand_violation, window_violation, windows
 from kt_formal.exceptions import InvalidInput
 from kt_formal.tours import Tour
 
@@ -52,8 +52,6 @@ def band_patterns(t: int) -> tuple[list[tuple], list[tuple[int, ...]]]:
     """
     from ortools.sat.python import cp_model
 
-    from kt_formal.combine.margin_stretch import _moved, _strand_violation
-
     edges = _strip_edges(t)
     index = {e: i for i, e in enumerate(edges)}
     model = cp_model.CpModel()
@@ -64,9 +62,9 @@ def band_patterns(t: int) -> tuple[list[tuple], list[tuple[int, ...]]]:
     for i, e in enumerate(edges):
         lo, hi = sorted((e[0][1], e[1][1]))
         if lo < 0 <= hi:
-            j = index.get(_moved(e, PERIOD, 1))
+            j = index.get(moved(e, PERIOD, 1))
             model.add(v[i] == (v[j] if j is not None else 0))
-        if lo < PERIOD <= hi and _moved(e, -PERIOD, 1) not in index:
+        if lo < PERIOD <= hi and moved(e, -PERIOD, 1) not in index:
             model.add(v[i] == 0)
     found = []
 
@@ -74,7 +72,7 @@ def band_patterns(t: int) -> tuple[list[tuple], list[tuple[int, ...]]]:
         def on_solution_callback(self):
             bits = tuple(int(self.value(x)) for x in v)
             moves = [e for e, b in zip(edges, bits) if b]
-            if _strand_violation(moves, 1, 0) is None:
+            if strand_violation(moves, 1, 0) is None:
                 found.append(bits)
 
     solver = cp_model.CpSolver()
