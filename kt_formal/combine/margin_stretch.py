@@ -251,7 +251,7 @@ def load_base(name: str, directory=None) -> tuple[np.ndarray, np.ndarray, PieceS
     m, n = piece.spec.rows, piece.spec.cols
     order = np.asarray(piece.tour.order, dtype=np.int64)
     nxt = np.roll(order, -1)
-    dr, dc = np.zeros(m * n, dtype=np.int64), np.zeros(m * n, dtype=np.int64)
+    dr, dc = np.zeros(m * n, dtype=np.int8), np.zeros(m * n, dtype=np.int8)  # steps are -2..2
     dr[order], dc[order] = nxt // n - order // n, nxt % n - order % n
     return dr.reshape(m, n), dc.reshape(m, n), piece.spec
 
@@ -328,10 +328,10 @@ def stretch_succ(ms: int, ns: int, spec: PieceSpec) -> np.ndarray:
     cols = _index_map(ns, spec.cols, wins.get(1, 0))
     dtype = np.int32 if ms * ns < 2**31 else np.int64
     grid = np.ix_(rows, cols)
-    step_r = dr[grid].astype(dtype)
+    step_r = dr[grid]  # int8: one byte a square
     succ = np.arange(ms * ns, dtype=dtype).reshape(ms, ns)
-    succ += step_r * ns
-    succ += dc[grid].astype(dtype)
+    succ += step_r.astype(dtype) * ns
+    succ += dc[grid]
     succ[step_r == 0] = -1  # the hole: every knight step changes the row
     return succ.ravel()
 
@@ -343,7 +343,7 @@ def stretch_tour(board: Board) -> Tour:
     Returns
     -------
     Tour
-        Starting at the first live square; not yet verified (callers pass it to the kernel).
+        Starting at a corner of the board; not yet verified (callers pass it to the kernel).
 
     Raises
     ------
