@@ -291,9 +291,9 @@ def test_open_tours_with_fixed_ends_on_100_boards_by_default():
 def test_a_construction_that_wins_does_not_wait_for_backtracking():
     """One hole group: a short probe, the construction next to backtracking, which is told to
     stop, or has given up already after its one walk (capped in nodes, so it does not hold a
-    processor the construction needs). A 1x4 hole: the margin-three construction holds
-    pieces for holes up to 3x3 only, so it does not answer first."""
-    v = decide(Board.from_spec(300, 300, ["149,149,1x4"]), time_limit=60)
+    processor the construction needs). An L-shaped hole of 6 squares in the middle: not a
+    rectangle, so no margin-three construction answers first."""
+    v = decide(Board.from_spec(300, 300, ["149,149,1x4", "150,149,1x2"]), time_limit=60)
     assert v.answer == "yes" and v.route == "construction:blocks", (v.route, v.stages)
     outcome = {s.name: s.outcome for s in v.stages}
     cap = int(policy.BACKGROUND_NODES_PER_SQUARE * 300 * 300)
@@ -307,7 +307,7 @@ def test_a_construction_that_wins_does_not_wait_for_backtracking():
 # ---------------------------------------------------------------- the fast first attempt
 FAST_BOARDS = [
     (Board(8, 8), {}),
-    (Board.from_spec(60, 60, ["4,4,10x10"]), {}),  # two margins of 4: not the margin theorem's
+    (Board.from_spec(20, 20, ["4,4,10x10"]), {}),  # margins 4, 6, 4, 6: not the margin theorem's
     (Board.from_spec(20, 20, ["5,5,4x2"]), {}),  # a hole the margin-three construction lacks
     (Board(8, 8), {"closed": False, "start": (0, 0)}),
     (Board.from_spec(24, 24, ["10,10,2x2"]), {"closed": False, "start": (0, 0), "end": (23, 22)}),
@@ -428,12 +428,12 @@ def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(m
     """In a process that has the compiled search already (faster above a few hundred squares)."""
     seen = _fast_fails(monkeypatch)
     monkeypatch.setattr(policy, "kernels_loaded", lambda: True)
-    assert decide(Board.from_spec(40, 40, ["4,10,2x4"])).answer == "yes"  # margin 4: not the margin theorem's
+    assert decide(Board.from_spec(40, 40, ["4,5,29x4"])).answer == "yes"  # 4, 7, 5, 31: not the margin theorem's
     assert seen == []
     decide(Board(8, 8))
     assert len(seen) == 1
     monkeypatch.setattr(policy, "kernels_loaded", lambda: False)
-    decide(Board.from_spec(40, 40, ["4,10,2x4"]))
+    decide(Board.from_spec(40, 40, ["4,5,29x4"]))
     assert len(seen) == 2
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "write_piece",
     "write_manifest",
     "SPEC_SOURCES",
+    "SPEC_BUILDERS",
 ]
 
 #: Modules whose ``PIECE_SPECS`` lists make up the library.
@@ -58,7 +59,11 @@ SPEC_SOURCES: tuple[str, ...] = (
     "kt_formal.combine.frame",
     "kt_formal.combine.margin_pieces",
     "kt_formal.combine.margin_odd_pieces",
+    "kt_formal.combine.margin_stretch",
 )
+
+#: Piece kinds built by a model of their own: kind -> module with ``build_base(spec, time_limit, workers)``.
+SPEC_BUILDERS: dict[str, str] = {"margin-stretch": "kt_formal.combine.margin_stretch_build"}
 
 MANIFEST = "manifest.json"
 
@@ -251,6 +256,9 @@ def build_piece(spec: PieceSpec, time_limit: float = 120.0, workers: int = 2) ->
     InvalidInput
         If CP-SAT proves the spec impossible or runs out of time (the message says which).
     """
+    if spec.kind in SPEC_BUILDERS:  # a model of its own (named, so the library imports no combinator)
+        build = importlib.import_module(SPEC_BUILDERS[spec.kind]).build_base
+        return build(spec, time_limit=time_limit, workers=workers)
     from kt_formal.engines import cpsat
     from kt_formal.question import Limits, Question
 

@@ -41,6 +41,8 @@ from kt_formal.combine.margin_large import reverse_cycle as _reverse_at
 from kt_formal.combine.margin_large import swap_join as _swap
 from kt_formal.combine.margin_odd import ODD_THEOREM, frame_applies, frame_tour, sheared_only
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
+from kt_formal.combine.margin_ring import RING_THEOREM, ring_applies, ring_tour
+from kt_formal.combine.margin_stretch import STRETCH_THEOREM, stretch_applies, stretch_tour
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
@@ -207,7 +209,9 @@ def _succ(plan: MarginPlan) -> np.ndarray:
 
 def margin_applies(board: Board) -> bool:
     """Whether :func:`margin_tour` builds this board: one hole of a size with pieces, margins >= 3,
-    balanced, or one the frame construction covers (:mod:`kt_formal.combine.margin_large`);
+    balanced, or one the stretch construction (:mod:`kt_formal.combine.margin_stretch`: margins
+    3 or 4 but one), the frame construction (:mod:`kt_formal.combine.margin_large`) or the ring
+    construction covers (:mod:`kt_formal.combine.margin_ring`: margins 3, 4 or >= 9 but one);
     or several small holes in slabs (:func:`margin_slabs`)."""
     if not board.has_holes:
         return False
@@ -217,7 +221,7 @@ def margin_applies(board: Board) -> bool:
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        return frame_applies(board)
+        return stretch_applies(board) or frame_applies(board) or ring_applies(board)
     return True
 
 
@@ -229,8 +233,10 @@ def theorem_of(board: Board) -> str:
         try:
             margin_plan(board.rows, board.cols, hole)
         except NotApplicable:
+            if stretch_applies(board):
+                return STRETCH_THEOREM
             if not frame_applies(board):
-                return THEOREM
+                return RING_THEOREM if ring_applies(board) else THEOREM
             r0, c0, h, w = hole
             margins = (r0, c0, board.rows - r0 - h, board.cols - c0 - w)
             if sheared_only(board.rows, board.cols, hole):
@@ -268,9 +274,13 @@ def margin_tour(board: Board) -> Tour:
     m, n = board.rows, board.cols
     try:
         plan = margin_plan(m, n, hole)
-    except NotApplicable as exc:  # not a small hole: the frame construction, if it covers the board
+    except NotApplicable as exc:  # not a small hole: stretching (margins 3 and 4), the frame, the ring
+        if stretch_applies(board):
+            return stretch_tour(board)
         if frame_applies(board):
             return frame_tour(board)
+        if ring_applies(board):
+            return ring_tour(board)
         raise exc
     ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
     succ = _succ(plan)

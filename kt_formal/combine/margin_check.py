@@ -1,6 +1,6 @@
 """The check of the margin-three theorem: every hole piece, every case of the cut, every tour by the kernel.
 
-Three parts, each failing loudly:
+Ten parts (:data:`PARTS`; ``--part NAME`` runs some of them), each failing loudly:
 
 1. **pieces**: every hole piece the theorem names (:func:`~kt_formal.combine.margin_pieces.hole_piece_specs`)
    is loaded from the library, its checksum, tour (the kernel's check) and spec (holes,
@@ -34,6 +34,17 @@ Three parts, each failing loudly:
    layout repeats (:func:`sheared_cases`), is built and checked by the kernel, and every
    refined class of E1 has such a view.
 
+9. **thin margins** (:func:`~kt_formal.combine.margin_stretch.check_stretch`): every base
+   piece of the stretch construction loads (checksum, tour, spec) and is stretchable at
+   each window (periodic, straight strands), and every balanced board with margins in
+   {3, 4} and hole sides 1..16, or one margin of 5..8 and sides 1..12 (not within 3 x 3),
+   is built and checked by the kernel.
+
+10. **margins of 3, 4 or at least 9** (:func:`~kt_formal.combine.margin_ring.check_ring`):
+   the stretched ring joined to divide rectangles, on every balanced board with margins
+   3, 4, 9, 10 and at most one 6 (at least one >= 9) and hole sides 1..7 (1..5 with a 6),
+   each checked by the kernel.
+
 ``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
@@ -55,11 +66,13 @@ from kt_formal.combine.margin_large import in_statement, large_plan
 from kt_formal.combine.margin_odd import frame_tour, is_sheared_case, odd_tour, odd_view
 from kt_formal.combine.margin_odd_pieces import odd_piece_specs
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_piece_specs, lane_cap_spec, shift_piece_specs
+from kt_formal.combine.margin_ring import check_ring
+from kt_formal.combine.margin_stretch import check_stretch
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 
 __all__ = ["balanced", "cases", "check_pieces", "check_cuts", "check_tours", "large_cases", "check_large",
            "shift_class", "shift_classes", "check_shift", "band_classes", "check_band",
-           "lane_classes", "check_lanes", "sheared_cases", "check_sheared", "main"]
+           "lane_classes", "check_lanes", "sheared_cases", "check_sheared", "PARTS", "main"]
 
 
 def balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
@@ -362,14 +375,63 @@ def check_sheared(build: bool = True) -> dict:
     return {"classes": e1, "tours": k}
 
 
+def _said_pieces(bad: list, limit: int) -> str:
+    total = len(hole_piece_specs()) + len(shift_piece_specs()) + 1 + len(odd_piece_specs())  # and the lane's cap
+    return "\n".join([f"pieces: {total - len(bad)} of {total} (hole, shift, lane and odd-area pieces) verified"]
+                     + ["  " + line for line in bad])
+
+
+#: The parts of the check, in order: (name, what it runs with the build limit, what it says of
+#: the result). ``--part NAME`` runs some of them; every part fails by an AssertionError.
+PARTS = (
+    ("pieces", lambda limit: check_pieces(), _said_pieces),
+    ("cuts", lambda limit: check_cuts(),
+     lambda out, limit: f"cuts: {out['cuts']} cases (margins 3..16) use part sizes {PART_SIZES} and library pieces"),
+    ("tours", check_tours,
+     lambda out, limit: f"tours: {out['tours']} boards (margins 3..{limit}, holes {HOLE_SIZES}) built and "
+                        "accepted by the kernel"),
+    ("large", lambda limit: check_large(),
+     lambda out, limit: f"holes of any size, first pass: {out['covered']} of {out['classes']} classes have a "
+                        f"cut; {out['tours']} boards built and accepted by the kernel"),
+    ("shift", lambda limit: check_shift(),
+     lambda out, limit: f"shift pieces: {out['covered']} of {out['classes']} refined classes (up to symmetry) "
+                        f"have a cut, every case of the statement among them; {out['tours']} boards whose cut "
+                        "uses a shift piece built and accepted by the kernel"),
+    ("band", lambda limit: check_band(),
+     lambda out, limit: f"margins of 3 (3 x W strips): {out['covered']} of {out['classes']} classes have a cut "
+                        f"({out['sheared']} by the sheared frame), every case of the statement among them; "
+                        f"{out['tours']} boards built and accepted by the kernel"),
+    ("lanes", lambda limit: check_lanes(),
+     lambda out, limit: f"a margin of 4 (4 x W lanes): {out['covered']} of {out['classes']} classes have a cut "
+                        f"({out['sheared']} by the sheared frame), every case of the statement among them; "
+                        f"{out['tours']} boards built and accepted by the kernel"),
+    ("sheared", lambda limit: check_sheared(),
+     lambda out, limit: f"the sheared frame: {out['classes']} refined classes of E1 without a frame cut, each "
+                        f"with a sheared view; {out['tours']} layouts (E1, F1, G1) built and accepted by the kernel"),
+    ("stretch", lambda limit: check_stretch(),
+     lambda out, limit: f"thin margins (stretched base tours): {out['pieces']} base pieces verified, "
+                        f"{out['windows']} windows periodic with straight strands; {out['tours']} boards with "
+                        f"margins 3 and 4 (hole sides 1..16) and {out['thick tours']} with one margin of 5..8 "
+                        "(sides 1..12) built and accepted by the kernel"),
+    ("ring", lambda limit: check_ring(),
+     lambda out, limit: f"margins of 3, 4 or at least 9 (a stretched ring and divide rectangles): {out['tours']} "
+                        "boards (margins 3, 4, 9, 10 and at most one 6, hole sides 1..7) built and accepted by "
+                        "the kernel"),
+)
+
+
 def main(argv=None) -> int:
-    """``--check [--build-limit K]``: run the eight checks; exit 0 when all pass, 1 otherwise."""
+    """``--check [--build-limit K] [--part NAME ...]``: run the checks (every part unless some
+    are named); exit 0 when all pass, 1 when one fails, 2 for bad options."""
     import argparse
 
+    names = [name for name, _, _ in PARTS]
     ap = argparse.ArgumentParser(prog="python -m kt_formal.combine.margin_check",
                                  description="Check the margin-three theorem's pieces and cases.")
     ap.add_argument("--check", action="store_true", help="check every piece, cut and case")
     ap.add_argument("--build-limit", type=int, default=10, help="largest margin built (default 10)")
+    ap.add_argument("--part", action="append", choices=names, metavar="NAME",
+                    help=f"run only this part (repeatable): {', '.join(names)}")
     args = ap.parse_args(argv)
     if not args.check:
         ap.print_help()
@@ -377,52 +439,19 @@ def main(argv=None) -> int:
     if not 3 <= args.build_limit <= 30:
         print("error: --build-limit must be 3..30")
         return 2
-    t = time.perf_counter()
-    bad = check_pieces()
-    total = len(hole_piece_specs()) + len(shift_piece_specs()) + 1 + len(odd_piece_specs())  # and the lane's cap
-    print(f"pieces: {total - len(bad)} of {total} (hole, shift, lane and odd-area pieces) verified "
-          f"({time.perf_counter() - t:.1f} s)")
-    for line in bad:
-        print("  " + line)
-    try:
+    failed = False
+    for name, run, say in PARTS:
+        if args.part and name not in args.part:
+            continue
         t = time.perf_counter()
-        print(f"cuts: {check_cuts()['cuts']} cases (margins 3..16) use part sizes {PART_SIZES} "
-              f"and library pieces ({time.perf_counter() - t:.1f} s)")
-        t = time.perf_counter()
-        n = check_tours(args.build_limit)["tours"]
-        print(f"tours: {n} boards (margins 3..{args.build_limit}, holes {HOLE_SIZES}) built and "
-              f"accepted by the kernel ({time.perf_counter() - t:.1f} s)")
-        t = time.perf_counter()
-        out = check_large()
-        print(f"holes of any size, first pass: {out['covered']} of {out['classes']} classes have a cut; "
-              f"{out['tours']} boards built and accepted by the kernel "
-              f"({time.perf_counter() - t:.1f} s)")
-        t = time.perf_counter()
-        out = check_shift()
-        print(f"shift pieces: {out['covered']} of {out['classes']} refined classes (up to symmetry) have a "
-              f"cut, every case of the statement among them; {out['tours']} boards whose cut uses a shift "
-              f"piece built and accepted by the kernel ({time.perf_counter() - t:.1f} s)")
-        t = time.perf_counter()
-        out = check_band()
-        print(f"margins of 3 (3 x W strips): {out['covered']} of {out['classes']} classes have a cut "
-              f"({out['sheared']} by the sheared frame), every case of the statement among them; "
-              f"{out['tours']} boards built and accepted by the kernel "
-              f"({time.perf_counter() - t:.1f} s)")
-        t = time.perf_counter()
-        out = check_lanes()
-        print(f"a margin of 4 (4 x W lanes): {out['covered']} of {out['classes']} classes have a cut "
-              f"({out['sheared']} by the sheared frame), every case of the statement among them; "
-              f"{out['tours']} boards built and accepted by the kernel "
-              f"({time.perf_counter() - t:.1f} s)")
-        t = time.perf_counter()
-        out = check_sheared()
-        print(f"the sheared frame: {out['classes']} refined classes of E1 without a frame cut, each with a "
-              f"sheared view; {out['tours']} layouts (E1, F1, G1) built and accepted by the kernel "
-              f"({time.perf_counter() - t:.1f} s)")
-    except AssertionError as exc:
-        print(f"FAILED: {exc}")
-        return 1
-    return 1 if bad else 0
+        try:
+            out = run(args.build_limit)
+        except AssertionError as exc:
+            print(f"FAILED: {exc}")
+            return 1
+        print(f"{say(out, args.build_limit)} ({time.perf_counter() - t:.1f} s)")
+        failed = failed or (name == "pieces" and bool(out))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ from kt_formal.exceptions import InvalidInput, NotApplicable
 from kt_formal.tours import Tour
 
 __all__ = ["LARGE_THEOREM", "MIN_MARGIN", "SYMMETRIES", "Rect", "in_statement", "large_plan", "large_applies",
-           "large_tour", "reverse_cycle", "swap_ends", "swap_in", "swap_join", "tour_from_view",
+           "large_tour", "oriented_tour", "reverse_cycle", "swap_ends", "swap_in", "swap_join",
            "transform_case"]
 
 #: The section of the theorem this construction proves.
@@ -519,12 +519,12 @@ def large_tour(board: Board) -> Tour:
     sym, rects, tree = large_plan(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 8.0), f"the frame construction on {m}x{n}")
     ms, ns, _ = transform_case(m, n, hole, sym)
-    return tour_from_view(board, sym, ms, ns, _succ(ns, rects, tree, m * n))
+    return oriented_tour(board, _succ(ns, rects, tree, m * n), ms, ns, sym)
 
 
-def tour_from_view(board: Board, sym: tuple, ms: int, ns: int, succ: np.ndarray) -> Tour:
-    """The closed tour of ``board`` whose successor array ``succ`` is given in the view ``sym``
-    (an ``ms x ns`` board, :func:`transform_case`): walked from square 0, mapped back."""
+def oriented_tour(board: Board, succ: np.ndarray, ms: int, ns: int, sym: tuple) -> Tour:
+    """The closed tour of ``board`` that ``succ`` (successors on the ms x ns board seen under
+    ``sym``, :func:`transform_case`) walks from square 0, mapped back to the board."""
     n = board.cols
     order = follow(succ, 0, board.n_squares) if board.n_squares <= _PYTHON_WALK else walk(succ, 0, board.n_squares)
     del succ

@@ -1,0 +1,114 @@
+"""Margins of 3, 4 or at least 9: a stretched ring joined to divide rectangles at its corners.
+The statement, chosen boards of the families the other sections leave open, atlas boards, random
+boards up to 2000 x 2000, the check and the pipeline; every tour checked by the kernel."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import random
+from pathlib import Path
+
+import pytest
+
+from kt_formal.board import Board
+from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
+from kt_formal.combine.margin_check import balanced
+from kt_formal.combine.margin_large import large_applies
+from kt_formal.combine.margin_ring import check_ring, in_ring_statement, ring_applies, ring_split, ring_tour
+from kt_formal.exceptions import NotApplicable
+
+ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
+
+
+def _check(board: Board):
+    tour = ring_tour(board)
+    assert tour.closed and len(tour) == board.n_squares
+    assert tour.check() is None
+    return tour
+
+
+def test_the_statement_and_the_split():
+    assert in_ring_statement(32, 27, (3, 12, 20, 6))
+    assert ring_split(32, 27, (3, 12, 20, 6)) == (0, 6, 8, 6)  # 9 = 6 + 3, 12 = 8 + 4
+    assert in_ring_statement(32, 27, (3, 8, 20, 6))  # 3, 9, 8, 13: one margin of 8
+    assert not in_ring_statement(30, 27, (3, 8, 20, 6))  # 3, 7, 8, 13: two margins of 5..8
+    assert not in_ring_statement(20, 20, (3, 3, 14, 14))  # every margin 3: the stretch section's
+    assert not in_ring_statement(24, 24, (9, 9, 3, 3))  # a hole within 3 x 3
+    assert not in_ring_statement(25, 25, (9, 9, 4, 5))  # colours unequal: m n odd, h w even
+    assert not in_ring_statement(21, 21, (3, 10, 8, 8))  # colours unequal: m n odd, h w even
+
+
+@pytest.mark.parametrize("m,n,hole", [
+    (1000, 1000, "3,3,994x985"),   # margins 3, 3, 3, 12
+    (1000, 1000, "4,4,984x984"),   # 4, 12, 4, 12: two margins of 4
+    (500, 600, "4,3,492x587"),     # 4 beside 3, the others 4 and 10
+    (40, 60, "3,20,2x36"),         # a hole two rows high beside margins 3 and 35
+    (41, 40, "9,3,2x33"),          # a hole two rows high: margins 9, 30, 3, 4
+    (45, 39, "4,4,29x31"),         # odd x odd: 4, 12, 4, 4
+])
+def test_families_the_frame_leaves_open(m, n, hole):
+    board = Board.from_spec(m, n, [hole])
+    assert ring_applies(board) and margin_applies(board) and not large_applies(board)
+    _check(board)
+    assert margin_tour(board).check() is None
+    assert "stretched ring" in theorem_of(board)
+
+
+def test_atlas_boards_of_the_statement():
+    built = 0
+    with gzip.open(ATLAS, "rt") as f:
+        for r in csv.DictReader(f):
+            m, n, t, le, h, w = (int(r[k]) for k in ("rows", "cols", "top", "left", "height", "width"))
+            if r["tour"] == "closed" and in_ring_statement(m, n, (t, le, h, w)):
+                assert r["answer"] == "yes"
+                _check(Board.from_spec(m, n, [(t, le, h, w)]))
+                built += 1
+    assert built > 0
+
+
+def _random_case(rng: random.Random, top: int):
+    while True:
+        t, b, le, q = (rng.choice((3, 4, rng.randint(9, top // 4))) for _ in range(4))
+        h, w = rng.randint(1, top // 2), rng.randint(1, top // 2)
+        m, n = t + h + b, le + w + q
+        if max(m, n) <= top and in_ring_statement(m, n, (t, le, h, w)):
+            return m, n, (t, le, h, w)
+
+
+def test_random_boards_up_to_150():
+    rng = random.Random(9)
+    for _ in range(30):
+        m, n, hole = _random_case(rng, 150)
+        assert balanced(m, n, *hole)
+        _check(Board.from_spec(m, n, [hole]))
+
+
+@pytest.mark.slow
+def test_random_boards_up_to_2000():
+    rng = random.Random(2009)
+    for top in (600, 1000, 1500, 2000, 2000):
+        m, n, hole = _random_case(rng, top)
+        _check(Board.from_spec(m, n, [hole]))
+
+
+@pytest.mark.slow
+def test_every_case_of_the_check():
+    assert check_ring()["tours"] > 5000
+
+
+def test_the_pipeline_builds_by_the_ring():
+    from kt_formal.api import decide
+
+    v = decide(Board.from_spec(300, 300, ["3,3,294x285"]), closed=True, time_limit=30)
+    assert v.answer == "yes" and v.route == "construction:margin-three"
+    assert v.tour.check() is None
+    assert "stretched ring" in v.message
+
+
+@pytest.mark.parametrize("m,n,hole", [(30, 27, "3,8,20x6"), (20, 20, "3,3,14x14"), (21, 21, "3,10,8x8")])
+def test_boards_outside_are_refused(m, n, hole):
+    board = Board.from_spec(m, n, [hole])
+    assert not ring_applies(board)
+    with pytest.raises(NotApplicable):
+        ring_tour(board)
