@@ -33,7 +33,7 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import the_hole
 from kt_formal.combine.margin_large import oriented_tour, reverse_cycle, swap_join
-from kt_formal.combine.margin_stretch import THIN, in_stretch_statement, plan_holds, stretch_cases, stretch_tour
+from kt_formal.combine.margin_stretch import plan_accepts, THIN, in_stretch_statement, plan_holds, stretch_cases, stretch_tour
 from kt_formal.combine.walk import estimate_bytes
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tours import Tour
@@ -87,7 +87,7 @@ def in_ring_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
     >>> in_ring_statement(32, 27, (3, 12, 20, 6)), in_ring_statement(30, 27, (3, 8, 20, 6))
     (True, False)
     """
-    return plan_holds(ring_split, Board.from_spec(m, n, [hole]))
+    return plan_accepts(ring_split, m, n, hole)
 
 
 def _parts(length: int) -> list[int]:

@@ -48,7 +48,7 @@ from kt_formal.tours import Tour
 
 __all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "BASE_MARGINS", "MARGIN_TUPLES", "SPLIT", "base_size", "base_spec",
            "base_specs", "windows", "moved", "strand_violation", "window_violation", "load_base", "canonical_view",
-           "stretch_plan", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "check_stretch",
+           "stretch_plan", "plan_accepts", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "check_stretch",
            "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
@@ -279,16 +279,19 @@ def stretch_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple
     return sym, base_spec(*piece)
 
 
-def plan_holds(plan, board: Board) -> bool:
-    """Whether ``plan(rows, cols, hole)`` accepts the board's one rectangular hole (no NotApplicable)."""
-    hole = single_hole(board)
-    if hole is None:
-        return False
+def plan_accepts(plan, m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
+    """Whether ``plan(m, n, hole)`` accepts the hole (raises no NotApplicable)."""
     try:
-        plan(board.rows, board.cols, hole)
+        plan(m, n, hole)
     except NotApplicable:
         return False
     return True
+
+
+def plan_holds(plan, board: Board) -> bool:
+    """Whether ``plan(rows, cols, hole)`` accepts the board's one rectangular hole (no NotApplicable)."""
+    hole = single_hole(board)
+    return hole is not None and plan_accepts(plan, board.rows, board.cols, hole)
 
 
 def stretch_applies(board: Board) -> bool:
@@ -304,7 +307,7 @@ def in_stretch_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> boo
     >>> in_stretch_statement(1000, 1000, (3, 3, 994, 994)), in_stretch_statement(11, 12, (4, 4, 3, 5))
     (True, False)
     """
-    return plan_holds(stretch_plan, Board.from_spec(m, n, [hole]))
+    return plan_accepts(stretch_plan, m, n, hole)
 
 
 def _index_map(size: int, base: int, start: int) -> np.ndarray:
