@@ -120,7 +120,13 @@ TABLE = [
 ]
 
 
-@pytest.mark.parametrize("argv, call", TABLE, ids=[" ".join(a) for a, _ in TABLE])
+#: The longest rows of the table (6x6's open tours, 4 s; the default run counts them once in
+#: tests/test_count_policy.py) run with the slow tests.
+_SLOW_ROWS = {("count", "6", "6", "--open")}
+
+
+@pytest.mark.parametrize("argv, call", [pytest.param(a, c, id=" ".join(a), marks=[pytest.mark.slow] * (tuple(a) in _SLOW_ROWS))
+                                        for a, c in TABLE])
 def test_the_command_and_the_api_agree(cli, argv, call):
     r = cli(*argv, "--json", "--squares", "chess")  # the API names squares by chess names
     (cmd,) = [json.loads(line) for line in r.out.splitlines()]

@@ -168,7 +168,7 @@ def test_the_colour_check_of_the_ends_prunes_states_and_keeps_the_count(rows, co
     assert checked.max_states < unchecked.max_states
 
 
-@pytest.mark.parametrize("k, a, b", [(4, 3, 9), (6, 3, 5), (3, 4, 8)])
+@pytest.mark.parametrize("k, a, b", [(4, 3, 9), pytest.param(6, 3, 5, marks=pytest.mark.slow), (3, 4, 8)])  # 6 across: 8 s
 def test_open_counts_of_a_row_of_widths_equal_each_board_alone(k, a, b):
     """The row counter checks the ends' colours only where the squares still to come weigh
     the same whatever the width (an even height); every width's count is the single board's."""

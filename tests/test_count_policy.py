@@ -29,7 +29,8 @@ QUESTIONS = [
 ]
 
 
-@pytest.mark.parametrize("argv, kwargs", QUESTIONS, ids=[" ".join(q[0]) for q in QUESTIONS])
+@pytest.mark.parametrize("argv, kwargs", [pytest.param(a, k, id=" ".join(a), marks=[pytest.mark.slow] * (a == ["6", "6", "--open"]))
+                                           for a, k in QUESTIONS])  # 6x6 open, 8 s: the test below counts it by default
 def test_command_and_api_choose_the_same_method_and_count(cli, argv, kwargs):
     r = cli("count", *argv, "--json")
     assert r.code == 0, r.err

@@ -377,6 +377,7 @@ def test_cli_tour_with_a_mask(cli, tmp_path):
     assert cli("tour", "--mask", mask, "--engine", "frame", "--seed", "1").code == 0
 
 
+@pytest.mark.slow  # twelve boards of 60..200 a side: 7 s
 def test_random_single_holes_on_large_boards():
     """Seeded random holes on 60..200-square-sided boards: every built tour verifies,
     every refusal names its reason, and most balanced boards are built."""

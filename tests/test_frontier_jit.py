@@ -716,7 +716,8 @@ def test_a_row_of_boards_with_and_without_mirror_images():
     assert count_row(5, 3, 12, partial=True) == count_row(5, 3, 12, partial=True, symmetry=False)
 
 
-@pytest.mark.parametrize("rows, cols, gap, closed", [(5, 30, 10, True), (4, 40, 7, False), (3, 26, 4, True)])
+@pytest.mark.parametrize("rows, cols, gap, closed", [pytest.param(5, 30, 10, True, marks=pytest.mark.slow),  # 8 s
+                                                     (4, 40, 7, False), (3, 26, 4, True)])
 def test_a_sweep_whose_states_run_out_stops_there(rows, cols, gap, closed):
     """Two whole columns removed leave no tour (no knight's move crosses two columns): every
     partial tour dies at the gap, and both counters stop there with 0 instead of stepping

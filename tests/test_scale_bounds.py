@@ -60,6 +60,7 @@ def test_two_rows_have_no_open_tour_and_the_proof_names_three_squares(tmp_path):
     assert _capped("verify", cert).returncode == 0
 
 
+@pytest.mark.slow  # a 10^7-square board refuted, written and verified under a 2 GB cap: 8 s
 def test_a_frame_two_wide_round_a_huge_hole_is_refuted_and_verified_within_two_gigabytes(tmp_path):
     """20000 x 20000 minus 19996 x 19996 (159,984 squares of 4 x 10^8): the moves forced by
     squares with two moves close into four cycles. 12.6 GB and unknown at the limit before."""

@@ -161,6 +161,7 @@ def _probe_kernel(folder, module):
     return cached == "True", int(value)
 
 
+@pytest.mark.slow  # compiles a kernel group into a new cache: 6 s
 def test_a_reinstalled_source_with_its_cache_counts_as_compiled(tmp_path):
     """A newer file time on the same source (as a reinstall leaves it) keeps numba's cache:
     no compile note then; an edited source does need compiling."""
@@ -184,6 +185,7 @@ def test_a_reinstalled_source_with_its_cache_counts_as_compiled(tmp_path):
     assert not compiled_before_call()   # an edited source is compiled again
 
 
+@pytest.mark.slow  # compiles twice into a new cache: 6 s
 def test_editing_a_called_kernels_file_compiles_its_callers_again(tmp_path):
     """numba's stamp of a cached kernel hashes its own file only, so a kernel whose callee
     (inlined or not) lives in another file kept its old machine code after that file was
@@ -291,6 +293,7 @@ prepare = Preparation((toy,), "a toy kernel", 1, warm_up)
 '''
 
 
+@pytest.mark.slow  # processes compiling one group into a new cache: 5 s
 @pytest.mark.skipif(sys.platform.startswith("win"), reason="the lock is fcntl's")
 def test_processes_started_together_compile_a_group_once(tmp_path):
     """Two processes preparing the same group on an empty cache: one compiles, the other
