@@ -14,7 +14,7 @@ import pytest
 from kt_formal.board import Board
 from kt_formal.combine import library
 from kt_formal.combine.margin import margin_applies, margin_open_applies, margin_open_tour, margin_plan, margin_tour
-from kt_formal.combine.margin_check import balanced, cases, check_cuts, check_pieces, check_tours, main
+from kt_formal.combine.margin_check import PARTS, balanced, cases, check_cuts, check_pieces, check_tours, main
 from kt_formal.combine.divide import port_edges
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_specs, shift_piece_specs, shifted_port_edges
 from kt_formal.exceptions import CertificateRejected, NotApplicable
@@ -272,9 +272,22 @@ def test_several_holes_in_slabs():
     _check(Board.from_spec(700, 699, ["100,500,2x2", "400,690,1x2", "690,3,2x3"]))
 
 
-def test_the_check_command(capsys):
-    assert main(["--check", "--build-limit", "3"]) == 0
-    out = capsys.readouterr().out
-    assert "3070 of 3070 (hole, shift, lane and odd-area pieces) verified" in out and "accepted by the kernel" in out
+def test_the_check_command_runs_the_parts_asked(capsys):
+    """The default run: two quick parts by name (the whole check is the slow test below)."""
+    assert main(["--check", "--build-limit", "3", "--part", "cuts", "--part", "tours"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["cuts", "tours"] and "accepted by the kernel" in lines[1]
     assert main(["--check", "--build-limit", "99"]) == 2
     assert main([]) == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["--check", "--part", "no-such-part"])
+    assert exc.value.code == 2
+
+
+@pytest.mark.slow  # every part: about a minute and a half of CPU
+def test_the_check_command(capsys):
+    assert main(["--check", "--build-limit", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(PARTS) and all("FAILED" not in line for line in lines)
+    assert "3070 of 3070 (hole, shift, lane and odd-area pieces) verified" in lines[0]
+    assert all("accepted by the kernel" in line for line in lines[2:])

@@ -8,7 +8,7 @@ from kt_formal.exceptions import NotApplicable
 from kt_formal.tours import Tour
 from kt_formal.combine.frame import place_path, band_path
 
-__all__ = ["single_hole", "frame_tour"]
+__all__ = ["single_hole", "the_hole", "frame_tour"]
 
 
 def single_hole(board: Board) -> tuple[int, int, int, int] | None:
@@ -22,6 +22,14 @@ def single_hole(board: Board) -> tuple[int, int, int, int] | None:
     if (r1 - r0) * (c1 - c0) != board.n_holes:
         return None
     return r0, c0, r1 - r0, c1 - c0
+
+
+def the_hole(board: Board, construction: str) -> tuple[int, int, int, int]:
+    """:func:`single_hole`, or NotApplicable naming ``construction`` when there is no one hole."""
+    hole = single_hole(board)
+    if hole is None:
+        raise NotApplicable(f"the {construction} is for a board with one rectangular hole")
+    return hole
 
 
 def _frame_rows(R: int, C: int, hole) -> np.ndarray:

@@ -228,7 +228,7 @@ def margin_applies(board: Board) -> bool:
 def theorem_of(board: Board) -> str:
     """The name of the theorem :func:`margin_tour` builds ``board`` by: small holes, or the
     frame construction's sections (holes of any size at margin five; margins of three)."""
-    hole = single_hole(board) if board.has_holes else None
+    hole = single_hole(board)
     if hole is not None:
         try:
             margin_plan(board.rows, board.cols, hole)

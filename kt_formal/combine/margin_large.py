@@ -365,7 +365,7 @@ def large_applies(board: Board) -> bool:
     """Whether :func:`large_tour` builds this board (one rectangular hole it covers)."""
     from kt_formal.combine.frame_large import single_hole
 
-    hole = single_hole(board) if board.has_holes else None
+    hole = single_hole(board)
     if hole is None:
         return False
     try:
@@ -510,11 +510,9 @@ def large_tour(board: Board) -> Tour:
     NotApplicable
         With the reason, when the board is not one the construction covers.
     """
-    from kt_formal.combine.frame_large import single_hole
+    from kt_formal.combine.frame_large import the_hole
 
-    hole = single_hole(board) if board.has_holes else None
-    if hole is None:
-        raise NotApplicable("the frame construction is for a board with one rectangular hole")
+    hole = the_hole(board, "frame construction")
     m, n = board.rows, board.cols
     sym, rects, tree = large_plan(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 8.0), f"the frame construction on {m}x{n}")

@@ -49,7 +49,7 @@ from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin_band import BAND
 from kt_formal.combine.margin_lanes import LANE, lane_local
 from kt_formal.combine.margin_large import (SYMMETRIES, large_applies, large_plan, large_tour, swap_ends, swap_in,
-                                           tour_from_view, transform_case)
+                                           oriented_tour, transform_case)
 from kt_formal.combine.walk import estimate_bytes
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tours import Tour
@@ -225,7 +225,7 @@ def odd_tour(board: Board, hole: tuple[int, int, int, int]) -> Tour:
         raise NotApplicable("the frame construction has no cut for this case (see docs/theorems/margin-three.md)")
     ensure_memory(estimate_bytes(m, n, 8.0), f"the sheared frame on {m}x{n}")
     ms, ns, view = transform_case(m, n, hole, sym)
-    return tour_from_view(board, sym, ms, ns, odd_succ(ms, ns, view))
+    return oriented_tour(board, odd_succ(ms, ns, view), ms, ns, sym)
 
 
 def frame_applies(board: Board) -> bool:
@@ -233,7 +233,7 @@ def frame_applies(board: Board) -> bool:
     the sheared frame."""
     from kt_formal.combine.frame_large import single_hole
 
-    hole = single_hole(board) if board.has_holes else None
+    hole = single_hole(board)
     return large_applies(board) or (hole is not None and odd_view(board.rows, board.cols, hole) is not None)
 
 
@@ -252,7 +252,7 @@ def frame_tour(board: Board) -> Tour:
     try:
         return large_tour(board)
     except NotApplicable:
-        hole = single_hole(board) if board.has_holes else None
+        hole = single_hole(board)
         if hole is None:
             raise
         return odd_tour(board, hole)

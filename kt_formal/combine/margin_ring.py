@@ -31,7 +31,7 @@ import numpy as np
 
 from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
-from kt_formal.combine.frame_large import single_hole
+from kt_formal.combine.frame_large import the_hole
 from kt_formal.combine.margin_large import oriented_tour, reverse_cycle, swap_join
 from kt_formal.combine.margin_stretch import THIN, in_stretch_statement, plan_holds, stretch_cases, stretch_tour
 from kt_formal.combine.walk import estimate_bytes
@@ -158,9 +158,7 @@ def ring_tour(board: Board) -> Tour:
     -----
     Linear in the board: the stretched ring, at most four divide assemblies, four swaps, one walk.
     """
-    hole = single_hole(board) if board.has_holes else None
-    if hole is None:
-        raise NotApplicable("the ring construction is for a board with one rectangular hole")
+    hole = the_hole(board, "ring construction")
     m, n = board.rows, board.cols
     split = ring_split(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 24.0), f"the ring construction on {m}x{n}")

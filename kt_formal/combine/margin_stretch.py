@@ -38,7 +38,7 @@ import itertools
 import numpy as np
 
 from kt_formal.board import Board, ensure_memory
-from kt_formal.combine.frame_large import single_hole
+from kt_formal.combine.frame_large import single_hole, the_hole
 from kt_formal.combine.library import PieceSpec, load_piece
 from kt_formal.combine.margin_large import SYMMETRIES as _SYMS  # (transpose, flip rows, flip columns)
 from kt_formal.combine.margin_large import oriented_tour
@@ -281,7 +281,7 @@ def stretch_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple
 
 def plan_holds(plan, board: Board) -> bool:
     """Whether ``plan(rows, cols, hole)`` accepts the board's one rectangular hole (no NotApplicable)."""
-    hole = single_hole(board) if board.has_holes else None
+    hole = single_hole(board)
     if hole is None:
         return False
     try:
@@ -350,9 +350,7 @@ def stretch_tour(board: Board) -> Tour:
     NotApplicable
         With the reason, when the board is not one the construction covers.
     """
-    hole = single_hole(board) if board.has_holes else None
-    if hole is None:
-        raise NotApplicable("the stretch construction is for a board with one rectangular hole")
+    hole = the_hole(board, "stretch construction")
     m, n = board.rows, board.cols
     sym, spec = stretch_plan(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 16.0), f"the stretch construction on {m}x{n}")
