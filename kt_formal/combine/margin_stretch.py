@@ -336,9 +336,13 @@ def stretch_succ(ms: int, ns: int, spec: PieceSpec) -> np.ndarray:
     return succ.ravel()
 
 
-def stretch_tour(board: Board) -> Tour:
+def stretch_tour(board: Board, plan=None) -> Tour:
     """A closed tour of ``board`` (one hole, every margin 3 or 4 but at most one of 5..8, colours
     balanced, not within 3 x 3).
+
+    ``plan(rows, cols, hole)`` gives the symmetry and the base piece's spec (default
+    :func:`stretch_plan`; :func:`~kt_formal.combine.margin_thick.thick_plan` for two or
+    more margins of 5..8).
 
     Returns
     -------
@@ -352,7 +356,7 @@ def stretch_tour(board: Board) -> Tour:
     """
     hole = the_hole(board, "stretch construction")
     m, n = board.rows, board.cols
-    sym, spec = stretch_plan(m, n, hole)
+    sym, spec = (stretch_plan if plan is None else plan)(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 16.0), f"the stretch construction on {m}x{n}")
     ms, ns = (n, m) if sym[0] else (m, n)
     rs, cs = ms - spec.rows, ns - spec.cols
