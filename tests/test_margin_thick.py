@@ -137,7 +137,9 @@ def test_random_boards_up_to_2000():
                                               (999, 1000, "4,5,1x990", RING_THEOREM),  # 4, 994, 5, 5
                                               (1000, 1000, "4,5,3x990", RING_THEOREM),  # 4, 993, 5, 5
                                               (12, 15, "5,5,2x5", THICK_THEOREM),  # all 5
-                                              (16, 16, "4,5,4x2", RING_THEOREM)])  # 4, 8, 5, 9
+                                              (16, 16, "4,5,4x2", RING_THEOREM),  # 4, 8, 5, 9
+                                              (15, 15, "5,5,5x5", THICK_THEOREM),  # centred ringboards
+                                              (16, 16, "5,5,6x6", THICK_THEOREM)])
 def test_margin_tour_and_the_theorem_name(m, n, hole, theorem):
     board = Board.from_spec(m, n, [hole])
     assert margin_applies(board) and not stretch_applies(board)
