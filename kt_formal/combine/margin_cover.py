@@ -25,9 +25,10 @@ from kt_formal.board import Board
 from kt_formal.combine.margin import margin_plan
 from kt_formal.combine.margin_odd import frame_applies
 from kt_formal.combine.margin_ring import THICK, ring_applies
-from kt_formal.combine.margin_stretch import PERIOD, THIN, _balanced, canonical_view, load_base, stretch_applies
-from kt_formal.combine.margin_thick import is_thick, thick_applies, thick_class, thick_classes, thick_specs, thick_tour
-from kt_formal.exceptions import CertificateRejected, NotApplicable
+from kt_formal.combine.margin_stretch import (PERIOD, THIN, _balanced, build_all_cases, canonical_view, stretch_applies,
+                                              verify_bases)
+from kt_formal.combine.margin_thick import is_thick, thick_applies, thick_class, thick_classes, thick_plan, thick_specs
+from kt_formal.exceptions import NotApplicable
 
 __all__ = ["COVER_MARGINS", "ring_margins", "cover_cases", "built_without_thick", "uncovered", "check_cover",
            "thick_cases", "check_thick", "build_thick"]
@@ -124,20 +125,8 @@ def check_thick(side_limit: int = 11, ring_side_limit: int = 7) -> dict:
     kernel; and :func:`check_cover` on margins 3..8 with hole sides 1..``side_limit`` and on
     margins 3..12 (a margin >= 9: the ring) with sides 1..``ring_side_limit``.
     AssertionError on a failure."""
-    for spec in thick_specs():
-        try:
-            *_, loaded = load_base(spec.name)
-        except CertificateRejected as exc:
-            raise AssertionError(str(exc)) from None
-        if loaded != spec:
-            raise AssertionError(f"piece {spec.name}: its spec differs from the theorem's")
-    tours = 0
-    for m, n, hole in thick_cases():
-        tour = thick_tour(Board.from_spec(m, n, [hole]))
-        problem = tour.check()
-        if problem is not None or not tour.closed:
-            raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour: {problem}")
-        tours += 1
+    verify_bases(thick_specs())
+    tours = build_all_cases(thick_cases(), thick_plan)
     near = check_cover(side_limit, tuple(range(3, THICK)))
     far = check_cover(ring_side_limit, ring_only=True)
     return {"pieces": len(thick_specs()), "tours": tours, "boards": near["boards"], "ring boards": far["boards"],

@@ -48,7 +48,7 @@ from kt_formal.tours import Tour
 
 __all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "BASE_MARGINS", "MARGIN_TUPLES", "SPLIT", "base_size", "base_spec",
            "base_specs", "windows", "moved", "strand_violation", "window_violation", "load_base", "canonical_view",
-           "stretch_plan", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "check_stretch",
+           "stretch_plan", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "verify_bases", "build_all_cases", "check_stretch",
            "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
@@ -379,11 +379,27 @@ def stretch_cases(side_limit: int = 16, margins: tuple = THIN, thick: int = 0):
                 yield m, n, (t, le, h, w)
 
 
-def _build_all(cases) -> int:
-    """Build each case, pass it to the kernel; the count, or AssertionError."""
+def verify_bases(specs) -> int:
+    """Load each base piece (:func:`load_base`) and compare its spec with ``spec``; the number
+    of windows checked, or AssertionError."""
+    windows_checked = 0
+    for spec in specs:
+        try:
+            *_, loaded = load_base(spec.name)
+        except CertificateRejected as exc:
+            raise AssertionError(str(exc)) from None
+        if loaded != spec:
+            raise AssertionError(f"piece {spec.name}: its spec differs from the theorem's")
+        windows_checked += len(windows(spec))
+    return windows_checked
+
+
+def build_all_cases(cases, plan=None) -> int:
+    """Build each case by stretching (``plan`` as in :func:`stretch_tour`), pass it to the
+    kernel; the count, or AssertionError."""
     k = 0
     for m, n, hole in cases:
-        tour = stretch_tour(Board.from_spec(m, n, [hole]))
+        tour = stretch_tour(Board.from_spec(m, n, [hole]), plan)
         problem = tour.check()
         if problem is not None or not tour.closed:
             raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour: {problem}")
@@ -401,17 +417,9 @@ def check_stretch(side_limit: int = 16, thick_limit: int = 12) -> dict:
     least once), and one margin of 5..8 with sides up to ``thick_limit`` (12: each window
     copied at least once).
     """
-    windows_checked = 0
-    for spec in base_specs():
-        try:
-            *_, loaded = load_base(spec.name)
-        except CertificateRejected as exc:
-            raise AssertionError(str(exc)) from None
-        if loaded != spec:
-            raise AssertionError(f"piece {spec.name}: its spec differs from the theorem's")
-        windows_checked += len(windows(spec))
-    thin = _build_all(stretch_cases(side_limit))
-    thick = _build_all(m for m in stretch_cases(thick_limit, BASE_MARGINS, 1)
+    windows_checked = verify_bases(base_specs())
+    thin = build_all_cases(stretch_cases(side_limit))
+    thick = build_all_cases(m for m in stretch_cases(thick_limit, BASE_MARGINS, 1)
                        if any(x not in THIN for x in _margins_of(*m)))
     return {"pieces": len(base_specs()), "windows": windows_checked, "tours": thin, "thick tours": thick}
 
