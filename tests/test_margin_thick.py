@@ -45,7 +45,8 @@ def test_the_statement_and_the_classes():
     # a class and its transpose and mirror images are one class
     sym, cls = thick_class(12, 15, (5, 5, 2, 5))
     assert cls == ((5, 5, 5, 5), 2, 5) and thick_class(15, 12, (5, 5, 5, 2))[1] == ((5, 5, 5, 5), 5, 2)
-    assert thick_class(16, 19, (3, 7, 6, 6))[1] == thick_class(16, 19, (7, 7, 6, 6))[1] == thick_class(19, 16, (7, 3, 6, 6))[1]
+    cls = thick_class(16, 19, (3, 7, 6, 6))[1]
+    assert cls == thick_class(16, 19, (7, 7, 6, 6))[1] == thick_class(19, 16, (7, 3, 6, 6))[1]
     assert ring_margins((5, 6, 3, 12)) == (5, 6, 3, 4) and ring_margins((9, 10, 11, 8)) == (3, 4, 3, 8)
 
 

@@ -25,8 +25,8 @@ from kt_formal.board import Board
 from kt_formal.combine.margin import margin_plan
 from kt_formal.combine.margin_odd import frame_applies
 from kt_formal.combine.margin_ring import THICK, ring_applies
-from kt_formal.combine.margin_stretch import (PERIOD, THIN, _balanced, build_all_cases, canonical_view, stretch_applies,
-                                              verify_bases)
+from kt_formal.combine.margin_stretch import (PERIOD, THIN, build_all_cases, canonical_view, colours_balance,
+                                              stretch_applies, verify_bases)
 from kt_formal.combine.margin_thick import is_thick, thick_applies, thick_class, thick_classes, thick_plan, thick_specs
 from kt_formal.exceptions import NotApplicable
 
@@ -54,7 +54,7 @@ def cover_cases(side_limit: int = 11, margins: tuple = COVER_MARGINS, ring_only:
         t, b, le, r = k
         for h, w in itertools.product(range(1, side_limit + 1), repeat=2):
             m, n = t + h + b, le + w + r
-            if max(h, w) >= PERIOD and _balanced(m, n, t, le, h, w):
+            if max(h, w) >= PERIOD and colours_balance(m, n, t, le, h, w):
                 yield m, n, (t, le, h, w)
 
 

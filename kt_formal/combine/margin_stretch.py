@@ -48,8 +48,8 @@ from kt_formal.tours import Tour
 
 __all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "BASE_MARGINS", "MARGIN_TUPLES", "SPLIT", "base_size", "base_spec",
            "base_specs", "windows", "moved", "strand_violation", "window_violation", "load_base", "canonical_view",
-           "stretch_plan", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "verify_bases", "build_all_cases", "check_stretch",
-           "PIECE_SPECS"]
+           "stretch_plan", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour",
+           "stretch_cases", "colours_balance", "verify_bases", "build_all_cases", "check_stretch", "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
 STRETCH_THEOREM = "margin-three theorem (thin margins: stretched base tours)"
@@ -106,7 +106,7 @@ def base_size(side: int) -> int:
     return side if side < PERIOD else PERIOD + (side - PERIOD) % PERIOD
 
 
-def _balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
+def colours_balance(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
     """Whether the board minus the hole has as many squares of each colour."""
     if (m * n) % 2 == 0:
         return (h * w) % 2 == 0
@@ -153,7 +153,7 @@ def base_specs() -> list[PieceSpec]:
     out = []
     for k in MARGIN_TUPLES:
         for h, w in itertools.product(BASE_SIDES, repeat=2):
-            if max(h, w) >= PERIOD and _balanced(k[0] + h + k[1], k[2] + w + k[3], k[0], k[2], h, w):
+            if max(h, w) >= PERIOD and colours_balance(k[0] + h + k[1], k[2] + w + k[3], k[0], k[2], h, w):
                 out += [base_spec(*p) for p in _pieces_for(k, h, w)]
     return out
 
@@ -269,7 +269,7 @@ def stretch_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple
     margins = (r0, m - r0 - h, c0, n - c0 - w)
     if not _margins_ok(margins):
         raise NotApplicable("the stretch construction needs every margin to be 3 or 4 but one, which may be 5 to 8")
-    if not _balanced(m, n, r0, c0, h, w):
+    if not colours_balance(m, n, r0, c0, h, w):
         raise NotApplicable("the board minus the hole has unequal colour counts")
     if max(h, w) < PERIOD:
         raise NotApplicable("holes of at most 3 x 3 are the small-hole theorem's")
@@ -375,7 +375,7 @@ def stretch_cases(side_limit: int = 16, margins: tuple = THIN, thick: int = 0):
             continue
         for h, w in itertools.product(range(1, side_limit + 1), repeat=2):
             m, n = t + h + b, le + w + r
-            if max(h, w) >= PERIOD and _balanced(m, n, t, le, h, w):
+            if max(h, w) >= PERIOD and colours_balance(m, n, t, le, h, w):
                 yield m, n, (t, le, h, w)
 
 

@@ -25,7 +25,7 @@ import json
 
 from kt_formal.board import Board
 from kt_formal.combine.library import MANIFEST, PieceSpec, models_dir
-from kt_formal.combine.margin_stretch import (BASE_MARGINS, PERIOD, THIN, _balanced, base_size, base_spec,
+from kt_formal.combine.margin_stretch import (BASE_MARGINS, PERIOD, THIN, colours_balance, base_size, base_spec,
                                               canonical_view, plan_holds, stretch_tour)
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tours import Tour
@@ -97,7 +97,7 @@ def thick_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple, 
     r0, c0, h, w = hole
     if not is_thick((r0, m - r0 - h, c0, n - c0 - w)):
         raise NotApplicable("the thick stretch construction needs every margin 3..8, two or more of 5..8")
-    if not _balanced(m, n, r0, c0, h, w):
+    if not colours_balance(m, n, r0, c0, h, w):
         raise NotApplicable("the board minus the hole has unequal colour counts")
     if max(h, w) < PERIOD:
         raise NotApplicable("holes of at most 3 x 3 are the small-hole theorem's")
