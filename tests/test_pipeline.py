@@ -120,7 +120,7 @@ def test_background_backtracking_and_portfolio_stages(monkeypatch):
     assert v.answer == "yes" and v.route in ("portfolio:backtrack", "construction:blocks")
     names = [s.name for s in v.stages]
     assert names[:2] == ["proofs", "frame"] and "backtrack" in names
-    v = decide(Board.from_spec(20, 20, ["5,5,4x2"]))  # small: straight to the portfolio
+    v = decide(Board.from_spec(20, 20, ["2,5,4x2"]))  # small: straight to the portfolio
     assert v.answer == "yes" and v.route.startswith("portfolio:")
     assert any(s.name == "constructions" and "skipped" in s.outcome for s in v.stages)
 
@@ -307,8 +307,8 @@ def test_a_construction_that_wins_does_not_wait_for_backtracking():
 # ---------------------------------------------------------------- the fast first attempt
 FAST_BOARDS = [
     (Board(8, 8), {}),
-    (Board.from_spec(20, 20, ["4,4,10x10"]), {}),  # margins 4, 6, 4, 6: not the margin theorem's
-    (Board.from_spec(20, 20, ["5,5,4x2"]), {}),  # a hole the margin-three construction lacks
+    (Board.from_spec(20, 20, ["2,4,10x10"]), {}),  # a margin of 2: not the margin theorem's
+    (Board.from_spec(20, 20, ["2,5,4x2"]), {}),  # likewise
     (Board(8, 8), {"closed": False, "start": (0, 0)}),
     (Board.from_spec(24, 24, ["10,10,2x2"]), {"closed": False, "start": (0, 0), "end": (23, 22)}),
 ]
@@ -428,12 +428,12 @@ def test_with_the_compiled_search_loaded_only_tiny_boards_get_the_fast_attempt(m
     """In a process that has the compiled search already (faster above a few hundred squares)."""
     seen = _fast_fails(monkeypatch)
     monkeypatch.setattr(policy, "kernels_loaded", lambda: True)
-    assert decide(Board.from_spec(40, 40, ["4,5,29x4"])).answer == "yes"  # 4, 7, 5, 31: not the margin theorem's
+    assert decide(Board.from_spec(40, 40, ["4,2,29x4"])).answer == "yes"  # 4, 7, 2, 34: not the margin theorem's
     assert seen == []
     decide(Board(8, 8))
     assert len(seen) == 1
     monkeypatch.setattr(policy, "kernels_loaded", lambda: False)
-    decide(Board.from_spec(40, 40, ["4,5,29x4"]))
+    decide(Board.from_spec(40, 40, ["4,2,29x4"]))
     assert len(seen) == 2
 
 

@@ -60,6 +60,7 @@ SPEC_SOURCES: tuple[str, ...] = (
     "kt_formal.combine.margin_pieces",
     "kt_formal.combine.margin_odd_pieces",
     "kt_formal.combine.margin_stretch",
+    "kt_formal.combine.margin_thick",
 )
 
 #: Piece kinds built by a model of their own: kind -> module with ``build_base(spec, time_limit, workers)``.

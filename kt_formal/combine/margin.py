@@ -43,6 +43,7 @@ from kt_formal.combine.margin_odd import ODD_THEOREM, frame_applies, frame_tour,
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_spec
 from kt_formal.combine.margin_ring import RING_THEOREM, ring_applies, ring_tour
 from kt_formal.combine.margin_stretch import STRETCH_THEOREM, stretch_applies, stretch_tour
+from kt_formal.combine.margin_thick import THICK_THEOREM, thick_applies, thick_tour
 from kt_formal.combine.walk import estimate_bytes, walk
 from kt_formal.engines.successors import follow
 from kt_formal.exceptions import NotApplicable
@@ -210,7 +211,8 @@ def _succ(plan: MarginPlan) -> np.ndarray:
 def margin_applies(board: Board) -> bool:
     """Whether :func:`margin_tour` builds this board: one hole of a size with pieces, margins >= 3,
     balanced, or one the stretch construction (:mod:`kt_formal.combine.margin_stretch`: margins
-    3 or 4 but one), the frame construction (:mod:`kt_formal.combine.margin_large`) or the ring
+    3 or 4 but one), the frame construction (:mod:`kt_formal.combine.margin_large`), the thick
+    stretch (:mod:`kt_formal.combine.margin_thick`: two or more margins of 5..8) or the ring
     construction covers (:mod:`kt_formal.combine.margin_ring`: margins 3, 4 or >= 9 but one);
     or several small holes in slabs (:func:`margin_slabs`)."""
     if not board.has_holes:
@@ -221,7 +223,7 @@ def margin_applies(board: Board) -> bool:
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
-        return stretch_applies(board) or frame_applies(board) or ring_applies(board)
+        return stretch_applies(board) or frame_applies(board) or thick_applies(board) or ring_applies(board)
     return True
 
 
@@ -236,6 +238,8 @@ def theorem_of(board: Board) -> str:
             if stretch_applies(board):
                 return STRETCH_THEOREM
             if not frame_applies(board):
+                if thick_applies(board):
+                    return THICK_THEOREM
                 return RING_THEOREM if ring_applies(board) else THEOREM
             r0, c0, h, w = hole
             margins = (r0, c0, board.rows - r0 - h, board.cols - c0 - w)
@@ -279,6 +283,8 @@ def margin_tour(board: Board) -> Tour:
             return stretch_tour(board)
         if frame_applies(board):
             return frame_tour(board)
+        if thick_applies(board):
+            return thick_tour(board)
         if ring_applies(board):
             return ring_tour(board)
         raise exc

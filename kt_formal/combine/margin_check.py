@@ -1,6 +1,6 @@
 """The check of the margin-three theorem: every hole piece, every case of the cut, every tour by the kernel.
 
-Ten parts (:data:`PARTS`; ``--part NAME`` runs some of them), each failing loudly:
+Eleven parts (:data:`PARTS`; ``--part NAME`` runs some of them), each failing loudly:
 
 1. **pieces**: every hole piece the theorem names (:func:`~kt_formal.combine.margin_pieces.hole_piece_specs`)
    is loaded from the library, its checksum, tour (the kernel's check) and spec (holes,
@@ -45,6 +45,13 @@ Ten parts (:data:`PARTS`; ``--part NAME`` runs some of them), each failing loudl
    3, 4, 9, 10 and at most one 6 (at least one >= 9) and hole sides 1..7 (1..5 with a 6),
    each checked by the kernel.
 
+11. **two or more margins of 5..8** (:func:`~kt_formal.combine.margin_cover.check_thick`):
+   every thick base piece loads and is stretchable at each window; two boards of every
+   thick class (the piece's own, each window copied once) are built and checked by the
+   kernel; and every balanced board with margins 3..8, two or more of them 5..8, and hole
+   sides 1..11 (and with a margin of 9..12, sides 1..7), not within 3 x 3, is built by some
+   construction (:func:`~kt_formal.combine.margin_cover.check_cover`).
+
 ``python -m kt_formal.combine.margin_check --check`` runs them all and prints the counts.
 
 >>> check_cuts(plan_limit=9)["cuts"] > 0
@@ -61,6 +68,7 @@ from kt_formal.combine.divide import PART_SIZES
 from kt_formal.combine.library import load_piece
 from kt_formal.combine.margin import margin_plan, margin_tour
 from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
+from kt_formal.combine.margin_cover import check_thick
 from kt_formal.combine.margin_lanes import LANE
 from kt_formal.combine.margin_large import in_statement, large_plan
 from kt_formal.combine.margin_odd import frame_tour, is_sheared_case, odd_tour, odd_view
@@ -417,6 +425,12 @@ PARTS = (
      lambda out, limit: f"margins of 3, 4 or at least 9 (a stretched ring and divide rectangles): {out['tours']} "
                         "boards (margins 3, 4, 9, 10 and at most one 6, hole sides 1..7) built and accepted by "
                         "the kernel"),
+    ("thick", lambda limit: check_thick(),
+     lambda out, limit: f"two or more margins of 5..8 (stretched thick pieces): {out['pieces']} pieces verified, "
+                        f"{out['tours']} boards of their classes built and accepted by the kernel; every one of "
+                        f"{out['boards']} boards (margins 3..8, hole sides 1..11) and {out['ring boards']} with a "
+                        f"margin of 9..12 (sides 1..7) built by some construction; {out['classes']} classes need a "
+                        "thick piece, each has one"),
 )
 
 

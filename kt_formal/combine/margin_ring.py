@@ -6,7 +6,8 @@ parity). The K rows (or columns) along that edge become a *rectangle* tiled by d
 blocks (:func:`kt_formal.combine.divide.assemble`: sides 5..10, a closed port piece each):
 full height on the left and right, the ring's width above and below. What is left, the
 *ring*, has every margin 3 or 4 (but the one of 5..8, if any) and is built by stretching
-(:mod:`kt_formal.combine.margin_stretch`).
+(:mod:`kt_formal.combine.margin_stretch`); a ring with two or more margins of 5..8 is
+built by a thick piece (:mod:`kt_formal.combine.margin_thick`) where its class has one.
 
 Each rectangle is joined to the ring by one 2-move swap at a corner of the ring. A corner
 square of the ring has exactly two knight moves inside it, so every closed tour of the
@@ -33,7 +34,9 @@ from kt_formal.board import Board, ensure_memory
 from kt_formal.combine.divide import assemble, split_side
 from kt_formal.combine.frame_large import the_hole
 from kt_formal.combine.margin_large import oriented_tour, reverse_cycle, swap_join
-from kt_formal.combine.margin_stretch import plan_accepts, THIN, in_stretch_statement, plan_holds, stretch_cases, stretch_tour
+from kt_formal.combine.margin_stretch import (in_stretch_statement, plan_accepts, plan_holds, stretch_applies,
+                                              stretch_cases, stretch_tour)
+from kt_formal.combine.margin_thick import in_thick_statement, thick_plan
 from kt_formal.combine.walk import estimate_bytes
 from kt_formal.exceptions import NotApplicable
 from kt_formal.tours import Tour
@@ -59,18 +62,20 @@ def ring_split(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[int, in
     Raises
     ------
     NotApplicable
-        Two margins of 5..8 (or one under 3); none >= 9; or a ring the stretch construction does not build.
+        A margin under 3; none >= 9; or a ring neither the stretch construction nor a thick piece
+        (:mod:`kt_formal.combine.margin_thick`: two or more margins of 5..8) builds.
     """
     r0, c0, h, w = hole
     margins = (r0, m - r0 - h, c0, n - c0 - w)
-    if min(margins) < 3 or sum(x not in THIN and x < THICK for x in margins) > 1:
-        raise NotApplicable("the ring construction needs every margin to be 3, 4 or at least 9 but one, "
-                            "which may be 5 to 8")
+    if min(margins) < 3:
+        raise NotApplicable("the ring construction needs every margin to be at least 3")
     if max(margins) < THICK:
         raise NotApplicable("no margin is 9 or more: the stretch construction's board")
     T, B, L, R = (_cut(x) for x in margins)
-    if not in_stretch_statement(m - T - B, n - L - R, (r0 - T, c0 - L, h, w)):
-        raise NotApplicable("the ring is not one the stretch construction builds (colours, or a hole within 3 x 3)")
+    ring = (m - T - B, n - L - R, (r0 - T, c0 - L, h, w))
+    if not (in_stretch_statement(*ring) or in_thick_statement(*ring)):
+        raise NotApplicable("the ring is not one the stretch constructions build (two margins of 5..8 in a class "
+                            "without a thick piece, colours, or a hole within 3 x 3)")
     return T, B, L, R
 
 
@@ -80,11 +85,12 @@ def ring_applies(board: Board) -> bool:
 
 
 def in_ring_statement(m: int, n: int, hole: tuple[int, int, int, int]) -> bool:
-    """Whether the board is one the section "Margins of 3, 4 or at least 9" names: every margin
+    """Whether the board is one the section "Margins of 3, 4 or at least 9" names (every margin
     3, 4 or >= 9 but at most one, which may be 5..8; at least one >= 9; colours balanced;
-    the hole not within 3 x 3.
+    the hole not within 3 x 3), or one whose ring is a thick class with a piece (section
+    "Two or more margins of 5 to 8").
 
-    >>> in_ring_statement(32, 27, (3, 12, 20, 6)), in_ring_statement(30, 27, (3, 8, 20, 6))
+    >>> in_ring_statement(32, 27, (3, 12, 20, 6)), in_ring_statement(30, 27, (3, 8, 19, 7))
     (True, False)
     """
     return plan_accepts(ring_split, m, n, hole)
@@ -125,7 +131,8 @@ def _ring_succ(m: int, n: int, hole: tuple[int, int, int, int], split: tuple) ->
     T, B, L, R = split
     r0, c0, h, w = hole
     mr, nr = m - T - B, n - L - R
-    ring = stretch_tour(Board.from_spec(mr, nr, [(r0 - T, c0 - L, h, w)])).order.astype(np.int64)
+    ring_board = Board.from_spec(mr, nr, [(r0 - T, c0 - L, h, w)])
+    ring = stretch_tour(ring_board, None if stretch_applies(ring_board) else thick_plan).order.astype(np.int64)
     ring = (ring // nr + T) * n + ring % nr + L
     succ = np.full(m * n, -1, dtype=np.int64)
     succ[ring] = np.roll(ring, -1)
@@ -147,7 +154,7 @@ def _ring_succ(m: int, n: int, hole: tuple[int, int, int, int], split: tuple) ->
 
 def ring_tour(board: Board) -> Tour:
     """A closed tour of ``board`` (one hole, every margin 3, 4 or >= 9 but at most one of 5..8,
-    at least one >= 9, colours balanced, not within 3 x 3).
+    or a ring with a thick piece; at least one >= 9, colours balanced, not within 3 x 3).
 
     Raises
     ------

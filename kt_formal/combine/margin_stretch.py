@@ -48,7 +48,8 @@ from kt_formal.tours import Tour
 
 __all__ = ["STRETCH_THEOREM", "PERIOD", "THIN", "BASE_MARGINS", "MARGIN_TUPLES", "SPLIT", "base_size", "base_spec",
            "base_specs", "windows", "moved", "strand_violation", "window_violation", "load_base", "canonical_view",
-           "stretch_plan", "plan_accepts", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ", "stretch_tour", "stretch_cases", "check_stretch",
+           "stretch_plan", "plan_accepts", "plan_holds", "stretch_applies", "in_stretch_statement", "stretch_succ",
+           "stretch_tour", "stretch_cases", "colours_balance", "verify_bases", "build_all_cases", "check_stretch",
            "PIECE_SPECS"]
 
 #: The section of the theorem this construction proves.
@@ -106,7 +107,7 @@ def base_size(side: int) -> int:
     return side if side < PERIOD else PERIOD + (side - PERIOD) % PERIOD
 
 
-def _balanced(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
+def colours_balance(m: int, n: int, r0: int, c0: int, h: int, w: int) -> bool:
     """Whether the board minus the hole has as many squares of each colour."""
     if (m * n) % 2 == 0:
         return (h * w) % 2 == 0
@@ -153,7 +154,7 @@ def base_specs() -> list[PieceSpec]:
     out = []
     for k in MARGIN_TUPLES:
         for h, w in itertools.product(BASE_SIDES, repeat=2):
-            if max(h, w) >= PERIOD and _balanced(k[0] + h + k[1], k[2] + w + k[3], k[0], k[2], h, w):
+            if max(h, w) >= PERIOD and colours_balance(k[0] + h + k[1], k[2] + w + k[3], k[0], k[2], h, w):
                 out += [base_spec(*p) for p in _pieces_for(k, h, w)]
     return out
 
@@ -269,7 +270,7 @@ def stretch_plan(m: int, n: int, hole: tuple[int, int, int, int]) -> tuple[tuple
     margins = (r0, m - r0 - h, c0, n - c0 - w)
     if not _margins_ok(margins):
         raise NotApplicable("the stretch construction needs every margin to be 3 or 4 but one, which may be 5 to 8")
-    if not _balanced(m, n, r0, c0, h, w):
+    if not colours_balance(m, n, r0, c0, h, w):
         raise NotApplicable("the board minus the hole has unequal colour counts")
     if max(h, w) < PERIOD:
         raise NotApplicable("holes of at most 3 x 3 are the small-hole theorem's")
@@ -339,9 +340,13 @@ def stretch_succ(ms: int, ns: int, spec: PieceSpec) -> np.ndarray:
     return succ.ravel()
 
 
-def stretch_tour(board: Board) -> Tour:
+def stretch_tour(board: Board, plan=None) -> Tour:
     """A closed tour of ``board`` (one hole, every margin 3 or 4 but at most one of 5..8, colours
     balanced, not within 3 x 3).
+
+    ``plan(rows, cols, hole)`` gives the symmetry and the base piece's spec (default
+    :func:`stretch_plan`; :func:`~kt_formal.combine.margin_thick.thick_plan` for two or
+    more margins of 5..8).
 
     Returns
     -------
@@ -355,7 +360,7 @@ def stretch_tour(board: Board) -> Tour:
     """
     hole = the_hole(board, "stretch construction")
     m, n = board.rows, board.cols
-    sym, spec = stretch_plan(m, n, hole)
+    sym, spec = (stretch_plan if plan is None else plan)(m, n, hole)
     ensure_memory(estimate_bytes(m, n, 16.0), f"the stretch construction on {m}x{n}")
     ms, ns = (n, m) if sym[0] else (m, n)
     rs, cs = ms - spec.rows, ns - spec.cols
@@ -374,15 +379,31 @@ def stretch_cases(side_limit: int = 16, margins: tuple = THIN, thick: int = 0):
             continue
         for h, w in itertools.product(range(1, side_limit + 1), repeat=2):
             m, n = t + h + b, le + w + r
-            if max(h, w) >= PERIOD and _balanced(m, n, t, le, h, w):
+            if max(h, w) >= PERIOD and colours_balance(m, n, t, le, h, w):
                 yield m, n, (t, le, h, w)
 
 
-def _build_all(cases) -> int:
-    """Build each case, pass it to the kernel; the count, or AssertionError."""
+def verify_bases(specs) -> int:
+    """Load each base piece (:func:`load_base`) and compare its spec with ``spec``; the number
+    of windows checked, or AssertionError."""
+    windows_checked = 0
+    for spec in specs:
+        try:
+            *_, loaded = load_base(spec.name)
+        except CertificateRejected as exc:
+            raise AssertionError(str(exc)) from None
+        if loaded != spec:
+            raise AssertionError(f"piece {spec.name}: its spec differs from the theorem's")
+        windows_checked += len(windows(spec))
+    return windows_checked
+
+
+def build_all_cases(cases, plan=None) -> int:
+    """Build each case by stretching (``plan`` as in :func:`stretch_tour`), pass it to the
+    kernel; the count, or AssertionError."""
     k = 0
     for m, n, hole in cases:
-        tour = stretch_tour(Board.from_spec(m, n, [hole]))
+        tour = stretch_tour(Board.from_spec(m, n, [hole]), plan)
         problem = tour.check()
         if problem is not None or not tour.closed:
             raise AssertionError(f"{m}x{n} hole {hole}: the kernel rejects the tour: {problem}")
@@ -400,17 +421,9 @@ def check_stretch(side_limit: int = 16, thick_limit: int = 12) -> dict:
     least once), and one margin of 5..8 with sides up to ``thick_limit`` (12: each window
     copied at least once).
     """
-    windows_checked = 0
-    for spec in base_specs():
-        try:
-            *_, loaded = load_base(spec.name)
-        except CertificateRejected as exc:
-            raise AssertionError(str(exc)) from None
-        if loaded != spec:
-            raise AssertionError(f"piece {spec.name}: its spec differs from the theorem's")
-        windows_checked += len(windows(spec))
-    thin = _build_all(stretch_cases(side_limit))
-    thick = _build_all(m for m in stretch_cases(thick_limit, BASE_MARGINS, 1)
+    windows_checked = verify_bases(base_specs())
+    thin = build_all_cases(stretch_cases(side_limit))
+    thick = build_all_cases(m for m in stretch_cases(thick_limit, BASE_MARGINS, 1)
                        if any(x not in THIN for x in _margins_of(*m)))
     return {"pieces": len(base_specs()), "windows": windows_checked, "tours": thin, "thick tours": thick}
 
