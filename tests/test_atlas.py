@@ -208,8 +208,9 @@ def test_theorem_checks_agree_and_fail_when_a_row_is_flipped(small):
     with Store.open(small[0], readonly=True) as s:
         rows = atlas.atlas_rows(s)
     checks = atlas.theorem_checks(rows)
-    assert [c.disagreements for c in checks] == [[], [], [], []]
-    assert all(c.checked > 0 for c in checks), [(c.name, c.checked) for c in checks]
+    assert [c.disagreements for c in checks] == [[], [], [], [], []]
+    # the small atlas (sides up to 6) holds no hole at margin three: the shipped one below
+    assert all(c.checked > 0 for c in checks[:4]) and checks[4].checked == 0, [(c.name, c.checked) for c in checks]
     # one row each theorem speaks of, flipped: that theorem (and only a theorem that speaks of
     # the row) reports it
     ring = next(r for r in rows if r[2] == "closed" and r[3] == r[4] >= 1 and r[0] - 2 * r[3] == r[5]
@@ -224,6 +225,21 @@ def test_theorem_checks_agree_and_fail_when_a_row_is_flipped(small):
         m, n = row[:2]
         assert got[k].disagreements[0].startswith(f"{m}x{n} {row[2]}, hole {row[5]}x{row[6]}")
 
+
+def test_the_margin_theorem_against_the_shipped_atlas():
+    """The margin-three theorem (proved here by construction) speaks of every closed question
+    of the shipped atlas at margin >= 3, and the atlas (search and proofs) agrees with each;
+    a flipped row is the one disagreement it reports."""
+    from pathlib import Path
+
+    rows = atlas.read_table(Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz")
+    margin = atlas.theorem_checks(rows)[4]
+    assert margin.name.startswith("Margin three") and margin.disagreements == []
+    at_three = [r for r in rows if r[2] == "closed" and atlas._margins(r[0], r[1], *r[3:7]) >= 3]
+    assert margin.checked == len(at_three) > 16152  # the yes rows and the colour count's no rows
+    row = at_three[len(at_three) // 2]
+    got = atlas.theorem_checks([(_flip(r) if r == row else r) for r in rows])[4]
+    assert len(got.disagreements) == 1 and got.disagreements[0].startswith(f"{row[0]}x{row[1]} closed")
 
 def test_ringboard_and_three_row_theorems_as_stated():
     from kt_formal.theorems import ringboard_tour, three_row_minus_one_tour
@@ -242,7 +258,7 @@ def test_findings_name_reasons_drup_boards_and_checks(small, tmp_path):
         atlas.write_findings(s, tmp_path / "f.md")
         rows = atlas.atlas_rows(s)
     text = (tmp_path / "f.md").read_text()
-    for head in ("## Agreement with published theorems", "## Closed tours, by hole size",
+    for head in ("## Agreement with theorems", "## Closed tours, by hole size",
                  "## Margins that always work", "## The boards whose \"no\" needs a DRUP proof",
                  "## Open tours with one square removed"):
         assert head in text
