@@ -427,6 +427,7 @@ PARTS = (
                         "the kernel"),
     ("thick", lambda limit: check_thick(),
      lambda out, limit: f"two or more margins of 5..8 (stretched thick pieces): {out['pieces']} pieces verified, "
+                        f"one for each of the {out['thick classes']} thick classes; "
                         f"{out['tours']} boards of their classes built and accepted by the kernel; every one of "
                         f"{out['boards']} boards (margins 3..8, hole sides 1..11) and {out['ring boards']} with a "
                         f"margin of 9..12 (sides 1..7) built by some construction; {out['classes']} classes need a "

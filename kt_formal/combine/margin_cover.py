@@ -31,7 +31,7 @@ from kt_formal.combine.margin_thick import is_thick, thick_applies, thick_class,
 from kt_formal.exceptions import NotApplicable
 
 __all__ = ["COVER_MARGINS", "ring_margins", "cover_cases", "built_without_thick", "uncovered", "check_cover",
-           "thick_cases", "check_thick", "build_thick"]
+           "thick_cases", "check_thick", "all_thick_classes", "build_thick"]
 
 #: The margins of the analysis: 3..8 as they are, 9..12 for a margin of 9 or more (a
 #: rectangle of 6 or 8 and a ring margin of 3 or 4).
@@ -126,17 +126,30 @@ def check_thick(side_limit: int = 11, ring_side_limit: int = 7) -> dict:
     margins 3..12 (a margin >= 9: the ring) with sides 1..``ring_side_limit``.
     AssertionError on a failure."""
     verify_bases(thick_specs())
+    every = all_thick_classes(side_limit)
+    missing = every - thick_classes()
+    if missing:
+        raise AssertionError(f"{len(missing)} of the {len(every)} thick classes have no piece, "
+                             f"among them {sorted(missing)[0]}")
     tours = build_all_cases(thick_cases(), thick_plan)
     near = check_cover(side_limit, tuple(range(3, THICK)))
     far = check_cover(ring_side_limit, ring_only=True)
     return {"pieces": len(thick_specs()), "tours": tours, "boards": near["boards"], "ring boards": far["boards"],
-            "classes": near["classes needing a thick piece"]}
+            "classes": near["classes needing a thick piece"], "thick classes": len(every)}
+
+
+def all_thick_classes(side_limit: int = 11) -> frozenset:
+    """Every thick class: the piece class of every balanced board with margins 3..8 (two or
+    more of 5..8) and hole sides 1..``side_limit``. Hole sides 1..7 already give every
+    reduced side (:func:`~kt_formal.combine.margin_stretch.base_size` is 1..7, and a class's
+    colour balance depends only on its margins and reduced sides), so the set is complete."""
+    return frozenset(_piece_class(m, n, hole) for m, n, hole in cover_cases(side_limit, tuple(range(3, THICK))))
 
 
 def build_thick(side_limit: int = 11, progress=print) -> list[str]:
-    """Make the thick piece of every class :func:`uncovered` finds (margins 3..8, hole sides
-    1..``side_limit``) that the library lacks: the stretch model (CP-SAT, one worker, the
-    seed in the spec, 20 s a piece), written to the library; the manifest is rewritten.
+    """Make the thick piece of every thick class (:func:`all_thick_classes`) that the library
+    lacks: the stretch model (CP-SAT, one worker, the seed in the spec, 20 s a piece), written
+    to the library; the manifest is rewritten.
     Returns the names built (a class without a piece is reported through ``progress``)."""
     from kt_formal.combine.library import write_manifest, write_piece
     from kt_formal.combine.margin_stretch import base_spec
@@ -144,7 +157,7 @@ def build_thick(side_limit: int = 11, progress=print) -> list[str]:
     from kt_formal.exceptions import InvalidInput
 
     have = thick_classes()
-    specs = sorted((base_spec(*c) for c in uncovered(side_limit, tuple(range(3, THICK))) if c not in have),
+    specs = sorted((base_spec(*c) for c in all_thick_classes(side_limit) if c not in have),
                    key=lambda spec: (spec.rows * spec.cols, spec.name))
     built = []
     for spec in specs:
