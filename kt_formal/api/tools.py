@@ -101,8 +101,10 @@ def warm_up(say, note, verbose: bool = False) -> None:
         say(f"{name}: {len(kernels)} kernels {'loaded from the cache' if cached else 'compiled and cached'} "
             f"in {time.perf_counter() - t:.1f} s"
             + (f" ({time.process_time() - cpu:.1f} s of processor time)" if verbose else ""))
-    # every kernel made so far, those the groups' kernels call included (the inlined aside)
-    kernels = [k for k, options in compiled.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")]
+    # every kernel of the package made so far, those the groups' kernels call included (the
+    # inlined aside; a kernel a script or a test module made is its own business)
+    kernels = [k for k, options in compiled.KERNELS if options.get("inline") != "always" and hasattr(k, "signatures")
+               and k.py_func.__module__.startswith("kt_formal.")]
     missing = [k.__name__ for k in kernels if not compiled.kernels_compiled(k)]
     if missing:  # a kernel no group runs: a bug of this function
         raise InvalidInput(f"no group of 'warm' runs the kernels {', '.join(missing)}")
