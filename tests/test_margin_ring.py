@@ -32,7 +32,7 @@ def test_the_statement_and_the_split():
     assert in_ring_statement(32, 27, (3, 12, 20, 6))
     assert ring_split(32, 27, (3, 12, 20, 6)) == (0, 6, 8, 6)  # 9 = 6 + 3, 12 = 8 + 4
     assert in_ring_statement(32, 27, (3, 8, 20, 6))  # 3, 9, 8, 13: one margin of 8
-    assert not in_ring_statement(30, 27, (3, 8, 20, 6))  # 3, 7, 8, 13: a ring of a class the frame builds
+    assert in_ring_statement(30, 27, (3, 8, 20, 6))  # 3, 7, 8, 13: a thick ring (every thick class has its piece)
     assert not in_ring_statement(20, 20, (3, 3, 14, 14))  # every margin 3: the stretch section's
     assert not in_ring_statement(24, 24, (9, 9, 3, 3))  # a hole within 3 x 3
     assert not in_ring_statement(25, 25, (9, 9, 4, 5))  # colours unequal: m n odd, h w even
@@ -114,7 +114,7 @@ def test_the_pipeline_builds_by_the_ring():
     assert "stretched ring" in v.message
 
 
-@pytest.mark.parametrize("m,n,hole", [(30, 27, "3,8,20x6"), (20, 20, "3,3,14x14"), (21, 21, "3,10,8x8")])
+@pytest.mark.parametrize("m,n,hole", [(20, 22, "5,6,9x10"), (20, 20, "3,3,14x14"), (21, 21, "3,10,8x8")])
 def test_boards_outside_are_refused(m, n, hole):
     board = Board.from_spec(m, n, [hole])
     assert not ring_applies(board)

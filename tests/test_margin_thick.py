@@ -50,6 +50,7 @@ def test_the_statement_and_the_classes():
     assert ring_margins((5, 6, 3, 12)) == (5, 6, 3, 4) and ring_margins((9, 10, 11, 8)) == (3, 4, 3, 8)
 
 
+@pytest.mark.slow  # the analysis over 13,640 boards, 7 s; the check's part thick asserts it too
 def test_every_class_the_analysis_finds_has_a_piece():
     need = uncovered(side_limit=9, margins=(3, 4, 5, 6))
     assert need and set(need) <= thick_classes()
@@ -86,6 +87,7 @@ def test_the_check_of_the_thick_part():
     assert out["classes"] <= out["pieces"] and out["boards"] > 10000 and out["ring boards"] > 10000
 
 
+@pytest.mark.slow  # 6,633 boards, 33 s; tests/test_margin_theorem.py samples every atlas question by default
 def test_atlas_boards_with_two_margins_of_five_to_eight():
     """Every atlas closed question with one hole not within 3 x 3, margins >= 3 and two or more
     of 5..8: built by some construction when balanced (the atlas answers yes on each); the

@@ -217,6 +217,7 @@ def test_last_lemma_or_empty_clause_removed_is_rejected():
             check_drup_certificate(with_steps(cert, steps + [(True, [])]))
 
 
+@pytest.mark.slow  # every lemma of a proof removed in turn, 5 s
 def test_single_lemma_removals_rejected_exactly_when_the_chain_breaks():
     broken = 0
     tried = 0
@@ -281,6 +282,7 @@ def test_a_cut_that_is_not_a_cut_is_rejected(how):
         verify_certificate(cert)
 
 
+@pytest.mark.slow  # every cut removed in turn, 6 s
 def test_removing_a_cut_is_rejected_exactly_when_the_chain_breaks():
     rejected = tried = 0
     for i in small_cases():
