@@ -708,6 +708,7 @@ def test_no_mirror_where_the_board_or_question_is_not_alike_upside_down(case):
     assert got.count == ref.count and got.states_per_column == ref.states_per_column
 
 
+@pytest.mark.slow  # two rows counted twice each: 5 s (single boards compare mirror images by default)
 def test_a_row_of_boards_with_and_without_mirror_images():
     """``count_row`` sweeps a full strip, alike upside down: the same counts merged or not
     (5 x n closed, past 64 bits at n = 24), and with ``partial`` (the last column partly

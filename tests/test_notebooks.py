@@ -66,6 +66,7 @@ def test_holed_board_notebook(tmp_path, monkeypatch):
     assert "exit 1 - REJECTED: " in text
 
 
+@pytest.mark.slow  # a census on a process pool inside a notebook kernel: 5 s
 def test_census_notebook(tmp_path, monkeypatch):
     text, kinds = run_notebook("census", tmp_path, monkeypatch)
     assert "294 of 294 certificates verified in census.sqlite" in text
