@@ -13,7 +13,8 @@ import pytest
 
 from kt_formal.board import Board
 from kt_formal.combine import library
-from kt_formal.combine.margin import margin_applies, margin_open_applies, margin_open_tour, margin_plan, margin_tour
+from kt_formal.combine.margin import (margin_applies, margin_open_applies, margin_open_tour, margin_plan, margin_slabs,
+                                      margin_tour)
 from kt_formal.combine.margin_check import PARTS, balanced, cases, check_cuts, check_pieces, check_tours, main
 from kt_formal.combine.divide import port_edges
 from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece_specs, shift_piece_specs, shifted_port_edges
@@ -269,6 +270,33 @@ def test_several_holes_in_slabs():
         built += 1
     assert built > 20
     _check(Board.from_spec(700, 699, ["100,500,2x2", "400,690,1x2", "690,3,2x3"]))
+
+
+def test_several_holes_side_by_side_in_vertical_slabs():
+    """The transposes of boards the horizontal slabs build: vertical cuts, the same joins."""
+    rng = random.Random(12)
+    built = 0
+    for _ in range(300):
+        n, holes, top = rng.randint(7, 30), [], 0
+        for _ in range(rng.randint(2, 3)):
+            h, w = rng.randint(1, 3), rng.randint(1, 3)
+            r = top + rng.randint(3, 9)
+            holes.append((r, rng.randint(3, max(3, n - w - 3)), h, w))
+            top = r + h
+        b = Board.from_spec(top + rng.randint(3, 6), n, holes)
+        if margin_slabs(b) is None:
+            continue
+        across = b.transformed("transpose")
+        assert margin_applies(across)
+        t = margin_tour(across)
+        assert t.board == across and t.closed and t.check() is None
+        built += margin_slabs(across) is None  # only vertical cuts separate its holes
+    assert built > 20
+    # two single squares of opposite colours beside each other on a 9 x 20 board: no row cut
+    # separates them, the column cut after column 7 does
+    b = Board(9, 20, holes=[(3, 3), (4, 13)])
+    assert margin_slabs(b) is None and margin_slabs(b.transformed("transpose")) == [7]
+    _check(b)
 
 
 def test_the_check_command_runs_the_parts_asked(capsys):

@@ -12,7 +12,7 @@ parts when it spans the board's height or width). Each swap deletes a port move 
 disjoint cycles and adds two knight moves, leaving one cycle: the tour.
 
 Corollaries: open tours of a board minus one square (:func:`margin_open_tour`), and
-several holes that horizontal cuts separate into slabs (:func:`margin_slabs_tour`).
+several holes that horizontal or vertical cuts separate into slabs (:func:`margin_slabs_tour`).
 
 The statement, its proof and the command that checks every piece and every case of
 the cut are in ``docs/theorems/margin-three.md`` (``python -m kt_formal.combine.margin_check
@@ -219,7 +219,7 @@ def margin_applies(board: Board) -> bool:
         return False
     hole = single_hole(board)
     if hole is None:
-        return margin_slabs(board) is not None
+        return margin_slabs(board) is not None or margin_slabs(board.transformed("transpose")) is not None
     try:
         margin_plan(board.rows, board.cols, hole)
     except NotApplicable:
@@ -273,7 +273,7 @@ def margin_tour(board: Board) -> Tour:
     if not board.has_holes:
         raise NotApplicable("the margin construction is for a board with one hole")
     hole = single_hole(board)
-    if hole is None:  # several holes: slabs, if horizontal cuts separate them
+    if hole is None:  # several holes: slabs, if horizontal or vertical cuts separate them
         return margin_slabs_tour(board)
     m, n = board.rows, board.cols
     try:
@@ -410,12 +410,13 @@ def margin_slabs(board: Board) -> list[int] | None:
 
 
 def margin_slabs_tour(board: Board) -> Tour:
-    """A closed tour of a board with several small holes that horizontal cuts separate into slabs the theorem covers.
+    """A closed tour of a board with several small holes that horizontal (or vertical) cuts separate into slabs the theorem covers.
 
     Each slab gets its tour from :func:`margin_tour`; neighbouring slabs are joined at
     column 0 by the 2-move swap of the bottom-left block of the upper slab (its bottom
     port) and the top-left block of the lower one (its top port): both blocks start at
     column 0 and have no neighbour across the cut in their own slab, so both ports are there.
+    Where only vertical cuts separate the holes, the same on the transposed board.
 
     Raises
     ------
@@ -430,7 +431,13 @@ def margin_slabs_tour(board: Board) -> Tour:
     """
     cuts = margin_slabs(board)
     if cuts is None:
-        raise NotApplicable("the holes are not small rectangles that horizontal cuts separate into slabs at margin >= 3")
+        across = board.transformed("transpose")
+        if margin_slabs(across) is None:
+            raise NotApplicable("the holes are not small rectangles that horizontal or vertical cuts separate "
+                                "into slabs at margin >= 3")
+        # vertical cuts: the slabs of the transposed board, whose square (c, r) is (r, c) here
+        c, r = np.divmod(margin_slabs_tour(across).order, board.rows)
+        return Tour(board, r * board.cols + c, closed=True)
     m, n = board.rows, board.cols
     ensure_memory(estimate_bytes(m, n, 8.0), f"the margin construction on {m}x{n}")
     rects = _hole_rects(board)
