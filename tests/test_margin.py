@@ -164,7 +164,7 @@ def test_random_boards_up_to_2000():
     (20, 20, ["2,5,1x2"], "less than 3 squares"),
     (20, 20, ["5,5,1x1"], "colour"),
     (21, 21, ["5,6,1x1"], "colour"),
-    (20, 20, ["5,5,1x2", "10,12,1x2"], "horizontal cuts separate"),
+    (20, 20, ["5,5,1x2", "10,12,1x2"], "horizontal or vertical cuts separate"),
 ])
 def test_boards_outside_the_theorem_are_refused(m, n, holes, why):
     b = Board.from_spec(m, n, holes)
