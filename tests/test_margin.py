@@ -251,17 +251,21 @@ def test_the_pipeline_builds_open_tours_minus_one_square():
     assert v.tour.check() is None
 
 
-def test_several_holes_in_slabs():
-    rng = random.Random(11)
-    built = 0
-    for _ in range(400):
-        n, holes, top = rng.randint(7, 40), [], 0
+def _stacked_holes(rng: random.Random, tries: int, widest: int):
+    """Boards with 2 or 3 small holes one below another, gaps of 3 to 9 rows (random)."""
+    for _ in range(tries):
+        n, holes, top = rng.randint(7, widest), [], 0
         for _ in range(rng.randint(2, 3)):
             h, w = rng.randint(1, 3), rng.randint(1, 3)
             r = top + rng.randint(3, 9)
             holes.append((r, rng.randint(3, max(3, n - w - 3)), h, w))
             top = r + h
-        b = Board.from_spec(top + rng.randint(3, 6), n, holes)
+        yield Board.from_spec(top + rng.randint(3, 6), n, holes)
+
+
+def test_several_holes_in_slabs():
+    built = 0
+    for b in _stacked_holes(random.Random(11), 400, 40):
         light, dark = b.colour_counts()
         if not margin_applies(b):
             continue
@@ -274,16 +278,8 @@ def test_several_holes_in_slabs():
 
 def test_several_holes_side_by_side_in_vertical_slabs():
     """The transposes of boards the horizontal slabs build: vertical cuts, the same joins."""
-    rng = random.Random(12)
     built = 0
-    for _ in range(300):
-        n, holes, top = rng.randint(7, 30), [], 0
-        for _ in range(rng.randint(2, 3)):
-            h, w = rng.randint(1, 3), rng.randint(1, 3)
-            r = top + rng.randint(3, 9)
-            holes.append((r, rng.randint(3, max(3, n - w - 3)), h, w))
-            top = r + h
-        b = Board.from_spec(top + rng.randint(3, 6), n, holes)
+    for b in _stacked_holes(random.Random(12), 300, 30):
         if margin_slabs(b) is None:
             continue
         across = b.transformed("transpose")
