@@ -170,6 +170,13 @@ def pytest_unconfigure(config):
         shutil.rmtree(_WARM["lock"], ignore_errors=True)
 
 
+def closed_tour_of(board, tour):
+    """``tour``, after asserting it is a closed tour of every square of ``board`` that the kernel accepts."""
+    assert tour.closed and len(tour) == board.n_squares
+    assert tour.check() is None
+    return tour
+
+
 def run_subprocess(*args, stdin: str | None = None, timeout: float = 600, env_extra=None) -> Run:
     """Run ``python -m kt_formal ARGS`` in a fresh interpreter (this checkout on the path)."""
     if args and args[0] in ("count", "warm") and "NUMBA_CACHE_DIR" not in (env_extra or {}):

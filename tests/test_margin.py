@@ -21,6 +21,8 @@ from kt_formal.combine.margin_pieces import HOLE_SIZES, hole_offsets, hole_piece
 from kt_formal.exceptions import CertificateRejected, NotApplicable
 from kt_formal.question import Question
 
+from conftest import closed_tour_of
+
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
@@ -38,10 +40,7 @@ def _atlas_rows(kind: str = "closed"):
 
 
 def _check(board: Board):
-    tour = margin_tour(board)
-    assert tour.closed and len(tour) == board.n_squares
-    assert tour.check() is None
-    return tour
+    return closed_tour_of(board, margin_tour(board))
 
 
 def test_every_hole_piece_loads_checks_and_matches_its_spec():

@@ -17,16 +17,14 @@ from kt_formal.combine.margin_band import in_band_statement, in_lane_statement
 from kt_formal.combine.margin_check import balanced, band_classes, check_band
 from kt_formal.combine.margin_large import large_plan
 from kt_formal.combine.margin_odd import frame_applies, frame_tour
-from kt_formal.exceptions import NotApplicable
+
+from conftest import closed_tour_of
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
 def _check(board: Board):
-    tour = frame_tour(board)
-    assert tour.closed and len(tour) == board.n_squares
-    assert tour.check() is None
-    return tour
+    return closed_tour_of(board, frame_tour(board))
 
 
 def test_the_statement():
@@ -74,15 +72,6 @@ def test_a_strip_is_one_rectangle_joined_at_cut_point_zero():
         _check(Board.from_spec(m, n, [hole]))
 
 
-@pytest.mark.parametrize("m,n,hole", [(16, 25, "3,6,10x11"), (14, 16, "4,5,5x6"), (36, 40, "3,7,30x26"),
-                                      (20, 30, "3,2,14x12")])
-def test_boards_outside_are_refused(m, n, hole):
-    board = Board.from_spec(m, n, [hole])
-    assert not frame_applies(board)
-    with pytest.raises(NotApplicable):
-        frame_tour(board)
-
-
 @pytest.mark.parametrize("statement", [in_band_statement, in_lane_statement])
 def test_atlas_boards_with_one_margin_three_or_four(statement):
     """Every atlas question (closed, one hole) of the statement is built; the atlas says yes there."""
@@ -115,16 +104,6 @@ def test_random_boards_up_to_150(margin):
     for _ in range(20):
         m, n, hole = _random_case(rng, 150, margin)
         _check(Board.from_spec(m, n, [hole]))
-
-
-@pytest.mark.parametrize("hole,words", [("3,15,40x33", "margins of three"), ("4,15,40x33", "a margin of four")])
-def test_the_pipeline_builds_a_margin_three_or_four_hole(hole, words):
-    from kt_formal.api import decide
-
-    v = decide(Board.from_spec(60, 70, [hole]), closed=True, time_limit=30)
-    assert v.answer == "yes" and v.route == "construction:margin-three"
-    assert v.tour.check() is None
-    assert words in v.message
 
 
 @pytest.mark.slow

@@ -21,13 +21,9 @@ from kt_formal.combine.margin_odd import (ODD_THEOREM, frame_applies, frame_tour
 from kt_formal.combine.margin_odd_pieces import odd_piece_specs
 from kt_formal.exceptions import NotApplicable
 
+from conftest import closed_tour_of
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
-
-
-def _check(board: Board, tour) -> None:
-    assert tour.closed and len(tour) == board.n_squares
-    assert tour.check() is None
 
 
 def test_every_odd_piece_loads_and_keeps_its_colours_equal():
@@ -48,8 +44,8 @@ def test_e1_boards_are_built_by_the_sheared_frame(m, n, hole):
     assert in_statement(m, n, hole) and sheared_only(m, n, hole)
     assert frame_applies(board) and margin_applies(board)
     assert theorem_of(board) == ODD_THEOREM
-    _check(board, frame_tour(board))
-    _check(board, margin_tour(board))
+    closed_tour_of(board, frame_tour(board))
+    closed_tour_of(board, margin_tour(board))
 
 
 def test_every_refined_class_of_e1_has_a_sheared_view_and_a_tour():
@@ -57,7 +53,7 @@ def test_every_refined_class_of_e1_has_a_sheared_view_and_a_tour():
     for m, n, hole in shift_classes():
         if in_statement(m, n, hole) and sheared_only(m, n, hole):
             board = Board.from_spec(m, n, [hole])
-            _check(board, odd_tour(board, hole))
+            closed_tour_of(board, odd_tour(board, hole))
             built += 1
     assert built == 72  # the classes the frame cut left open (docs/theorems/margin-three.md)
 
@@ -66,7 +62,7 @@ def test_a_sample_of_the_case_analysis():
     cases = list(sheared_cases())
     assert len(cases) == 3840
     for m, n, hole in random.Random(5).sample(cases, 40):
-        _check(Board.from_spec(m, n, [hole]), odd_tour(Board.from_spec(m, n, [hole]), hole))
+        closed_tour_of(Board.from_spec(m, n, [hole]), odd_tour(Board.from_spec(m, n, [hole]), hole))
 
 
 @pytest.mark.slow
@@ -111,7 +107,7 @@ def test_random_e1_boards_up_to_300():
             m, n, hole = n, m, (le, a, w, h)
         board = Board.from_spec(m, n, [hole])
         assert in_statement(m, n, hole) and sheared_only(m, n, hole)
-        _check(board, frame_tour(board))
+        closed_tour_of(board, frame_tour(board))
 
 
 @pytest.mark.slow
@@ -119,7 +115,7 @@ def test_e1_boards_up_to_2000():
     for m, n, hole in [(1000, 999, (301, 6, 400, 987)), (999, 1000, (6, 301, 987, 400)),
                        (2000, 1999, (999, 8, 996, 1985))]:
         board = Board.from_spec(m, n, [hole])
-        _check(board, frame_tour(board))
+        closed_tour_of(board, frame_tour(board))
 
 
 @pytest.mark.parametrize("m,n,hole,statement", [(16, 18, (3, 5, 7, 8), in_band_statement),
@@ -134,8 +130,8 @@ def test_f1_and_g1_boards_are_built_by_the_sheared_frame(m, n, hole, statement):
     with pytest.raises(NotApplicable):
         large_plan(m, n, hole)
     assert statement(m, n, hole) and sheared_only(m, n, hole) and theorem_of(board) == ODD_THEOREM
-    _check(board, frame_tour(board))
-    _check(board, margin_tour(board))
+    closed_tour_of(board, frame_tour(board))
+    closed_tour_of(board, margin_tour(board))
 
 
 @pytest.mark.parametrize("classes,statement,count", [(band_classes, in_band_statement, 32),
@@ -146,7 +142,7 @@ def test_every_f1_and_g1_class_is_built(classes, statement, count):
         if sheared_only(m, n, hole):
             assert statement(m, n, hole)
             board = Board.from_spec(m, n, [hole])
-            _check(board, frame_tour(board))
+            closed_tour_of(board, frame_tour(board))
             built += 1
     assert built == count  # the F1 classes with l >= 5 and all of G1 (docs/theorems/margin-three.md)
 
@@ -162,6 +158,6 @@ def test_atlas_boards_only_the_sheared_frame_builds():
                     and odd_view(m, n, (t, le, h, w)) is not None and sheared_only(m, n, (t, le, h, w)):
                 assert r["answer"] == "yes"
                 board = Board.from_spec(m, n, [(t, le, h, w)])
-                _check(board, frame_tour(board))
+                closed_tour_of(board, frame_tour(board))
                 found.append(min(t, le, m - t - h, n - le - w))
     assert sorted(found) == [3] * 10 + [4] * 2

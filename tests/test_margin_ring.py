@@ -16,16 +16,14 @@ from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
 from kt_formal.combine.margin_check import balanced
 from kt_formal.combine.margin_large import large_applies
 from kt_formal.combine.margin_ring import check_ring, in_ring_statement, ring_applies, ring_split, ring_tour
-from kt_formal.exceptions import NotApplicable
+
+from conftest import closed_tour_of
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
 def _check(board: Board):
-    tour = ring_tour(board)
-    assert tour.closed and len(tour) == board.n_squares
-    assert tour.check() is None
-    return tour
+    return closed_tour_of(board, ring_tour(board))
 
 
 def test_the_statement_and_the_split():
@@ -103,20 +101,3 @@ def test_random_boards_up_to_2000():
 @pytest.mark.slow
 def test_every_case_of_the_check():
     assert check_ring()["tours"] > 5000
-
-
-def test_the_pipeline_builds_by_the_ring():
-    from kt_formal.api import decide
-
-    v = decide(Board.from_spec(300, 300, ["3,3,294x285"]), closed=True, time_limit=30)
-    assert v.answer == "yes" and v.route == "construction:margin-three"
-    assert v.tour.check() is None
-    assert "stretched ring" in v.message
-
-
-@pytest.mark.parametrize("m,n,hole", [(20, 22, "5,6,9x10"), (20, 20, "3,3,14x14"), (21, 21, "3,10,8x8")])
-def test_boards_outside_are_refused(m, n, hole):
-    board = Board.from_spec(m, n, [hole])
-    assert not ring_applies(board)
-    with pytest.raises(NotApplicable):
-        ring_tour(board)

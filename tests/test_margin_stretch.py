@@ -21,17 +21,16 @@ from kt_formal.combine.margin_check import balanced
 from kt_formal.combine.margin_stretch import (MARGIN_TUPLES, PERIOD, base_specs, check_stretch, in_stretch_statement,
                                               load_base, stretch_applies, stretch_plan, stretch_tour,
                                               window_violation, windows)
-from kt_formal.exceptions import CertificateRejected, NotApplicable
+from kt_formal.exceptions import CertificateRejected
 from kt_formal.tours import Tour
+
+from conftest import closed_tour_of
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
-def _check(board: Board) -> Tour:
-    tour = stretch_tour(board)
-    assert tour.closed and len(tour) == board.n_squares
-    assert tour.check() is None
-    return tour
+def _check(board: Board):
+    return closed_tour_of(board, stretch_tour(board))
 
 
 def test_the_statement():
@@ -177,20 +176,3 @@ def test_margin_tour_and_the_theorem_name(m, n, hole):
     assert margin_applies(board)
     assert margin_tour(board).check() is None
     assert "stretched base tours" in theorem_of(board)
-
-
-def test_the_pipeline_builds_by_the_construction():
-    from kt_formal.api import decide
-
-    v = decide(Board.from_spec(1000, 1000, ["3,3,994x994"]), closed=True, time_limit=30)
-    assert v.answer == "yes" and v.route == "construction:margin-three"
-    assert v.tour.check() is None
-    assert "stretched base tours" in v.message
-
-
-@pytest.mark.parametrize("m,n,hole", [(20, 20, "3,5,11x12"), (11, 12, "4,4,3x5"), (9, 9, "3,3,3x3")])
-def test_boards_outside_are_refused(m, n, hole):
-    board = Board.from_spec(m, n, [hole])
-    assert not stretch_applies(board)
-    with pytest.raises(NotApplicable):
-        stretch_tour(board)

@@ -17,20 +17,18 @@ from kt_formal.combine.margin import margin_applies, margin_tour, theorem_of
 from kt_formal.combine.margin_check import balanced
 from kt_formal.combine.margin_cover import (built_without_thick, check_cover, check_thick, cover_cases, ring_margins,
                                             thick_cases, uncovered)
-from kt_formal.combine.margin_ring import RING_THEOREM, ring_applies
+from kt_formal.combine.margin_ring import RING_THEOREM
 from kt_formal.combine.margin_stretch import load_base, stretch_applies
 from kt_formal.combine.margin_thick import (THICK_THEOREM, in_thick_statement, is_thick, thick_applies, thick_class,
                                             thick_classes, thick_specs, thick_tour)
-from kt_formal.exceptions import NotApplicable
+
+from conftest import closed_tour_of
 
 ATLAS = Path(__file__).resolve().parent.parent / "docs" / "atlas" / "atlas.csv.gz"
 
 
 def _built(board: Board):
-    tour = margin_tour(board)
-    assert tour.closed and len(tour) == board.n_squares
-    assert tour.check() is None
-    return tour
+    return closed_tour_of(board, margin_tour(board))
 
 
 def test_the_statement_and_the_classes():
@@ -148,20 +146,3 @@ def test_margin_tour_and_the_theorem_name(m, n, hole, theorem):
     assert margin_applies(board) and not stretch_applies(board)
     assert _built(board) is not None
     assert theorem_of(board) == theorem
-
-
-def test_the_pipeline_builds_by_the_construction():
-    from kt_formal.api import decide
-
-    v = decide(Board.from_spec(1000, 1000, ["3,5,994x990"]), closed=True, time_limit=30)
-    assert v.answer == "yes" and v.route == "construction:margin-three"
-    assert v.tour.check() is None and "two or more margins of 5 to 8" in v.message
-
-
-@pytest.mark.parametrize("m,n,hole", [(20, 20, "3,3,14x12"), (12, 15, "5,5,3x5"), (13, 13, "5,5,3x3")])
-def test_boards_outside_are_refused(m, n, hole):
-    board = Board.from_spec(m, n, [hole])
-    assert not thick_applies(board)
-    with pytest.raises(NotApplicable):
-        thick_tour(board)
-    assert not ring_applies(board)
