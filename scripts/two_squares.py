@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from kt_formal.board import Board  # noqa: E402
 from kt_formal.survey.families import canonical  # noqa: E402
 
 #: Largest side asked (the number of pairs grows as the fourth power of the side).
@@ -44,14 +45,6 @@ def pairs(m: int, n: int, margin: int):
             if rep[2] not in seen:
                 seen.add(rep[2])
                 yield rep[2]
-
-
-def mask(m: int, n: int, holes) -> str:
-    """The ASCII mask of an m x n board without ``holes``."""
-    rows = [["."] * n for _ in range(m)]
-    for r, c in holes:
-        rows[r][c] = "#"
-    return "".join("".join(row) + "\n" for row in rows)
 
 
 def _range(text: str) -> tuple[int, int]:
@@ -80,7 +73,8 @@ def main(argv=None) -> int:
     written = 0
     for m, n in boards:
         for (r1, c1), (r2, c2) in pairs(m, n, args.margin):
-            (args.out / f"{m}x{n}-{r1}-{c1}-{r2}-{c2}.txt").write_text(mask(m, n, ((r1, c1), (r2, c2))))
+            board = Board(m, n, holes=[(r1, c1), (r2, c2)])
+            (args.out / f"{m}x{n}-{r1}-{c1}-{r2}-{c2}.txt").write_text(board.to_mask())
             written += 1
     print(f"{written} boards written to {args.out}")
     return 0
