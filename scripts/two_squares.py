@@ -18,14 +18,14 @@ tour --mask`` reads (``.`` a square, ``#`` a hole, one line a row), named
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kt_formal.board import Board  # noqa: E402
-from kt_formal.survey.families import canonical  # noqa: E402
+from kt_formal.exceptions import InvalidInput  # noqa: E402
+from kt_formal.survey.families import board_sizes, canonical, parse_range  # noqa: E402
 
 #: Largest side asked (the number of pairs grows as the fourth power of the side).
 MAX_SIDE = 40
@@ -47,25 +47,25 @@ def pairs(m: int, n: int, margin: int):
                 yield rep[2]
 
 
-def _range(text: str) -> tuple[int, int]:
-    mt = re.fullmatch(r"(\d+)(?:\.\.(\d+))?", text)
-    if not mt:
-        raise argparse.ArgumentTypeError(f"a side or a range like 8..14, got {text!r}")
-    lo, hi = int(mt.group(1)), int(mt.group(2) or mt.group(1))
-    if not 1 <= lo <= hi <= MAX_SIDE:
-        raise argparse.ArgumentTypeError(f"sides from 1 to {MAX_SIDE}, the first no larger, got {text!r}")
-    return lo, hi
+def _sides(text: str) -> str:
+    """The sides asked, checked: a number or a range like 8..14, at most :data:`MAX_SIDE`."""
+    try:
+        sides = parse_range(text, "side")
+    except InvalidInput as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if sides[-1] > MAX_SIDE:
+        raise argparse.ArgumentTypeError(f"sides of at most {MAX_SIDE}, got {sides[-1]}")
+    return text
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("sides", type=_range, help="the sides of the boards: a number or a range like 8..14")
+    ap.add_argument("sides", type=_sides, help="the sides of the boards: a number or a range like 8..14")
     ap.add_argument("--margin", type=int, default=3, choices=range(0, 11), metavar="K",
                     help="least distance of each square from every edge (default 3)")
     ap.add_argument("--out", type=Path, required=True, help="the folder the mask files go to (created)")
     args = ap.parse_args(argv)
-    lo, hi = args.sides
-    boards = [(m, n) for m in range(lo, hi + 1) for n in range(m, hi + 1) if (m * n) % 2 == 0]
+    boards = [(m, n) for m, n in board_sizes(args.sides, args.sides) if (m * n) % 2 == 0]
     inner = [max(m - 2 * args.margin, 0) * max(n - 2 * args.margin, 0) for m, n in boards]
     if sum(k * k // 4 for k in inner) > MAX_PAIRS:
         ap.error(f"over {MAX_PAIRS:,} pairs: ask fewer sides or a larger margin")
